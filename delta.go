@@ -1,0 +1,69 @@
+// delta.go holds the vocabulary of change that flows from the Reflector,
+// through the DeltaFIFO, to the informer: DeltaType, Delta, Deltas, and the
+// DeletedFinalStateUnknown tombstone.
+//
+// client-go counterpart: the types at the top of k8s.io/client-go/tools/cache
+// delta_fifo.go.
+//
+// Tutorial: 004 §2.2 (DeltaFIFO) and 000 §4.2 (tombstones for deletes).
+package informer
+
+// DeltaType says what happened to an object.
+type DeltaType string
+
+// The kinds of change a DeltaFIFO records.
+const (
+	// Added: the object was created (a watch ADDED event).
+	Added DeltaType = "Added"
+	// Updated: the object changed (a watch MODIFIED event).
+	Updated DeltaType = "Updated"
+	// Deleted: the object is gone. Its Object is the last state known, or a
+	// DeletedFinalStateUnknown when that state was missed.
+	Deleted DeltaType = "Deleted"
+	// Replaced: the object was in a full relist (only when the DeltaFIFO was
+	// made with EmitDeltaTypeReplaced; otherwise a relist records Sync).
+	Replaced DeltaType = "Replaced"
+	// Sync: a periodic resync (or, by default, a relist) re-delivers an
+	// object that may not have changed.
+	Sync DeltaType = "Sync"
+)
+
+// Delta is one change: what happened, and the object after it happened
+// (before it, for a deletion).
+type Delta struct {
+	Type   DeltaType
+	Object any
+}
+
+// Deltas is the ordered list of changes queued for one key, oldest first.
+type Deltas []Delta
+
+// Oldest returns the first delta, or nil if there is none.
+func (d Deltas) Oldest() *Delta {
+	if len(d) > 0 {
+		return &d[0]
+	}
+	return nil
+}
+
+// Newest returns the last delta, or nil if there is none.
+func (d Deltas) Newest() *Delta {
+	if n := len(d); n > 0 {
+		return &d[n-1]
+	}
+	return nil
+}
+
+// DeletedFinalStateUnknown is the tombstone an informer hands to OnDelete
+// when it learns of a deletion without seeing the object's final state: the
+// watch was down when the object was deleted, and a relist found it missing.
+// Obj is the last state the cache had, which may be stale.
+//
+// Real client-go does not keep tombstones around on a timer: a tombstone is
+// just a value in one Deleted delta, gone once that delta is processed.
+type DeletedFinalStateUnknown struct {
+	// Key is the cache key of the deleted object.
+	Key string
+	// Obj is the last known state of the object (possibly stale, possibly nil).
+	Obj any
+}

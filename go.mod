@@ -1,0 +1,3 @@
+module github.com/learn-k8s/informer
+
+go 1.26
