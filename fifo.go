@@ -309,8 +309,8 @@ func (f *DeltaFIFO) GetByKey(key string) (item any, exists bool, err error) {
 // of the first Replace has been popped, or an Add, Update or Delete came
 // before any Replace.
 func (f *DeltaFIFO) HasSynced() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
+	f.lock.RLock()
+	defer f.lock.RUnlock()
 	return f.hasSyncedLocked()
 }
 
