@@ -127,7 +127,7 @@ func TestDelete(t *testing.T) {
 	u := s.URL() + "/api/v1/namespaces/default/pods/demo"
 	created := mustCreatePod(t, s, "demo", "app=demo")
 	code, got := call(t, "DELETE", u, "application/json", `{"preconditions":{"resourceVersion":"1"}}`)
-	if code != 409 || !strings.Contains(got["message"].(string), "Precondition failed: ResourceVersion in precondition: 1") {
+	if code != 409 || !strings.Contains(got["message"].(string), "the ResourceVersion in the precondition (1) does not match") {
 		t.Fatalf("delete with stale precondition: %d %v", code, got)
 	}
 	if code, _ = call(t, "DELETE", u, "application/json", `{"preconditions":{"resourceVersion":"`+rvOf(created)+`"}}`); code != 200 {

@@ -12,6 +12,7 @@ package fakeapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -71,7 +72,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		s.serveListOrWatch(w, r, rt)
 	case rt.name == "" && r.Method == http.MethodPost && (rt.ns != "" || !rt.ri.namespaced):
 		s.writes.Add(1)
-		body, e := decodeBody(r)
+		body, e := decodeBody(r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.create(req, body); e == nil {
@@ -89,7 +90,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(rt.ri, rt.name))
 	case rt.name != "" && r.Method == http.MethodPut:
 		s.writes.Add(1)
-		body, e := decodeBody(r)
+		body, e := decodeBody(r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
@@ -149,7 +150,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
 		return
 	}
-	patch, e := decodeBody(r)
+	patch, e := decodeBody(r, req.ri)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -205,7 +206,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
-func decodeBody(r *http.Request) (map[string]any, *APIError) {
+func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
 	if ct := mediaType(r); ct != "" && ct != "application/json" && !strings.HasSuffix(ct, "+json") {
 		return nil, errUnsupportedMedia(ct, "application/json")
 	}
@@ -213,7 +214,11 @@ func decodeBody(r *http.Request) (map[string]any, *APIError) {
 	if e != nil {
 		return nil, e
 	}
-	return decodeObject(raw)
+	body, e := decodeObject(raw)
+	if e != nil {
+		e.Message = fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s", ri.kind, e.Message)
+	}
+	return body, e
 }
 
 // decodeObject parses raw as one JSON object.

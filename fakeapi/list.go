@@ -25,7 +25,6 @@ import (
 // listOptions are the query parameters of a list or watch.
 type listOptions struct {
 	watch          bool
-	rvSet          bool   // resourceVersion was given (even "0")
 	rv             uint64 // its value
 	rvMatch        string // "", "NotOlderThan" or "Exact"
 	limit          int
@@ -59,7 +58,6 @@ func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
 		o.sendInitial = &b
 	}
 	if v := q.Get("resourceVersion"); v != "" {
-		o.rvSet = true
 		if o.rv, err = strconv.ParseUint(v, 10, 64); err != nil {
 			return o, errBadRequest(fmt.Sprintf("invalid resource version: %q", v))
 		}
@@ -90,7 +88,16 @@ func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
 // validate rejects the combinations the real server rejects, with its words.
 func (o listOptions) validate(rv string) *APIError {
 	var errs []string
-	forbid := func(field, why string) { errs = append(errs, field+": Forbidden: "+why) }
+	var causes []StatusCause
+	forbid := func(field, why string) {
+		errs = append(errs, field+": Forbidden: "+why)
+		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Message: "Forbidden: " + why, Field: field})
+	}
+	unsupported := func(supported string) {
+		detail := fmt.Sprintf("Unsupported value: %q: supported values: %s", o.rvMatch, supported)
+		errs = append(errs, "resourceVersionMatch: "+detail)
+		causes = append(causes, StatusCause{Reason: "FieldValueNotSupported", Message: detail, Field: "resourceVersionMatch"})
+	}
 	m := o.rvMatch
 	if o.watch {
 		if o.sendInitial != nil && m != "NotOlderThan" {
@@ -100,14 +107,14 @@ func (o listOptions) validate(rv string) *APIError {
 			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
 		}
 		if m != "" && m != "NotOlderThan" {
-			errs = append(errs, fmt.Sprintf("resourceVersionMatch: Unsupported value: %q: supported values: \"NotOlderThan\"", m))
+			unsupported(`"NotOlderThan"`)
 		}
 	} else {
 		if m != "" && rv == "" {
 			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
 		}
 		if m != "" && m != "Exact" && m != "NotOlderThan" {
-			errs = append(errs, fmt.Sprintf("resourceVersionMatch: Unsupported value: %q: supported values: \"Exact\", \"NotOlderThan\", \"\"", m))
+			unsupported(`"Exact", "NotOlderThan", ""`)
 		}
 		if m == "Exact" && rv == "0" {
 			forbid("resourceVersionMatch", "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"")
@@ -126,10 +133,9 @@ func (o listOptions) validate(rv string) *APIError {
 	if len(errs) > 1 {
 		msg = "[" + strings.Join(errs, ", ") + "]"
 	}
-	e := errInvalid("ListOptions", "meta.k8s.io", "", "", "", "")
-	e.Message = fmt.Sprintf("ListOptions.meta.k8s.io %q is invalid: %s", "", msg)
-	e.Causes = nil
-	return e
+	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid",
+		Message: `ListOptions.meta.k8s.io "" is invalid: ` + msg,
+		Group:   "meta.k8s.io", Kind: "ListOptions", Causes: causes}
 }
 
 // parseBool reads a query flag: "", "0", "false" are false; "1", "true" true.
@@ -158,7 +164,7 @@ func parseContinue(s string) (continueToken, *APIError) {
 		err = json.Unmarshal(b, &t)
 	}
 	if err != nil {
-		return t, errBadRequest("continue key is not valid: " + err.Error())
+		return t, errBadRequest("invalid continue token: continue key is not valid: " + err.Error())
 	}
 	return t, nil
 }
@@ -168,17 +174,17 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 	var tok continueToken
 	exact := o.rvMatch == "Exact"
 	if o.cont != "" {
-		if o.rvSet {
-			return nil, errBadRequest("specifying resource version is not allowed when using continue")
-		}
 		var e *APIError
 		if tok, e = parseContinue(o.cont); e != nil {
 			return nil, e
 		}
+		if o.rv > 0 { // "0" is let through, as by the real server
+			return nil, errBadRequest("specifying resource version is not allowed when using continue")
+		}
 		exact = tok.RV != 0
 	}
 	at := tok.RV
-	if o.cont == "" && o.rvSet && o.rv > 0 {
+	if o.cont == "" && o.rv > 0 {
 		if !s.waitForVersion(r, o.rv) {
 			return nil, errTooLargeRV(o.rv, s.st.current())
 		}

@@ -85,8 +85,11 @@ func TestListPaging(t *testing.T) {
 		t.Errorf("pages = %v", got)
 	}
 	cont := meta(p1)["continue"].(string)
-	if code, got := call(t, "GET", u+"&resourceVersion=0&continue="+url.QueryEscape(cont), "", ""); code != 400 {
+	if code, got := call(t, "GET", u+"&resourceVersion=1&continue="+url.QueryEscape(cont), "", ""); code != 400 {
 		t.Errorf("continue with resourceVersion: %d %v, want 400", code, got)
+	}
+	if code, got := call(t, "GET", u+"&resourceVersion=0&continue="+url.QueryEscape(cont), "", ""); code != 200 || !slices.Equal(names(got), []string{"c", "d"}) {
+		t.Errorf("continue with resourceVersion=0 (allowed, as on the real server): %d %v", code, names(got))
 	}
 	if code, got := call(t, "GET", u+"&continue=garbage!", "", ""); code != 400 {
 		t.Errorf("bad continue: %d %v, want 400", code, got)
@@ -127,8 +130,10 @@ func TestListResourceVersions(t *testing.T) {
 		"?resourceVersion=1&resourceVersionMatch=Newest", "?sendInitialEvents=true", "?watch=1&resourceVersionMatch=NotOlderThan",
 		"?watch=1&sendInitialEvents=true", "?watch=1&sendInitialEvents=true&resourceVersionMatch=Exact"} {
 		code, got := call(t, "GET", u+q, "", "")
-		if code != 422 || got["reason"] != "Invalid" {
-			t.Errorf("%s: %d %v, want 422 Invalid", q, code, got)
+		details, _ := got["details"].(map[string]any)
+		causes, _ := details["causes"].([]any)
+		if code != 422 || got["reason"] != "Invalid" || details["kind"] != "ListOptions" || len(causes) == 0 {
+			t.Errorf("%s: %d %v, want 422 Invalid about ListOptions, with causes", q, code, got)
 		}
 	}
 	for _, q := range []string{"?resourceVersion=abc", "?limit=-1", "?watch=maybe", "?timeoutSeconds=x"} {

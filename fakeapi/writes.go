@@ -154,10 +154,10 @@ func (s *store) remove(w writeRequest, preRV, preUID string) (*object, *APIError
 	}
 	oldMeta := metadata(old.body)
 	if uid, _ := oldMeta["uid"].(string); preUID != "" && preUID != uid {
-		return nil, errConflict(w.ri, w.name, fmt.Sprintf("Precondition failed: UID in precondition: %s, UID in object meta: %s", preUID, uid))
+		return nil, errPrecondition(w.ri, w.name, "UID", preUID, uid)
 	}
 	if cur := strconv.FormatUint(old.rv, 10); preRV != "" && preRV != cur {
-		return nil, errConflict(w.ri, w.name, fmt.Sprintf("Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", preRV, cur))
+		return nil, errPrecondition(w.ri, w.name, "ResourceVersion", preRV, cur)
 	}
 	body := deepCopy(old.body).(map[string]any)
 	if w.ri.Resource == Pods { // a pod is deleted gracefully, so the real server stamps it
