@@ -40,34 +40,39 @@ type StatusCause struct {
 // Error returns the Status message, so APIError reads like any error.
 func (e *APIError) Error() string { return e.Message }
 
-// status renders e as the Status JSON object the real server sends.
-func (e *APIError) status() map[string]any {
+// statusBody is a Status as JSON, its fields in the real server's order.
+type statusBody struct {
+	Kind       string         `json:"kind"`
+	APIVersion string         `json:"apiVersion"`
+	Metadata   map[string]any `json:"metadata"`
+	Status     string         `json:"status"`
+	Message    string         `json:"message,omitempty"`
+	Reason     string         `json:"reason,omitempty"`
+	Details    *statusDetails `json:"details,omitempty"`
+	Code       int            `json:"code,omitempty"`
+}
+
+// statusDetails is a Status's details, in the real server's field order.
+type statusDetails struct {
+	Name              string        `json:"name,omitempty"`
+	Group             string        `json:"group,omitempty"`
+	Kind              string        `json:"kind,omitempty"`
+	UID               string        `json:"uid,omitempty"`
+	Causes            []StatusCause `json:"causes,omitempty"`
+	RetryAfterSeconds int           `json:"retryAfterSeconds,omitempty"`
+}
+
+// status renders e as the Status the real server sends.
+func (e *APIError) status() statusBody {
 	meta := map[string]any{}
 	if e.Continue != "" {
 		meta["continue"] = e.Continue
 	}
-	st := map[string]any{
-		"kind": "Status", "apiVersion": "v1", "metadata": meta,
-		"status": "Failure", "message": e.Message, "reason": e.Reason, "code": e.Code,
-	}
-	details := map[string]any{}
-	if e.Name != "" {
-		details["name"] = e.Name
-	}
-	if e.Group != "" {
-		details["group"] = e.Group
-	}
-	if e.Kind != "" {
-		details["kind"] = e.Kind
-	}
-	if len(e.Causes) > 0 {
-		details["causes"] = e.Causes
-	}
-	if e.RetryAfterSeconds > 0 {
-		details["retryAfterSeconds"] = e.RetryAfterSeconds
-	}
-	if len(details) > 0 {
-		st["details"] = details
+	st := statusBody{Kind: "Status", APIVersion: "v1", Metadata: meta, Status: "Failure",
+		Message: e.Message, Reason: e.Reason, Code: e.Code}
+	d := statusDetails{Name: e.Name, Group: e.Group, Kind: e.Kind, Causes: e.Causes, RetryAfterSeconds: e.RetryAfterSeconds}
+	if d.Name != "" || d.Group != "" || d.Kind != "" || len(d.Causes) > 0 || d.RetryAfterSeconds > 0 {
+		st.Details = &d
 	}
 	return st
 }

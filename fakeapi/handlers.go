@@ -196,12 +196,8 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 		return
 	}
 	uid, _ := metadata(o.body)["uid"].(string)
-	details := map[string]any{"name": o.name, "kind": req.ri.Resource.Resource, "uid": uid}
-	if req.ri.Group != "" {
-		details["group"] = req.ri.Group
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
-		"status": "Success", "details": details})
+	writeJSON(w, http.StatusOK, statusBody{Kind: "Status", APIVersion: "v1", Metadata: map[string]any{}, Status: "Success",
+		Details: &statusDetails{Name: o.name, Group: req.ri.Group, Kind: req.ri.Resource.Resource, UID: uid}})
 }
 
 // decodeBody reads a JSON object from the request body. Numbers are kept

@@ -170,7 +170,7 @@ func parseContinue(s string) (continueToken, *APIError) {
 }
 
 // list answers one page of ri in ns ("" = all) for o, or an error.
-func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOptions) (map[string]any, *APIError) {
+func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOptions) (*listBody, *APIError) {
 	var tok continueToken
 	exact := o.rvMatch == "Exact"
 	if o.cont != "" {
@@ -225,7 +225,15 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 			meta["remainingItemCount"] = remaining
 		}
 	}
-	return map[string]any{"kind": ri.kind + "List", "apiVersion": ri.apiVersion(), "metadata": meta, "items": items}, nil
+	return &listBody{Kind: ri.kind + "List", APIVersion: ri.apiVersion(), Metadata: meta, Items: items}, nil
+}
+
+// listBody is a typed list as JSON, its fields in the real server's order.
+type listBody struct {
+	Kind       string         `json:"kind"`
+	APIVersion string         `json:"apiVersion"`
+	Metadata   map[string]any `json:"metadata"`
+	Items      []any          `json:"items"`
 }
 
 // listItem is obj as an item of a typed list: without kind and apiVersion.

@@ -225,11 +225,14 @@ func (e *eventWriter) sendEvent(f filter, ev *event) {
 }
 
 // send writes one event line and flushes it to the client.
-func (e *eventWriter) send(typ string, obj map[string]any) {
+func (e *eventWriter) send(typ string, obj any) {
 	if e.err != nil {
 		return
 	}
-	line, err := json.Marshal(map[string]any{"type": typ, "object": obj})
+	line, err := json.Marshal(struct {
+		Type   string `json:"type"`
+		Object any    `json:"object"`
+	}{typ, obj})
 	if err != nil {
 		e.err = err
 		return
