@@ -14,14 +14,15 @@ import (
 	"strconv"
 )
 
-// Create stores a new object of r in namespace (ignored for cluster-scoped
-// kinds) and returns it as stored.
+// Create stores a new object of r in namespace and returns it as stored.
+// For every method here, namespace is ignored for cluster-scoped kinds, and
+// "" means the object's own metadata.namespace, else "default".
 func (s *Server) Create(r Resource, namespace string, obj any) (map[string]any, error) {
 	ri, body, err := prepare(r, namespace, obj)
 	if err != nil {
 		return nil, err
 	}
-	o, e := s.st.create(writeRequest{ri: ri, ns: scope(ri, namespace)}, body)
+	o, e := s.st.create(writeRequest{ri: ri, ns: bodyScope(ri, namespace, body)}, body)
 	return result(o, e)
 }
 
@@ -34,7 +35,7 @@ func (s *Server) Update(r Resource, namespace string, obj any) (map[string]any, 
 		return nil, err
 	}
 	name, _ := metadata(body)["name"].(string)
-	req := writeRequest{ri: ri, ns: scope(ri, namespace), name: name}
+	req := writeRequest{ri: ri, ns: bodyScope(ri, namespace, body), name: name}
 	o, e := s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil })
 	return result(o, e)
 }
@@ -68,8 +69,11 @@ func (s *Server) Get(r Resource, namespace, name string) (map[string]any, error)
 // namespace and name, and the resource version they are at.
 func (s *Server) List(r Resource, namespace string) (items []map[string]any, resourceVersion string) {
 	ri := lookup(r)
+	if ri == nil || !ri.namespaced {
+		namespace = ""
+	}
 	s.st.mu.Lock()
-	objs, _ := s.st.snapshotLocked(ri, scope(ri, namespace), s.st.rv)
+	objs, _ := s.st.snapshotLocked(ri, namespace, s.st.rv) // "" = every namespace
 	rv := s.st.rv
 	s.st.mu.Unlock()
 	items = []map[string]any{}
@@ -85,12 +89,25 @@ func (s *Server) ResourceVersion() string {
 	return strconv.FormatUint(s.st.current(), 10)
 }
 
-// scope is the namespace an object of ri lives in: none if cluster-scoped.
+// scope is the namespace an object of ri lives in: none if cluster-scoped,
+// "default" if the caller named none (as kubectl does).
 func scope(ri *resourceInfo, namespace string) string {
 	if ri == nil || !ri.namespaced {
 		return ""
 	}
+	if namespace == "" {
+		return "default"
+	}
 	return namespace
+}
+
+// bodyScope is scope for a write: a namespaced object that names its own
+// namespace is written there when the caller passes "".
+func bodyScope(ri *resourceInfo, namespace string, body map[string]any) string {
+	if ns, _ := metadata(body)["namespace"].(string); namespace == "" && ri.namespaced && ns != "" {
+		return ns
+	}
+	return scope(ri, namespace)
 }
 
 // prepare turns obj into a fresh JSON map, as if it had come over the wire.

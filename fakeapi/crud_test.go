@@ -181,3 +181,31 @@ func TestKindsAndScopes(t *testing.T) {
 		}
 	}
 }
+
+func TestDirectMethodsNamespaceDefaults(t *testing.T) {
+	s := startServer(t, Options{})
+	if _, err := s.Create(ConfigMaps, "", map[string]any{"metadata": map[string]any{"name": "d"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(ConfigMaps, "", map[string]any{"metadata": map[string]any{"name": "o", "namespace": "other"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ConfigMaps, "default", "d"); err != nil || meta(got)["namespace"] != "default" {
+		t.Errorf("Get(default, d) = %v, %v", got, err)
+	}
+	if _, err := s.Get(ConfigMaps, "other", "o"); err != nil {
+		t.Error(err)
+	}
+	if items, _ := s.List(ConfigMaps, ""); len(items) != 2 {
+		t.Errorf("List all = %d items, want 2", len(items))
+	}
+	if _, err := s.Create(Namespaces, "ignored", map[string]any{"metadata": map[string]any{"name": "n"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(Namespaces, "", "n"); err != nil {
+		t.Error(err)
+	}
+	if err := s.Delete(ConfigMaps, "", "d"); err != nil {
+		t.Error(err)
+	}
+}
