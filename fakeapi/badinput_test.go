@@ -28,32 +28,11 @@ func dumpState(s *Server) string {
 	return b.String()
 }
 
-// seedBadInput fills s with objects in several namespaces and kinds, and
-// returns a continue token its history no longer reaches.
+// seedBadInput seeds s and returns a continue token its history no longer
+// reaches.
 func seedBadInput(t *testing.T, s *Server) (expiredContinue string) {
 	t.Helper()
-	for _, p := range []struct{ ns, name, labels string }{{"a", "web", "app=web"}, {"a", "db", "app=db"}, {"b", "web", "app=web,tier=front"}} {
-		var obj map[string]any
-		_ = json.Unmarshal([]byte(podJSON(p.name, p.labels)), &obj)
-		if _, err := s.Create(Pods, p.ns, obj); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, c := range []struct {
-		r    Resource
-		ns   string
-		body string
-	}{
-		{ConfigMaps, "a", `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`},
-		{Nodes, "", `{"metadata":{"name":"n1"}}`},
-		{Deployments, "a", `{"metadata":{"name":"dep"},"spec":{"replicas":1}}`},
-	} {
-		var obj map[string]any
-		_ = json.Unmarshal([]byte(c.body), &obj)
-		if _, err := s.Create(c.r, c.ns, obj); err != nil {
-			t.Fatal(err)
-		}
-	}
+	seedObjects(t, s)
 	req, _ := http.NewRequest("GET", s.URL()+"/api/v1/pods?limit=1", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := client.Do(req)

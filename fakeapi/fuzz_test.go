@@ -115,7 +115,8 @@ func FuzzRequest(f *testing.F) {
 	f.Cleanup(s.Close)
 	f.Fuzz(func(t *testing.T, method uint8, path, query, ct string, body []byte) {
 		s.st = newStore(s.opts.History) // ServeHTTP is called directly: nothing else uses s.st
-		seedFuzz(t, s)
+		seedObjects(t, s)
+		s.Compact(3) // fuzzed versions and tokens may be valid, expired or in the future
 		before := dumpState(s)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // a watch ends after what it has at once, and no wait blocks
@@ -140,9 +141,9 @@ func FuzzRequest(f *testing.F) {
 	})
 }
 
-// seedFuzz stores a few objects and compacts part of the history, so that
-// fuzzed continue tokens and versions can be valid, expired or in the future.
-func seedFuzz(t *testing.T, s *Server) {
+// seedObjects stores a few objects of several kinds in namespaces a and b.
+func seedObjects(t *testing.T, s *Server) {
+	t.Helper()
 	for _, c := range []struct {
 		r        Resource
 		ns, body string
@@ -160,7 +161,6 @@ func seedFuzz(t *testing.T, s *Server) {
 			t.Fatal(err)
 		}
 	}
-	s.Compact(3)
 }
 
 // checkAnswer checks the shape of one answer: a Status for an error, JSON
