@@ -227,3 +227,88 @@ func TestStep07Resync(t *testing.T) {
 	}
 	t.Logf("30s handler: %v", every30s.get())
 }
+
+func TestStep08WhenThingsGoWrong(t *testing.T) {
+	t.Log("Step 8 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector.go, reflector_list.go, backoff.go")
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "keep", nil)
+	createPod(t, s, "default", "doomed", nil)
+	clock := NewFakeClock(time.Unix(0, 0)) // backoffs wait on it: the test moves it
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock})
+	h := &recorder{}
+	_, _ = inf.AddEventHandler(h)
+	runInformer(t, inf)
+	h.waitLine(t, "add default/keep initial=true")
+
+	t.Log("1. The server ends the watch (a dropped connection, or timeoutSeconds): the Reflector re-watches from the last version it saw. No relist.")
+	createPod(t, s, "default", "p1", nil)
+	h.waitLine(t, "add default/p1 initial=false")
+	watches := lw.watchCount()
+	s.CloseWatches()
+	waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
+	createPod(t, s, "default", "p2", nil)
+	h.waitLine(t, "add default/p2 initial=false")
+	t.Logf("re-watched from resourceVersion %s; lists so far: %d", lw.lastWatch().ResourceVersion, lw.listCount())
+	if lw.listCount() != 1 {
+		t.Fatalf("a dropped watch caused a relist (%d lists)", lw.listCount())
+	}
+
+	t.Log("2. The server goes down: connection refused. The Reflector backs off (800 ms, doubling, with jitter) and re-watches; still no relist.")
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	first := stepBackoff(t, clock)
+	second := stepBackoff(t, clock)
+	t.Logf("backoffs while the server is down: %v, then %v", first, second)
+	if first < 800*time.Millisecond || first >= 1600*time.Millisecond || second < 1600*time.Millisecond || second >= 3200*time.Millisecond {
+		t.Fatalf("backoffs %v, %v; want [0.8s,1.6s) then [1.6s,3.2s)", first, second)
+	}
+	waitFor(t, "the third backoff", clock.HasWaiters)
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	stepBackoff(t, clock)
+	createPod(t, s, "default", "p3", nil)
+	h.waitLine(t, "add default/p3 initial=false")
+	t.Logf("the server is back; the watch resumed; lists so far: %d", lw.listCount())
+	if lw.listCount() != 1 {
+		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
+	}
+
+	t.Log("3. The server answers 429 Too Many Requests: back off, re-watch, no relist.")
+	failedBefore := s.Stats().Failed
+	s.FailNext(1, 429)
+	s.CloseWatches()
+	wait := stepBackoff(t, clock)
+	createPod(t, s, "default", "p4", nil)
+	h.waitLine(t, "add default/p4 initial=false")
+	t.Logf("one 429 (failed requests %d → %d), a backoff of %v (still growing: two healthy minutes have not passed), and the watch resumed", failedBefore, s.Stats().Failed, wait)
+	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 {
+		t.Fatalf("failed %d, lists %d", s.Stats().Failed, lw.listCount())
+	}
+
+	t.Log("4. While the server is down, doomed is deleted and born is created, and the history is compacted. The re-watch gets 410 Expired: the Reflector relists.")
+	lastSeen := inf.LastSyncResourceVersion()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the Reflector backing off", clock.HasWaiters)
+	deletePod(t, s, "default", "doomed")
+	createPod(t, s, "default", "born", nil)
+	s.Compact(0)
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	stepBackoff(t, clock) // the re-watch: 410, the cycle ends
+	stepBackoff(t, clock) // the backoff between cycles; then the relist
+	h.waitLine(t, "delete default/doomed tombstone")
+	h.waitLine(t, "add default/born initial=false")
+	h.waitLine(t, "update default/keep same")
+	lists, _ := lw.calls()
+	t.Logf("relisted from resourceVersion %q (the last seen was %s); handlers got: delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
+		lists[len(lists)-1].ResourceVersion, lastSeen)
+	if len(lists) != 2 {
+		t.Fatalf("%d lists, want 2", len(lists))
+	}
+}
