@@ -89,6 +89,24 @@ type recordingLW struct {
 	mu      sync.Mutex
 	lists   []ListOptions
 	watches []ListOptions
+	// gate, while set, holds every new watch request until it is closed.
+	gate chan struct{}
+}
+
+// holdWatches makes new watch requests wait until the returned function is
+// called. Tests use it to stop a server without a re-watch slipping in
+// while it shuts down.
+func (r *recordingLW) holdWatches() (release func()) {
+	gate := make(chan struct{})
+	r.mu.Lock()
+	r.gate = gate
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		r.gate = nil
+		r.mu.Unlock()
+		close(gate)
+	}
 }
 
 func (r *recordingLW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
@@ -108,6 +126,12 @@ func (r *recordingLW) List(ctx context.Context, o ListOptions) (*ObjectList, err
 }
 
 func (r *recordingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
+	r.mu.Lock()
+	gate := r.gate
+	r.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
 	r.mu.Lock()
 	r.watches = append(r.watches, o)
 	r.mu.Unlock()
@@ -157,4 +181,16 @@ func runInformer(t *testing.T, inf SharedIndexInformer) context.CancelFunc {
 		t.Fatal("the informer did not sync")
 	}
 	return cancel
+}
+
+// stopServer stops s while holding lw's watch requests, so that the
+// Reflector's re-watch meets a server that is down (connection refused)
+// rather than one half-way through shutting down (connection reset).
+func stopServer(t *testing.T, s *fakeapi.Server, lw *recordingLW) {
+	t.Helper()
+	release := lw.holdWatches()
+	defer release()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
 }

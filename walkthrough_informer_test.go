@@ -255,9 +255,7 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	}
 
 	t.Log("2. The server goes down: connection refused. The Reflector backs off (800 ms, doubling, with jitter) and re-watches; still no relist.")
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	stopServer(t, s, lw)
 	first := stepBackoff(t, clock)
 	second := stepBackoff(t, clock)
 	t.Logf("backoffs while the server is down: %v, then %v", first, second)
@@ -290,9 +288,7 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 
 	t.Log("4. While the server is down, doomed is deleted and born is created, and the history is compacted. The re-watch gets 410 Expired: the Reflector relists.")
 	lastSeen := inf.LastSyncResourceVersion()
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)
 	deletePod(t, s, "default", "doomed")
 	createPod(t, s, "default", "born", nil)
