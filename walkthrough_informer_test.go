@@ -14,7 +14,7 @@ import (
 )
 
 func TestStep04Reflector(t *testing.T) {
-	t.Log("Step 4 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_list.go, restclient.go, watch.go")
+	t.Log("Step 4 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
 	baseline := len(ourGoroutines())
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
@@ -229,7 +229,7 @@ func TestStep07Resync(t *testing.T) {
 }
 
 func TestStep08WhenThingsGoWrong(t *testing.T) {
-	t.Log("Step 8 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector.go, reflector_list.go, backoff.go")
+	t.Log("Step 8 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)
