@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,8 +77,9 @@ func eventLine(handler, typ string, obj any, note string) {
 	if o, ok := obj.(informer.Object); ok {
 		version = o.GetResourceVersion()
 	}
-	say("%s  %-4s  %-6s event for %-20s version %-4s %s",
+	line := fmt.Sprintf("%s  %-4s  %-6s event for %-20s version %-4s %s",
 		time.Now().Format("15:04:05.000"), handler, typ, key, version, note)
+	say("%s", strings.TrimRight(line, " "))
 }
 
 // seen is one event a handler printed, for the scenario to wait on.
