@@ -1,0 +1,624 @@
+// fifo_test.go checks every observable behaviour of the DeltaFIFO against
+// client-go's: per-key accumulation, the one dedup rule, Delete of unknown
+// keys, Replace and its tombstones, Resync, HasSynced, Pop and Close, the
+// transformer rules, and concurrent use under -race.
+package informer
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pod returns a Pod in namespace "ns" with the given name and resource version.
+func pod(name, rv string) *Pod {
+	return &Pod{ObjectMeta: ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: rv}}
+}
+
+// describe renders one delta compactly: "Added ns/a@1", or
+// "Deleted tombstone(ns/a, @1)" for a DeletedFinalStateUnknown.
+func describe(d Delta) string {
+	return string(d.Type) + " " + describeObj(d.Object)
+}
+
+func describeObj(obj any) string {
+	switch o := obj.(type) {
+	case *Pod:
+		s := o.Namespace + "/" + o.Name + "@" + o.ResourceVersion
+		if o.Annotations["transformed"] == "yes" {
+			s += "+T"
+		}
+		return s
+	case DeletedFinalStateUnknown:
+		inner := "nil"
+		if o.Obj != nil {
+			inner = describeObj(o.Obj)
+		}
+		return "tombstone(" + o.Key + ", " + inner + ")"
+	case nil:
+		return "nil"
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+// queued renders everything queued, key by key in Pop order, without popping.
+func queued(t *testing.T, f *DeltaFIFO) []string {
+	t.Helper()
+	checkFIFOInvariant(t, f)
+	var out []string
+	for _, key := range f.ListKeys() {
+		item, _, _ := f.GetByKey(key)
+		var parts []string
+		for _, d := range item.(Deltas) {
+			parts = append(parts, describe(d))
+		}
+		out = append(out, key+": "+strings.Join(parts, ", "))
+	}
+	return out
+}
+
+// checkFIFOInvariant fails if the queue and the items map disagree, or if a
+// key holds no deltas: then Pop could hand out nothing.
+func checkFIFOInvariant(t *testing.T, f *DeltaFIFO) {
+	t.Helper()
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	if len(f.queue) != len(f.items) {
+		t.Fatalf("queue has %d keys, items has %d", len(f.queue), len(f.items))
+	}
+	for _, key := range f.queue {
+		if len(f.items[key]) == 0 {
+			t.Fatalf("key %q is queued with no deltas", key)
+		}
+	}
+}
+
+// popOne pops an item that must already be queued (so Pop cannot block).
+func popOne(t *testing.T, f *DeltaFIFO) (d Deltas, isInInitialList bool) {
+	t.Helper()
+	if len(f.ListKeys()) == 0 {
+		t.Fatal("popOne: nothing queued")
+	}
+	item, err := f.Pop(func(obj any, initial bool) error {
+		d, isInInitialList = obj.(Deltas), initial
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Pop: %v", err)
+	}
+	if !slices.Equal(item.(Deltas), d) {
+		t.Fatalf("Pop returned %v, process got %v", item, d)
+	}
+	return d, isInInitialList
+}
+
+func TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, f.Add(pod("a", "1")))
+	must(t, f.Add(pod("b", "1")))
+	must(t, f.Update(pod("a", "2")))
+	must(t, f.Update(pod("a", "3")))
+	want := []string{
+		"ns/a: Added ns/a@1, Updated ns/a@2, Updated ns/a@3",
+		"ns/b: Added ns/b@1",
+	}
+	if got := queued(t, f); !slices.Equal(got, want) {
+		t.Fatalf("queued:\n got %q\nwant %q", got, want)
+	}
+	if got := describeObj(f.List()[0]); got != "ns/a@3" {
+		t.Errorf("List()[0] = %s, want the newest object ns/a@3", got)
+	}
+	d, _ := popOne(t, f)
+	if d.Oldest().Type != Added || d.Newest().Type != Updated {
+		t.Errorf("first pop = %v, want ns/a's deltas", d)
+	}
+	if got := f.ListKeys(); !slices.Equal(got, []string{"ns/b"}) {
+		t.Errorf("after one pop ListKeys = %v, want [ns/b]", got)
+	}
+}
+
+func TestDeltaFIFODedupsOnlyBackToBackDeletions(t *testing.T) {
+	tomb := func(rv string) DeletedFinalStateUnknown {
+		return DeletedFinalStateUnknown{Key: "ns/a", Obj: pod("a", rv)}
+	}
+	tests := []struct {
+		name  string
+		write func(f *DeltaFIFO)
+		want  string
+	}{
+		{"two deletions keep the older", func(f *DeltaFIFO) {
+			must(t, f.Delete(pod("a", "2")))
+			must(t, f.Delete(pod("a", "3")))
+		}, "ns/a: Added ns/a@1, Deleted ns/a@2"},
+		{"an older tombstone gives way to the newer deletion", func(f *DeltaFIFO) {
+			must(t, f.Delete(tomb("2")))
+			must(t, f.Delete(pod("a", "3")))
+		}, "ns/a: Added ns/a@1, Deleted ns/a@3"},
+		{"a newer tombstone gives way to the older deletion", func(f *DeltaFIFO) {
+			must(t, f.Delete(pod("a", "2")))
+			must(t, f.Delete(tomb("3")))
+		}, "ns/a: Added ns/a@1, Deleted ns/a@2"},
+		{"two tombstones keep the newer", func(f *DeltaFIFO) {
+			must(t, f.Delete(tomb("2")))
+			must(t, f.Delete(tomb("3")))
+		}, "ns/a: Added ns/a@1, Deleted tombstone(ns/a, ns/a@3)"},
+		{"identical updates are not merged", func(f *DeltaFIFO) {
+			must(t, f.Update(pod("a", "1")))
+			must(t, f.Update(pod("a", "1")))
+		}, "ns/a: Added ns/a@1, Updated ns/a@1, Updated ns/a@1"},
+		{"deletions apart are not merged", func(f *DeltaFIFO) {
+			must(t, f.Delete(pod("a", "2")))
+			must(t, f.Add(pod("a", "3")))
+			must(t, f.Delete(pod("a", "4")))
+		}, "ns/a: Added ns/a@1, Deleted ns/a@2, Added ns/a@3, Deleted ns/a@4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+			must(t, f.Add(pod("a", "1")))
+			tt.write(f)
+			if got := queued(t, f); len(got) != 1 || got[0] != tt.want {
+				t.Fatalf("queued %q, want [%q]", got, tt.want)
+			}
+		})
+	}
+}
+
+// failingKnown is a KeyListerGetter whose GetByKey always fails.
+type failingKnown struct{ keys []string }
+
+func (k failingKnown) ListKeys() []string { return k.keys }
+func (k failingKnown) GetByKey(string) (any, bool, error) {
+	return nil, false, errors.New("lookup failed")
+}
+
+func TestDeltaFIFODeleteOfKeyNeitherQueuedNorKnownDoesNothing(t *testing.T) {
+	withA := NewStore(nil)
+	must(t, withA.Add(pod("a", "1")))
+	tests := []struct {
+		name   string
+		known  KeyListerGetter
+		queueA bool
+		want   []string
+	}{
+		{"no known objects, not queued", nil, false, nil},
+		{"known objects without it, not queued", NewStore(nil), false, nil},
+		{"no known objects, queued", nil, true, []string{"ns/a: Added ns/a@1, Deleted ns/a@2"}},
+		{"known, not queued", withA, false, []string{"ns/a: Deleted ns/a@2"}},
+		{"known lookup fails: queue it to be safe", failingKnown{}, false, []string{"ns/a: Deleted ns/a@2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: tt.known})
+			if tt.queueA {
+				must(t, f.Add(pod("a", "1")))
+			}
+			must(t, f.Delete(pod("a", "2")))
+			if got := queued(t, f); !slices.Equal(got, tt.want) {
+				t.Fatalf("queued %q, want %q", got, tt.want)
+			}
+			if !f.HasSynced() {
+				t.Error("a Delete before any Replace must make HasSynced true, even when ignored")
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOReplace(t *testing.T) {
+	tests := []struct {
+		name     string
+		replaced bool             // EmitDeltaTypeReplaced
+		known    []*Pod           // what the consumer holds (nil: no KnownObjects)
+		before   func(*DeltaFIFO) // writes before Replace
+		list     []any
+		want     []string
+	}{
+		{"Sync by default", false, nil, nil, []any{pod("a", "1")},
+			[]string{"ns/a: Sync ns/a@1"}},
+		{"Replaced when asked", true, nil, nil, []any{pod("a", "1")},
+			[]string{"ns/a: Replaced ns/a@1"}},
+		{"queued-only key missing from the list gets a tombstone of its newest object", true, nil,
+			func(f *DeltaFIFO) {
+				must(t, f.Add(pod("a", "1")))
+				must(t, f.Add(pod("b", "1")))
+				must(t, f.Update(pod("b", "2")))
+			},
+			[]any{pod("a", "5")},
+			[]string{
+				"ns/a: Added ns/a@1, Replaced ns/a@5",
+				"ns/b: Added ns/b@1, Updated ns/b@2, Deleted tombstone(ns/b, ns/b@2)",
+			}},
+		{"known-only key missing from the list gets a tombstone of the known object", true,
+			[]*Pod{pod("a", "1"), pod("c", "7")}, nil,
+			[]any{pod("a", "2")},
+			[]string{"ns/a: Replaced ns/a@2", "ns/c: Deleted tombstone(ns/c, ns/c@7)"}},
+		{"a known key with queued deltas gets one tombstone, of the queued object", true,
+			[]*Pod{pod("c", "7")},
+			func(f *DeltaFIFO) { must(t, f.Update(pod("c", "8"))) },
+			nil,
+			[]string{"ns/c: Updated ns/c@8, Deleted tombstone(ns/c, ns/c@8)"}},
+		{"a second relist unwraps the earlier tombstone and keeps one deletion", true, nil,
+			func(f *DeltaFIFO) {
+				must(t, f.Add(pod("a", "1")))
+				must(t, f.Replace(nil, "10"))
+			},
+			nil,
+			[]string{"ns/a: Added ns/a@1, Deleted tombstone(ns/a, ns/a@1)"}},
+		{"a real deletion already queued is kept over the tombstone", true, nil,
+			func(f *DeltaFIFO) {
+				must(t, f.Add(pod("a", "1")))
+				must(t, f.Delete(pod("a", "2")))
+			},
+			nil,
+			[]string{"ns/a: Added ns/a@1, Deleted ns/a@2"}},
+		{"a listed key that was queued keeps its history", false, nil,
+			func(f *DeltaFIFO) { must(t, f.Add(pod("a", "1"))) },
+			[]any{pod("a", "2")},
+			[]string{"ns/a: Added ns/a@1, Sync ns/a@2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := DeltaFIFOOptions{EmitDeltaTypeReplaced: tt.replaced}
+			if tt.known != nil {
+				store := NewStore(nil)
+				for _, p := range tt.known {
+					must(t, store.Add(p))
+				}
+				opts.KnownObjects = store
+			}
+			f := NewDeltaFIFOWithOptions(opts)
+			if tt.before != nil {
+				tt.before(f)
+			}
+			must(t, f.Replace(tt.list, "99"))
+			if got := queued(t, f); !slices.Equal(got, tt.want) {
+				t.Fatalf("queued:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: failingKnown{keys: []string{"ns/z"}}})
+	must(t, f.Replace(nil, "1"))
+	want := []string{"ns/z: Deleted tombstone(ns/z, nil)"}
+	if got := queued(t, f); !slices.Equal(got, want) {
+		t.Fatalf("queued %q, want %q", got, want)
+	}
+}
+
+func TestDeltaFIFOReplaceIsAllOrNothing(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, f.Add(pod("a", "1")))
+	err := f.Replace([]any{pod("b", "1"), 42}, "2")
+	var keyErr KeyError
+	if !errors.As(err, &keyErr) {
+		t.Fatalf("Replace with an object that has no key: err = %v, want a KeyError", err)
+	}
+	if got := queued(t, f); !slices.Equal(got, []string{"ns/a: Added ns/a@1"}) {
+		t.Fatalf("a failed Replace changed the queue: %q", got)
+	}
+}
+
+func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T) {
+	known := NewStore(nil)
+	for _, p := range []*Pod{pod("a", "1"), pod("b", "1"), pod("c", "1")} {
+		must(t, known.Add(p))
+	}
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
+	must(t, f.Update(pod("b", "2")))
+	must(t, f.Resync())
+	got := queued(t, f)
+	slices.Sort(got[1:]) // a and c come in the store's (random) order
+	want := []string{"ns/b: Updated ns/b@2", "ns/a: Sync ns/a@1", "ns/c: Sync ns/c@1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("queued:\n got %q\nwant %q", got, want)
+	}
+
+	// A second Resync adds nothing: every known key now has a delta queued.
+	must(t, f.Resync())
+	if again := queued(t, f); len(again) != 3 || strings.Count(strings.Join(again, " "), "Sync") != 2 {
+		t.Fatalf("second Resync changed the queue: %q", again)
+	}
+
+	// Without KnownObjects there is nothing to resync.
+	plain := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, plain.Resync())
+	if keys := plain.ListKeys(); len(keys) != 0 {
+		t.Fatalf("Resync without KnownObjects queued %v", keys)
+	}
+}
+
+func TestDeltaFIFOHasSyncedAcrossTheInitialList(t *testing.T) {
+	known := NewStore(nil)
+	must(t, known.Add(pod("gone", "1")))
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
+	if f.HasSynced() {
+		t.Fatal("HasSynced before anything happened")
+	}
+	// The initial list: two objects, plus the deletion of a known one.
+	must(t, f.Replace([]any{pod("a", "1"), pod("b", "1")}, "5"))
+	must(t, f.Add(pod("late", "6"))) // after the list: not part of it
+	for i := range 3 {
+		if f.HasSynced() {
+			t.Fatalf("HasSynced after %d of 3 initial items", i)
+		}
+		if _, initial := popOne(t, f); !initial {
+			t.Fatalf("pop %d: isInInitialList = false, want true", i+1)
+		}
+	}
+	if !f.HasSynced() {
+		t.Fatal("HasSynced = false after the whole initial list was popped")
+	}
+	if d, initial := popOne(t, f); initial || d.Newest().Type != Added {
+		t.Fatalf("the Add after the list popped as %v with isInInitialList=%v", d, initial)
+	}
+	// A later Replace does not make the queue unsynced again.
+	must(t, f.Replace([]any{pod("a", "2")}, "7"))
+	if !f.HasSynced() {
+		t.Fatal("a second Replace reset HasSynced")
+	}
+}
+
+func TestDeltaFIFOHasSyncedShortcuts(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(*DeltaFIFO) error
+	}{
+		{"empty initial list", func(f *DeltaFIFO) error { return f.Replace(nil, "1") }},
+		{"Add before any Replace", func(f *DeltaFIFO) error { return f.Add(pod("a", "1")) }},
+		{"Update before any Replace", func(f *DeltaFIFO) error { return f.Update(pod("a", "1")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+			must(t, tt.write(f))
+			if !f.HasSynced() {
+				t.Fatal("HasSynced = false")
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOPopAfterClose(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, f.Add(pod("a", "1")))
+	f.Close()
+	if !f.IsClosed() {
+		t.Fatal("IsClosed = false after Close")
+	}
+	// What was queued before Close is still delivered, as in client-go.
+	if d, _ := popOne(t, f); describe(d[0]) != "Added ns/a@1" {
+		t.Fatalf("pop after Close = %v", d)
+	}
+	called := false
+	item, err := f.Pop(func(any, bool) error { called = true; return nil })
+	if !errors.Is(err, ErrFIFOClosed) || item != nil || called {
+		t.Fatalf("Pop on a closed, empty queue = (%v, %v), process called: %v; want ErrFIFOClosed", item, err, called)
+	}
+}
+
+func TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, f.Add(pod("a", "1")))
+	boom := errors.New("boom")
+	if _, err := f.Pop(func(any, bool) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("Pop err = %v, want the process error", err)
+	}
+	if keys := f.ListKeys(); len(keys) != 0 {
+		t.Fatalf("a failed item was requeued: %v", keys)
+	}
+}
+
+// waitForBlockedPop polls, with a deadline, until some goroutine is parked
+// inside DeltaFIFO.Pop waiting on its condition variable.
+func waitForBlockedPop(t *testing.T) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); runtime.Gosched() {
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(stacks, "\n\n") {
+			if strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*DeltaFIFO).Pop") {
+				return
+			}
+		}
+	}
+	t.Fatal("no goroutine blocked in Pop")
+}
+
+func TestDeltaFIFOPopBlocksUntilAnAddOrClose(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	type result struct {
+		item any
+		err  error
+	}
+	popAsync := func() chan result {
+		done := make(chan result, 1)
+		go func() {
+			item, err := f.Pop(func(any, bool) error { return nil })
+			done <- result{item, err}
+		}()
+		waitForBlockedPop(t)
+		return done
+	}
+
+	done := popAsync()
+	must(t, f.Add(pod("a", "1")))
+	if r := receive(t, done); r.err != nil || describe(r.item.(Deltas)[0]) != "Added ns/a@1" {
+		t.Fatalf("blocked Pop woke with (%v, %v), want the added pod", r.item, r.err)
+	}
+
+	done = popAsync()
+	f.Close()
+	if r := receive(t, done); !errors.Is(r.err, ErrFIFOClosed) {
+		t.Fatalf("blocked Pop woke by Close with (%v, %v), want ErrFIFOClosed", r.item, r.err)
+	}
+}
+
+func TestDeltaFIFOConcurrentAddAndPop(t *testing.T) {
+	const producers, perProducer = 4, 200
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Go(func() {
+			for i := range perProducer {
+				if err := f.Add(pod(fmt.Sprintf("p%d-%d", p, i), "1")); err != nil {
+					t.Error(err)
+				}
+				f.ListKeys() // a concurrent reader too
+			}
+		})
+	}
+	seen := map[string]int{}
+	for len(seen) < producers*perProducer {
+		_, err := f.Pop(func(obj any, _ bool) error {
+			d := obj.(Deltas)
+			key, _ := MetaNamespaceKeyFunc(d.Newest().Object)
+			seen[key] += len(d)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	for key, n := range seen {
+		if n != 1 {
+			t.Errorf("%s popped with %d deltas, want 1", key, n)
+		}
+	}
+	f.Close()
+	if _, err := f.Pop(nil); !errors.Is(err, ErrFIFOClosed) {
+		t.Fatalf("Pop after draining and Close: %v", err)
+	}
+}
+
+// markTransformed is a transformer that records what it saw; it refuses
+// tombstones, which it must never be given.
+func markTransformed(t *testing.T, seen *[]string) TransformFunc {
+	return func(obj any) (any, error) {
+		p, ok := obj.(*Pod)
+		if !ok {
+			t.Errorf("transformer called with a %T", obj)
+			return obj, nil
+		}
+		*seen = append(*seen, describeObj(p))
+		p = p.DeepCopy()
+		p.Annotations = map[string]string{"transformed": "yes"}
+		return p, nil
+	}
+}
+
+func TestDeltaFIFOTransformerRules(t *testing.T) {
+	tests := []struct {
+		name     string
+		replaced bool
+		write    func(f *DeltaFIFO, known Store)
+		want     []string
+	}{
+		{"Add, Update, Delete are transformed", false, func(f *DeltaFIFO, _ Store) {
+			must(t, f.Add(pod("a", "1")))
+			must(t, f.Update(pod("a", "2")))
+			must(t, f.Delete(pod("a", "3")))
+		}, []string{"ns/a: Added ns/a@1+T, Updated ns/a@2+T, Deleted ns/a@3+T"}},
+		{"Replace is transformed, also when it emits Sync", false, func(f *DeltaFIFO, _ Store) {
+			must(t, f.Replace([]any{pod("a", "1")}, "1"))
+		}, []string{"ns/a: Sync ns/a@1+T"}},
+		{"Replace emitting Replaced is transformed", true, func(f *DeltaFIFO, _ Store) {
+			must(t, f.Replace([]any{pod("a", "1")}, "1"))
+		}, []string{"ns/a: Replaced ns/a@1+T"}},
+		{"tombstones are not transformed", true, func(f *DeltaFIFO, known Store) {
+			must(t, known.Add(pod("k", "1")))
+			must(t, f.Add(pod("q", "1")))
+			must(t, f.Replace(nil, "2"))
+			must(t, f.Delete(DeletedFinalStateUnknown{Key: "ns/q", Obj: pod("q", "1")}))
+		}, []string{"ns/q: Added ns/q@1+T, Deleted tombstone(ns/q, ns/q@1)",
+			"ns/k: Deleted tombstone(ns/k, ns/k@1)"}},
+		{"Resync's Sync deltas are not transformed", false, func(f *DeltaFIFO, known Store) {
+			must(t, known.Add(pod("k", "1")))
+			must(t, f.Resync())
+		}, []string{"ns/k: Sync ns/k@1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen []string
+			known := NewStore(nil)
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+				KnownObjects: known, EmitDeltaTypeReplaced: tt.replaced,
+				Transformer: markTransformed(t, &seen),
+			})
+			tt.write(f, known)
+			if got := queued(t, f); !slices.Equal(got, tt.want) {
+				t.Fatalf("queued:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOTransformerErrorQueuesNothing(t *testing.T) {
+	boom := errors.New("boom")
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{Transformer: func(obj any) (any, error) {
+		if obj.(*Pod).Name == "bad" {
+			return nil, boom
+		}
+		return obj, nil
+	}})
+	if err := f.Add(pod("bad", "1")); !errors.Is(err, boom) {
+		t.Fatalf("Add: err = %v, want the transformer's error", err)
+	}
+	if err := f.Replace([]any{pod("good", "1"), pod("bad", "1")}, "1"); !errors.Is(err, boom) {
+		t.Fatalf("Replace: err = %v, want the transformer's error", err)
+	}
+	if keys := f.ListKeys(); len(keys) != 0 {
+		t.Fatalf("a failed transform queued %v", keys)
+	}
+}
+
+func TestDeltaFIFOKeyOf(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	tests := []struct {
+		name    string
+		obj     any
+		want    string
+		wantErr error
+	}{
+		{"object", pod("a", "1"), "ns/a", nil},
+		{"Deltas: the newest object's key", Deltas{{Added, pod("old", "1")}, {Updated, pod("a", "2")}}, "ns/a", nil},
+		{"tombstone: its Key", DeletedFinalStateUnknown{Key: "x/y"}, "x/y", nil},
+		{"Deltas ending in a tombstone", Deltas{{Deleted, DeletedFinalStateUnknown{Key: "x/y"}}}, "x/y", nil},
+		{"empty Deltas", Deltas{}, "", ErrZeroLengthDeltasObject},
+		{"no metadata", 42, "", errNoMeta},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := f.KeyOf(tt.obj)
+			if got != tt.want || !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+				t.Fatalf("KeyOf = (%q, %v), want (%q, %v)", got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestDeltaFIFOGetReturnsACopy(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	must(t, f.Add(pod("a", "1")))
+	item, exists, err := f.Get(pod("a", "ignored"))
+	if err != nil || !exists {
+		t.Fatalf("Get = (%v, %v, %v)", item, exists, err)
+	}
+	item.(Deltas)[0].Type = Deleted // must not reach the queue
+	if got := queued(t, f); got[0] != "ns/a: Added ns/a@1" {
+		t.Fatalf("changing Get's result changed the queue: %q", got)
+	}
+	if _, exists, _ := f.GetByKey("ns/missing"); exists {
+		t.Fatal("GetByKey of a missing key reports it exists")
+	}
+	if _, _, err := f.Get(42); err == nil {
+		t.Fatal("Get of an object without metadata: no error")
+	}
+}

@@ -1,0 +1,258 @@
+// meta_test.go checks meta.go and unstructured.go: the key functions on
+// every kind of input, SplitMetaNamespaceKey, SliceToMapByKey, and that real
+// Pod JSON from a kube-apiserver round-trips through Pod and Unstructured,
+// with deep copies that share nothing.
+package informer
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestKeyFuncs(t *testing.T) {
+	var nilPod *Pod
+	var nilUnstructured *Unstructured
+	clusterScoped := &Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "node-1"}}}
+	tombstone := DeletedFinalStateUnknown{Key: "ns/gone", Obj: pod("gone", "3")}
+	tests := []struct {
+		name string
+		obj  any
+		// what MetaNamespaceKeyFunc and DeletionHandlingMetaNamespaceKeyFunc return
+		key, deletionKey string
+		err, deletionErr bool
+	}{
+		{"namespaced pod", pod("a", "1"), "ns/a", "ns/a", false, false},
+		{"cluster-scoped object", clusterScoped, "node-1", "node-1", false, false},
+		{"explicit key passes through", ExplicitKey("any/thing"), "any/thing", "any/thing", false, false},
+		{"tombstone: only the deletion-handling func knows it", tombstone, "", "ns/gone", true, false},
+		{"not an object", 42, "", "", true, true},
+		{"Pod value (the methods are on *Pod)", Pod{}, "", "", true, true},
+		{"nil", nil, "", "", true, true},
+		{"nil *Pod", nilPod, "", "", true, true},
+		{"nil *Unstructured", nilUnstructured, "", "", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key, err := MetaNamespaceKeyFunc(tt.obj)
+			if key != tt.key || (err != nil) != tt.err {
+				t.Errorf("MetaNamespaceKeyFunc = (%q, %v), want (%q, error %v)", key, err, tt.key, tt.err)
+			}
+			key, err = DeletionHandlingMetaNamespaceKeyFunc(tt.obj)
+			if key != tt.deletionKey || (err != nil) != tt.deletionErr {
+				t.Errorf("DeletionHandlingMetaNamespaceKeyFunc = (%q, %v), want (%q, error %v)",
+					key, err, tt.deletionKey, tt.deletionErr)
+			}
+		})
+	}
+}
+
+func TestSplitMetaNamespaceKey(t *testing.T) {
+	tests := []struct {
+		key, namespace, name string
+		err                  bool
+	}{
+		{"ns/name", "ns", "name", false},
+		{"name", "", "name", false},
+		{"/name", "", "name", false},
+		{"ns/", "ns", "", false},
+		{"", "", "", false},
+		{"a/b/c", "", "", true},
+		{"//", "", "", true},
+	}
+	for _, tt := range tests {
+		ns, name, err := SplitMetaNamespaceKey(tt.key)
+		if ns != tt.namespace || name != tt.name || (err != nil) != tt.err {
+			t.Errorf("SplitMetaNamespaceKey(%q) = (%q, %q, %v), want (%q, %q, error %v)",
+				tt.key, ns, name, err, tt.namespace, tt.name, tt.err)
+		}
+		if !tt.err {
+			// A key built from the parts splits back into them.
+			rebuilt := tt.name
+			if tt.namespace != "" {
+				rebuilt = tt.namespace + "/" + tt.name
+			}
+			if k, _ := MetaNamespaceKeyFunc(&Pod{ObjectMeta: ObjectMeta{Namespace: ns, Name: name}}); k != rebuilt {
+				t.Errorf("rebuilding %q gave %q", tt.key, k)
+			}
+		}
+	}
+}
+
+func TestSliceToMapByKey(t *testing.T) {
+	type item struct{ id, v string }
+	byID := func(i item) string { return i.id }
+	tests := []struct {
+		name  string
+		slice []item
+		want  map[string]item
+	}{
+		{"empty", nil, map[string]item{}},
+		{"distinct keys", []item{{"a", "1"}, {"b", "2"}}, map[string]item{"a": {"a", "1"}, "b": {"b", "2"}}},
+		{"the later duplicate wins", []item{{"a", "1"}, {"a", "2"}}, map[string]item{"a": {"a", "2"}}},
+	}
+	for _, tt := range tests {
+		if got := SliceToMapByKey(tt.slice, byID); !maps.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	pods := SliceToMapByKey([]*Pod{pod("a", "1"), pod("b", "1")}, func(p *Pod) string {
+		key, _ := MetaNamespaceKeyFunc(p)
+		return key
+	})
+	if pods["ns/b"].Name != "b" {
+		t.Errorf("pods by key = %v", pods)
+	}
+}
+
+func readPodJSON(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/pod-get.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// decodeMap decodes JSON as plain maps, numbers kept exact.
+func decodeMap(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPodDecodesRealJSONAndRoundTrips(t *testing.T) {
+	var p Pod
+	if err := json.Unmarshal(readPodJSON(t), &p); err != nil {
+		t.Fatal(err)
+	}
+	created := time.Date(2026, 12, 2, 13, 47, 56, 0, time.UTC)
+	if p.Kind != "Pod" || p.APIVersion != "v1" || p.Name != "demo" || p.Namespace != "default" ||
+		p.UID != "023c2465-817a-4e90-8d17-b282e782edfc" || p.ResourceVersion != "69" ||
+		p.Generation != 1 || !p.CreationTimestamp.Equal(created) || p.Labels["app"] != "demo" ||
+		len(p.Spec.Containers) != 1 || p.Spec.Containers[0] != (Container{Name: "main", Image: "busybox"}) ||
+		p.Status.Phase != "Pending" {
+		t.Fatalf("decoded Pod is missing fields: %+v", p)
+	}
+
+	// Encode and compare, as plain JSON, every field the Pod keeps.
+	out, err := json.Marshal(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, again := decodeMap(t, readPodJSON(t)), decodeMap(t, out)
+	for _, path := range [][]string{
+		{"kind"}, {"apiVersion"}, {"metadata", "name"}, {"metadata", "namespace"}, {"metadata", "uid"},
+		{"metadata", "resourceVersion"}, {"metadata", "generation"}, {"metadata", "creationTimestamp"},
+		{"metadata", "labels"}, {"status", "phase"},
+	} {
+		if a, b := field(orig, path), field(again, path); !reflect.DeepEqual(a, b) || a == nil {
+			t.Errorf("%v: original %v, re-encoded %v", path, a, b)
+		}
+	}
+	c := field(again, []string{"spec", "containers"}).([]any)[0].(map[string]any)
+	if len(c) != 2 || c["name"] != "main" || c["image"] != "busybox" {
+		t.Errorf("re-encoded container = %v", c)
+	}
+	if _, ok := field(again, []string{"metadata"}).(map[string]any)["deletionTimestamp"]; ok {
+		t.Error("an unset deletionTimestamp was encoded")
+	}
+}
+
+// field walks nested JSON maps along path; nil if a step is missing.
+func field(m map[string]any, path []string) any {
+	var v any = m
+	for _, p := range path {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[p]
+	}
+	return v
+}
+
+func TestPodDeepCopyIsIndependent(t *testing.T) {
+	deleted := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	orig := &Pod{
+		ObjectMeta: ObjectMeta{Name: "a", Labels: map[string]string{"app": "web"},
+			Annotations: map[string]string{"note": "x"}, DeletionTimestamp: &deleted},
+		Spec: PodSpec{Containers: []Container{{Name: "c", Image: "nginx"}}},
+	}
+	cp := orig.DeepCopyObject().(*Pod)
+	if !reflect.DeepEqual(orig, cp) {
+		t.Fatalf("copy differs: %+v", cp)
+	}
+	cp.Labels["app"] = "changed"
+	cp.Annotations["note"] = "changed"
+	cp.Spec.Containers[0].Image = "changed"
+	*cp.DeletionTimestamp = time.Time{}
+	if orig.Labels["app"] != "web" || orig.Annotations["note"] != "x" ||
+		orig.Spec.Containers[0].Image != "nginx" || !orig.DeletionTimestamp.Equal(deleted) {
+		t.Fatalf("changing the copy changed the original: %+v", orig)
+	}
+	var nilPod *Pod
+	if nilPod.DeepCopy() != nil {
+		t.Fatal("DeepCopy of a nil *Pod is not nil")
+	}
+}
+
+func TestUnstructuredRoundTripsEveryField(t *testing.T) {
+	data := readPodJSON(t)
+	var u Unstructured
+	if err := json.Unmarshal(data, &u); err != nil {
+		t.Fatal(err)
+	}
+	if u.GetKind() != "Pod" || u.GetAPIVersion() != "v1" || u.GetName() != "demo" ||
+		u.GetNamespace() != "default" || u.GetUID() != "023c2465-817a-4e90-8d17-b282e782edfc" ||
+		u.GetResourceVersion() != "69" || u.GetLabels()["app"] != "demo" || u.GetAnnotations() != nil {
+		t.Fatalf("getters: %v", u.Object["metadata"])
+	}
+	out, err := json.Marshal(&u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig, again := decodeMap(t, data), decodeMap(t, out); !reflect.DeepEqual(orig, again) {
+		t.Fatalf("round trip lost or changed fields:\n%s", out)
+	}
+	if err := json.Unmarshal([]byte(`[1]`), &u); err == nil {
+		t.Fatal("decoding a JSON array into Unstructured: no error")
+	}
+}
+
+func TestUnstructuredDeepCopyIsIndependent(t *testing.T) {
+	var orig Unstructured
+	if err := json.Unmarshal(readPodJSON(t), &orig); err != nil {
+		t.Fatal(err)
+	}
+	cp := orig.DeepCopyObject().(*Unstructured)
+	cp.SetResourceVersion("70")
+	cp.Object["metadata"].(map[string]any)["labels"].(map[string]any)["app"] = "changed"
+	cp.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"] = "changed"
+	if orig.GetResourceVersion() != "69" || orig.GetLabels()["app"] != "demo" ||
+		field(orig.Object, []string{"spec", "containers"}).([]any)[0].(map[string]any)["image"] != "busybox" {
+		t.Fatal("changing the copy changed the original")
+	}
+
+	// The zero value is usable: setting a version creates the metadata.
+	var empty Unstructured
+	empty.SetResourceVersion("1")
+	if empty.GetResourceVersion() != "1" {
+		t.Fatal("SetResourceVersion on an empty Unstructured was lost")
+	}
+	if b, _ := json.Marshal(&Unstructured{}); string(b) != "{}" {
+		t.Fatalf("empty Unstructured encodes as %s", b)
+	}
+	if (*Unstructured)(nil).DeepCopy() != nil {
+		t.Fatal("DeepCopy of a nil *Unstructured is not nil")
+	}
+}
