@@ -81,3 +81,49 @@ func TestBackoffStepCap(t *testing.T) {
 		t.Fatalf("steps = %v (steps left %d), want %v and 0 left: reaching the cap ends the retries", got, b.Steps, want)
 	}
 }
+
+func TestDiffSnapshotsVersionsAreOpaque(t *testing.T) {
+	pod := func(rv string) *Pod { return &Pod{ObjectMeta: ObjectMeta{Name: "p", ResourceVersion: rv}} }
+	// "9" → "10" and "10" → "9" are both just "different": never ordered.
+	for _, pair := range [][2]string{{"9", "10"}, {"10", "9"}, {"abc", "abd"}} {
+		d := DiffSnapshots(Snapshot{"p": pod(pair[0])}, Snapshot{"p": pod(pair[1])})
+		if !slices.Equal(d.Updated, []string{"p"}) {
+			t.Errorf("%q → %q: diff %+v, want p updated", pair[0], pair[1], d)
+		}
+	}
+	// Equal versions are the same state, even if the Go values differ.
+	a, b := pod("7"), pod("7")
+	b.Labels = map[string]string{"x": "y"}
+	if d := DiffSnapshots(Snapshot{"p": a}, Snapshot{"p": b}); !d.Empty() {
+		t.Errorf("same resource version reported as %+v", d)
+	}
+}
+
+func TestDiffSnapshotsEdgeCases(t *testing.T) {
+	if d := DiffSnapshots(nil, nil); !d.Empty() {
+		t.Errorf("nil snapshots: %+v", d)
+	}
+	d := DiffSnapshots(nil, Snapshot{"b": 1, "a": 2})
+	if !slices.Equal(d.Added, []string{"a", "b"}) {
+		t.Errorf("added from nil = %v, want sorted [a b]", d.Added)
+	}
+	// Values without metadata are compared by value.
+	d = DiffSnapshots(Snapshot{"x": "one", "y": "same"}, Snapshot{"x": "two", "y": "same"})
+	if !slices.Equal(d.Updated, []string{"x"}) {
+		t.Errorf("plain values: updated = %v, want [x]", d.Updated)
+	}
+	// A nil *Pod has no resource version to read.
+	var nilPod *Pod
+	d = DiffSnapshots(Snapshot{"n": nilPod}, Snapshot{"n": &Pod{}})
+	if !slices.Equal(d.Updated, []string{"n"}) {
+		t.Errorf("nil pod → pod: updated = %v, want [n]", d.Updated)
+	}
+}
+
+func TestSnapshotFromListKeyError(t *testing.T) {
+	_, err := SnapshotFromList([]any{42}, MetaNamespaceKeyFunc)
+	var ke KeyError
+	if !errors.As(err, &ke) {
+		t.Fatalf("err = %v, want a KeyError for an object without metadata", err)
+	}
+}

@@ -7,11 +7,15 @@ package informer
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/learn-k8s/informer/fakeapi"
 )
 
 func TestStep09OptimisticConcurrency(t *testing.T) {
@@ -75,4 +79,83 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 		t.Fatalf("saw %d conflicts, want at least %d: the first round of writes should have collided", conflicts.Load(), writers-1)
 	}
 	t.Log("No increment was lost: the server refused every stale write, and each writer re-read and tried again.")
+}
+
+func TestStep10SnapshotDiff(t *testing.T) {
+	t.Log("Step 10 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2; file diff.go (and fifo_relist.go, Replace).")
+	srv := advServer(t)
+	c := advClient(t, srv)
+	ctx := context.Background()
+	advCreatePods(t, c, "keep", "change", "remove")
+	inf, lw := advInformer(t, srv)
+	advRun(t, inf)
+
+	before, err := SnapshotOf(inf.GetStore(), DeletionHandlingMetaNamespaceKeyFunc)
+	must(t, err)
+	t.Logf("Snapshot 1 of the cache holds %d pods.", len(before))
+
+	t.Log("On the server: create default/new, relabel default/change, delete default/remove.")
+	advCreatePods(t, c, "new")
+	obj, err := c.Get(ctx, podsGVR, "default", "change")
+	must(t, err)
+	changedPod := obj.(*Pod)
+	changedPod.Labels["tier"] = "front"
+	_, err = c.Update(ctx, podsGVR, changedPod)
+	must(t, err)
+	must(t, srv.Delete(fakeapi.Pods, "default", "remove"))
+	advWaitFor(t, "the cache to see the three changes", func() bool {
+		_, hasNew, _ := inf.GetStore().GetByKey("default/new")
+		_, hasRemoved, _ := inf.GetStore().GetByKey("default/remove")
+		return hasNew && !hasRemoved && len(inf.GetStore().ListKeys()) == 3
+	})
+	after, err := SnapshotOf(inf.GetStore(), DeletionHandlingMetaNamespaceKeyFunc)
+	must(t, err)
+
+	d := DiffSnapshots(before, after)
+	t.Logf("DiffSnapshots(snapshot 1, snapshot 2) = added %v, updated %v, deleted %v", d.Added, d.Updated, d.Deleted)
+	want := SnapshotDiff{Added: []string{"default/new"}, Updated: []string{"default/change"}, Deleted: []string{"default/remove"}}
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("diff = %+v, want %+v", d, want)
+	}
+	t.Log("default/keep is in neither list: its resource version did not change, so nothing happened to it.")
+
+	t.Log("A relist computes the same thing. Feed a DeltaFIFO that knows snapshot 1 the server's list:")
+	known := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	for _, o := range before {
+		must(t, known.Add(o))
+	}
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
+	list, err := lw.List(ctx, ListOptions{})
+	must(t, err)
+	items := make([]any, len(list.Items))
+	for i, o := range list.Items {
+		items[i] = o
+	}
+	must(t, fifo.Replace(items, list.ResourceVersion))
+	var relist SnapshotDiff
+	for _, key := range fifo.ListKeys() {
+		item, _, _ := fifo.GetByKey(key)
+		newest := item.(Deltas).Newest()
+		old, knew, _ := known.GetByKey(key)
+		switch {
+		case newest.Type == Deleted:
+			t.Logf("  %s: Deleted, the object wrapped in %T", key, newest.Object)
+			relist.Deleted = append(relist.Deleted, key)
+		case !knew:
+			t.Logf("  %s: Replaced, unknown to the cache: the handlers get an add", key)
+			relist.Added = append(relist.Added, key)
+		case changed(old, newest.Object):
+			t.Logf("  %s: Replaced, with a new resource version: the handlers get a real update", key)
+			relist.Updated = append(relist.Updated, key)
+		default:
+			t.Logf("  %s: Replaced, same resource version: only a re-delivery", key)
+		}
+	}
+	slices.Sort(relist.Added)
+	slices.Sort(relist.Updated)
+	slices.Sort(relist.Deleted)
+	if !reflect.DeepEqual(relist, want) {
+		t.Fatalf("relist diff = %+v, want %+v", relist, want)
+	}
+	t.Log("Same answer: the relist is a snapshot diff between the cache and the server's list.")
 }
