@@ -5,6 +5,7 @@ package informer
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -96,3 +97,35 @@ func annotationInt(p *Pod, key string) int {
 	n, _ := strconv.Atoi(p.Annotations[key])
 	return n
 }
+
+// eventLog records notifications as lines such as "audit add default/web",
+// from any number of handlers, in the order they happen.
+type eventLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// handler returns a handler that records its notifications under name.
+func (l *eventLog) handler(name string) ResourceEventHandler {
+	rec := func(op string, obj any) {
+		key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.lines = append(l.lines, name+" "+op+" "+key)
+	}
+	return ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { rec("add", obj) },
+		UpdateFunc: func(_, obj any) { rec("update", obj) },
+		DeleteFunc: func(obj any) { rec("delete", obj) },
+	}
+}
+
+// all returns a copy of the lines so far.
+func (l *eventLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.lines)
+}
+
+// has reports whether line was recorded.
+func (l *eventLog) has(line string) bool { return slices.Contains(l.all(), line) }

@@ -127,3 +127,22 @@ func TestSnapshotFromListKeyError(t *testing.T) {
 		t.Fatalf("err = %v, want a KeyError for an object without metadata", err)
 	}
 }
+
+func TestHandlerChainSkipsNilAndSurvivesPanics(t *testing.T) {
+	var log eventLog
+	chain := NewHandlerChain(
+		nil,
+		ResourceEventHandlerFuncs{DeleteFunc: func(any) { panic(errors.New("boom")) }},
+		log.handler("last"),
+	)
+	// The default PanicHandler logs; the call must return normally.
+	p := advPod("p")
+	chain.OnAdd(p, true)
+	chain.OnUpdate(p, p)
+	chain.OnDelete(p)
+	want := []string{"last add default/p", "last update default/p", "last delete default/p"}
+	if got := log.all(); !slices.Equal(got, want) {
+		t.Fatalf("calls = %q, want %q", got, want)
+	}
+	NewHandlerChain().OnAdd(p, false) // an empty chain does nothing
+}

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -158,4 +159,83 @@ func TestStep10SnapshotDiff(t *testing.T) {
 		t.Fatalf("relist diff = %+v, want %+v", relist, want)
 	}
 	t.Log("Same answer: the relist is a snapshot diff between the cache and the server's list.")
+}
+
+func TestStep11HandlerChains(t *testing.T) {
+	t.Log("Step 11 — handler chains, filters, and handlers added and removed at run time. Tutorial 004 §4.3 and 000 ch. 5 (热升级); file chain.go (with handlers.go, informer_handlers.go).")
+	srv := advServer(t)
+	c := advClient(t, srv)
+	ctx := context.Background()
+	inf, _ := advInformer(t, srv)
+	var log eventLog
+
+	t.Log("One registration holds a chain: audit, then a filtered handler for app=web only, then one that panics, then metrics.")
+	isWeb := func(obj any) bool { p, ok := obj.(*Pod); return ok && p.Labels["app"] == "web" }
+	var panics atomic.Int64
+	chain := NewHandlerChain(
+		log.handler("audit"),
+		FilteringResourceEventHandler{FilterFunc: isWeb, Handler: log.handler("web")},
+		ResourceEventHandlerFuncs{AddFunc: func(any) { panic("a buggy handler") }},
+		log.handler("metrics"),
+	)
+	chain.PanicHandler = func(i int, r any) {
+		panics.Add(1)
+		t.Logf("  handler %d panicked (%v); the chain goes on", i, r)
+	}
+	v1, err := inf.AddEventHandler(chain)
+	must(t, err)
+	advRun(t, inf)
+
+	t.Log("Create default/web (app=web) and default/batch (app=batch).")
+	advCreatePods(t, c, "web")
+	batch := advPod("batch")
+	batch.Labels["app"] = "batch"
+	_, err = c.Create(ctx, podsGVR, batch)
+	must(t, err)
+	advWaitFor(t, "metrics to see both pods", func() bool {
+		return log.has("metrics add default/web") && log.has("metrics add default/batch")
+	})
+	want := []string{
+		"audit add default/web", "web add default/web", "metrics add default/web",
+		"audit add default/batch", "metrics add default/batch",
+	}
+	for _, line := range log.all() {
+		t.Logf("  %s", line)
+	}
+	if got := log.all(); !slices.Equal(got, want) {
+		t.Fatalf("chain calls = %q, want %q (in order, batch filtered out of web, past the panic)", got, want)
+	}
+	if panics.Load() != 2 {
+		t.Fatalf("panics reported = %d, want 2", panics.Load())
+	}
+
+	t.Log("Relabel default/web to app=api: it leaves the filter, so the filtered handler sees a delete.")
+	obj, err := c.Get(ctx, podsGVR, "default", "web")
+	must(t, err)
+	relabelled := obj.(*Pod)
+	relabelled.Labels["app"] = "api"
+	_, err = c.Update(ctx, podsGVR, relabelled)
+	must(t, err)
+	advWaitFor(t, "metrics to see the update", func() bool { return log.has("metrics update default/web") })
+	if !log.has("web delete default/web") || !log.has("audit update default/web") {
+		t.Fatalf("after the relabel: %q; want audit update and web delete", log.all())
+	}
+
+	t.Log("Hot upgrade: while the informer runs, add a v2 handler, then remove the v1 chain.")
+	v2, err := inf.AddEventHandler(log.handler("v2"))
+	must(t, err)
+	advWaitFor(t, "v2's registration to sync", v2.HasSynced)
+	if !log.has("v2 add default/web") || !log.has("v2 add default/batch") {
+		t.Fatalf("v2 did not get the cache's contents as adds: %q", log.all())
+	}
+	t.Log("  v2 got the two cached pods as adds as soon as it was added.")
+	must(t, inf.RemoveEventHandler(v1))
+	advCreatePods(t, c, "after")
+	advWaitFor(t, "v2 to see default/after", func() bool { return log.has("v2 add default/after") })
+	for _, line := range log.all() {
+		if strings.HasSuffix(line, "default/after") && !strings.HasPrefix(line, "v2 ") {
+			t.Fatalf("the removed chain still got %q", line)
+		}
+	}
+	t.Log("  default/after reached v2 only: the removed v1 chain is gone, and the informer never stopped.")
 }
