@@ -52,12 +52,28 @@ func advCreatePods(t *testing.T, c *RESTClient, names ...string) {
 	}
 }
 
-// advInformer builds a pod informer on srv. Start it with advRun.
-func advInformer(t *testing.T, srv *fakeapi.Server) (SharedIndexInformer, *ListWatch) {
+// advInformer builds a pod informer on srv, its time from clock (nil: the
+// real one). Start it with advRun.
+func advInformer(t *testing.T, srv *fakeapi.Server, clock Clock) (SharedIndexInformer, *ListWatch) {
 	t.Helper()
 	lw := NewListWatchFromClient(advClient(t, srv), podsGVR, NamespaceAll, "")
-	inf := NewSharedIndexInformer(lw, &Pod{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
+		Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc},
+		Clock:    clock,
+	})
 	return inf, lw
+}
+
+// advWaitStepping is advWaitFor for code that waits on clock: whenever
+// something waits on it (a backoff), the clock jumps a minute ahead.
+func advWaitStepping(t *testing.T, clock *FakeClock, what string, cond func() bool) {
+	t.Helper()
+	advWaitFor(t, what, func() bool {
+		if clock.HasWaiters() {
+			clock.Step(time.Minute)
+		}
+		return cond()
+	})
 }
 
 // advRun runs inf until the test ends (and checks that Run returns then),

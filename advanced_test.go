@@ -146,3 +146,56 @@ func TestHandlerChainSkipsNilAndSurvivesPanics(t *testing.T) {
 	}
 	NewHandlerChain().OnAdd(p, false) // an empty chain does nothing
 }
+
+func TestTypedHandlerTombstonesAndStrangers(t *testing.T) {
+	var deleted []string
+	var unexpected []any
+	h := TypedResourceEventHandlerFuncs[*Pod]{
+		DeleteFunc:     func(p *Pod) { deleted = append(deleted, p.Name) },
+		UnexpectedFunc: func(obj any) { unexpected = append(unexpected, obj) },
+	}
+	h.OnDelete(advPod("plain"))
+	h.OnDelete(DeletedFinalStateUnknown{Key: "default/tomb", Obj: advPod("tomb")})
+	if !slices.Equal(deleted, []string{"plain", "tomb"}) {
+		t.Fatalf("DeleteFunc got %v, want [plain tomb]: without TombstoneFunc a tombstone is unwrapped", deleted)
+	}
+	emptyTomb := DeletedFinalStateUnknown{Key: "default/gone"}
+	var nilPod *Pod
+	h.OnDelete(emptyTomb)
+	h.OnAdd(&Unstructured{Object: map[string]any{}}, false)
+	h.OnAdd(nilPod, false)
+	h.OnUpdate(advPod("a"), "not a pod")
+	if len(unexpected) != 4 || unexpected[0] != any(emptyTomb) {
+		t.Fatalf("unexpected = %#v; want the empty tombstone itself, then the three strangers", unexpected)
+	}
+	// With no functions set, nothing panics.
+	var quiet TypedResourceEventHandlerFuncs[*Pod]
+	quiet.OnAdd(advPod("x"), true)
+	quiet.OnUpdate(advPod("x"), advPod("x"))
+	quiet.OnDelete(DeletedFinalStateUnknown{Key: "k", Obj: advPod("x")})
+	quiet.OnDelete(42) // logged, dropped
+}
+
+func TestResourceIndexerScopesAndTypes(t *testing.T) {
+	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{})
+	must(t, idx.Add(advPod("p")))
+	node := &Unstructured{Object: map[string]any{"kind": "Node", "metadata": map[string]any{"name": "n1"}}}
+	must(t, idx.Add(node))
+
+	all := NewResourceIndexer[*Pod](idx, "pod")
+	pods, err := all.List(nil)
+	must(t, err)
+	if len(pods) != 1 || pods[0].Name != "p" {
+		t.Fatalf("List = %v, want only the pod (the node is skipped)", pods)
+	}
+	if _, err := all.Get("n1"); err == nil || IsNotFound(err) {
+		t.Fatalf("Get of a non-pod = %v, want a type error", err)
+	}
+	nodes := NewResourceIndexer[*Unstructured](idx, "node")
+	if n, err := nodes.Get("n1"); err != nil || n.GetName() != "n1" {
+		t.Fatalf("cluster-scoped Get = %v, %v", n, err)
+	}
+	if _, err := NewNamespaced(all, "other").Get("p"); !IsNotFound(err) {
+		t.Fatalf("Get in another namespace = %v, want NotFound", err)
+	}
+}

@@ -88,7 +88,7 @@ func TestStep10SnapshotDiff(t *testing.T) {
 	c := advClient(t, srv)
 	ctx := context.Background()
 	advCreatePods(t, c, "keep", "change", "remove")
-	inf, lw := advInformer(t, srv)
+	inf, lw := advInformer(t, srv, nil)
 	advRun(t, inf)
 
 	before, err := SnapshotOf(inf.GetStore(), DeletionHandlingMetaNamespaceKeyFunc)
@@ -166,7 +166,7 @@ func TestStep11HandlerChains(t *testing.T) {
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
-	inf, _ := advInformer(t, srv)
+	inf, _ := advInformer(t, srv, nil)
 	var log eventLog
 
 	t.Log("One registration holds a chain: audit, then a filtered handler for app=web only, then one that panics, then metrics.")
@@ -238,4 +238,66 @@ func TestStep11HandlerChains(t *testing.T) {
 		}
 	}
 	t.Log("  default/after reached v2 only: the removed v1 chain is gone, and the informer never stopped.")
+}
+
+func TestStep15TypedHelpers(t *testing.T) {
+	t.Log("Step 15 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.")
+	srv := advServer(t)
+	c := advClient(t, srv)
+	advCreatePods(t, c, "web", "doomed")
+	clock := NewFakeClock(time.Now())
+	inf, _ := advInformer(t, srv, clock)
+
+	var mu sync.Mutex
+	var seen []string
+	note := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, s)
+	}
+	saw := func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Contains(seen, s)
+	}
+	t.Log("The handler's functions take *Pod: no obj.(*Pod) anywhere in user code.")
+	_, err := inf.AddEventHandler(TypedResourceEventHandlerFuncs[*Pod]{
+		AddFunc: func(p *Pod) { note("add " + p.Name + " image " + p.Spec.Containers[0].Image) },
+		DeleteFunc: func(p *Pod) {
+			note("delete " + p.Name)
+		},
+		TombstoneFunc: func(key string, last *Pod) {
+			note("tombstone " + key + " last image " + last.Spec.Containers[0].Image)
+		},
+	})
+	must(t, err)
+	advRun(t, inf)
+	advWaitFor(t, "the adds", func() bool { return saw("add web image nginx:1.27") && saw("add doomed image nginx:1.27") })
+	t.Log("  AddFunc read p.Spec.Containers[0].Image straight from a *Pod.")
+
+	t.Log("A typed lister: Get returns a *Pod, List a []*Pod.")
+	pods := NewNamespaced(NewResourceIndexer[*Pod](inf.GetIndexer(), "pod"), "default")
+	web, err := pods.Get("web")
+	must(t, err)
+	list, err := pods.List(SelectorFromSet(Set{"app": "web"}))
+	must(t, err)
+	t.Logf("  Get(\"web\") → %s/%s; List(app=web) → %d pods", web.Namespace, web.Name, len(list))
+	if web.Name != "web" || len(list) != 2 {
+		t.Fatalf("lister: got %q and %d pods, want web and 2", web.Name, len(list))
+	}
+	if _, err := pods.Get("nope"); !IsNotFound(err) {
+		t.Fatalf("Get of a missing pod: %v, want NotFound", err)
+	}
+
+	t.Log("Now a deletion the informer misses: stop the server, delete default/doomed, forget the history, restart.")
+	must(t, srv.Stop())
+	must(t, srv.Delete(fakeapi.Pods, "default", "doomed"))
+	srv.Compact(0)
+	must(t, srv.Restart())
+	advWaitStepping(t, clock, "the relist's tombstone", func() bool { return saw("tombstone default/doomed last image nginx:1.27") })
+	t.Log("  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown, and the typed")
+	t.Log("  handler unwrapped it: TombstoneFunc got the last known *Pod (DeleteFunc would, without TombstoneFunc).")
+	if saw("delete doomed") {
+		t.Fatal("DeleteFunc was called too: a tombstone must be delivered once")
+	}
 }
