@@ -4,6 +4,7 @@
 package informer
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -197,5 +198,56 @@ func TestResourceIndexerScopesAndTypes(t *testing.T) {
 	}
 	if _, err := NewNamespaced(all, "other").Get("p"); !IsNotFound(err) {
 		t.Fatalf("Get in another namespace = %v, want NotFound", err)
+	}
+}
+
+func TestMutationDetectorRunReportsPeriodically(t *testing.T) {
+	clock := NewFakeClock(time.Unix(0, 0))
+	reports := make(chan MutatedObject, 1)
+	d := NewCacheMutationDetector("pods")
+	d.Clock, d.Period = clock, time.Minute
+	d.FailureFunc = func(m MutatedObject) { reports <- m }
+	p := advPod("p")
+	transformed, err := d.Transform(func(obj any) (any, error) { return obj, nil })(p)
+	must(t, err)
+	if transformed != any(p) {
+		t.Fatal("Transform must hand on the very object it recorded")
+	}
+	d.AddObject(DeletedFinalStateUnknown{Key: "x", Obj: advPod("x")}) // ignored
+	d.AddObject(42)                                                  // ignored
+
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { d.Run(ctx); close(stopped) }()
+	advWaitFor(t, "Run to wait on the clock", clock.HasWaiters)
+	p.Spec.Containers[0].Image = "evil:latest"
+	clock.Step(time.Minute)
+	m := receive(t, reports)
+	if m.Key != "default/p" || !slices.Equal(m.Changes, []string{`spec.containers: [{"image":"nginx:1.27","name":"c"}] → [{"image":"evil:latest","name":"c"}]`}) {
+		t.Fatalf("report = %+v", m)
+	}
+	cancel()
+	receive(t, stopped)
+}
+
+func TestMutationDetectorTransformError(t *testing.T) {
+	d := NewCacheMutationDetector("pods")
+	boom := errors.New("boom")
+	if _, err := d.Transform(func(any) (any, error) { return nil, boom })(advPod("p")); err != boom {
+		t.Fatalf("err = %v, want the inner transform's error", err)
+	}
+	if len(d.CompareObjects()) != 0 || len(d.watched) != 0 {
+		t.Fatal("a failed transform must record nothing")
+	}
+}
+
+func TestCacheMutationDetectionEnabled(t *testing.T) {
+	t.Setenv("KUBE_CACHE_MUTATION_DETECTOR", "true")
+	if !CacheMutationDetectionEnabled() {
+		t.Fatal("true not honoured")
+	}
+	t.Setenv("KUBE_CACHE_MUTATION_DETECTOR", "")
+	if CacheMutationDetectionEnabled() {
+		t.Fatal("empty means off")
 	}
 }

@@ -301,3 +301,56 @@ func TestStep15TypedHelpers(t *testing.T) {
 		t.Fatal("DeleteFunc was called too: a tombstone must be delivered once")
 	}
 }
+
+func TestStep14MutationDetector(t *testing.T) {
+	t.Log("Step 14 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.")
+	srv := advServer(t)
+	c := advClient(t, srv)
+	advCreatePods(t, c, "web", "db")
+	inf, _ := advInformer(t, srv, nil)
+
+	t.Log("The detector records a deep copy of every object as it enters the cache (through SetTransform).")
+	detector := NewCacheMutationDetector("pods")
+	must(t, inf.SetTransform(detector.Transform(nil)))
+
+	t.Log("Two handlers want a label on default/web. The careless one writes on the cached pod;")
+	t.Log("the careful one calls DeepCopy first and changes only its copy.")
+	t.Log("(They share one HandlerChain, so they run one after the other: on two goroutines the careless")
+	t.Log("write would also be a data race, which `go test -race` reports.)")
+	done := make(chan string, 4)
+	careless := ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		if p := obj.(*Pod); p.Name == "web" {
+			p.Labels["touched-by"] = "careless" // the bug
+		}
+		done <- "careless"
+	}}
+	careful := ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		if p := obj.(*Pod); p.Name == "web" {
+			mine := p.DeepCopy()
+			mine.Labels["touched-by"] = "careful" // fine: a private copy
+		}
+		done <- "careful"
+	}}
+	_, err := inf.AddEventHandler(NewHandlerChain(careless, careful))
+	must(t, err)
+	advRun(t, inf)
+	for range 4 { // two pods, two handlers
+		receive(t, done)
+	}
+
+	found := detector.CompareObjects()
+	for _, m := range found {
+		t.Logf("  caught: %s", m)
+	}
+	if len(found) != 1 || found[0].Key != "default/web" ||
+		!slices.Equal(found[0].Changes, []string{`metadata.labels.touched-by: null → "careless"`}) {
+		t.Fatalf("detector found %v, want exactly the careless label on default/web", found)
+	}
+	cached, _, _ := inf.GetStore().GetByKey("default/web")
+	t.Logf("The damage is real: the cache itself now says touched-by=%q, which the server never saw.",
+		cached.(*Pod).Labels["touched-by"])
+	t.Log("Each mutation is reported once; default/db and the careful copy are not reported.")
+	if again := detector.CompareObjects(); len(again) != 0 {
+		t.Fatalf("second comparison found %v, want nothing new", again)
+	}
+}
