@@ -214,7 +214,7 @@ func TestMutationDetectorRunReportsPeriodically(t *testing.T) {
 		t.Fatal("Transform must hand on the very object it recorded")
 	}
 	d.AddObject(DeletedFinalStateUnknown{Key: "x", Obj: advPod("x")}) // ignored
-	d.AddObject(42)                                                  // ignored
+	d.AddObject(42)                                                   // ignored
 
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
