@@ -251,3 +251,37 @@ func TestCacheMutationDetectionEnabled(t *testing.T) {
 		t.Fatal("empty means off")
 	}
 }
+
+func TestConsistencyDetectorRunAndErrors(t *testing.T) {
+	srv := advServer(t)
+	advCreatePods(t, advClient(t, srv), "a")
+	inf, lw := advInformer(t, srv, nil)
+	clock := NewFakeClock(time.Unix(0, 0))
+	d := NewConsistencyDetector(lw, inf)
+	d.Clock, d.Settle = clock, time.Second
+	if _, err := d.Check(context.Background()); err == nil {
+		t.Fatal("Check before the informer synced must fail")
+	}
+	advRun(t, inf)
+
+	reports := make(chan ConsistencyReport, 1)
+	d.OnInconsistency = func(r ConsistencyReport) { reports <- r }
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { d.Run(ctx, time.Minute); close(stopped) }()
+	must(t, inf.GetIndexer().Add(advPod("ghost")))
+	var r ConsistencyReport
+	advWaitStepping(t, clock, "a periodic report", func() bool {
+		select {
+		case r = <-reports:
+			return true
+		default:
+			return false
+		}
+	})
+	if !slices.Equal(r.Diff.Deleted, []string{"default/ghost"}) {
+		t.Fatalf("report = %+v, want ghost as not on the server", r)
+	}
+	cancel()
+	receive(t, stopped)
+}
