@@ -1,0 +1,100 @@
+// discovery.go: the documents that tell kubectl what the server serves.
+//
+// /version, /api, /api/v1, /apis, /apis/{group} and /apis/{group}/{version}
+// answer with the legacy (non-aggregated) discovery documents, which every
+// client falls back to. /healthz, /readyz and /livez answer "ok".
+// client-go counterpart: k8s.io/client-go/discovery (the client side) and the
+// apiserver's discovery handlers. Tutorial: 000 §2.5.
+package fakeapi
+
+import (
+	"net/http"
+	"strings"
+)
+
+// verbs are the verbs every served resource supports.
+var verbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+
+// serveDiscovery answers discovery and health paths; it reports false for
+// any other path.
+func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request) bool {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch path {
+	case "/healthz", "/readyz", "/livez":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok"))
+		return true
+	case "/version":
+		writeJSON(w, http.StatusOK, map[string]any{
+			"major": "1", "minor": "37", "gitVersion": "v1.37.2-fakeapi", "gitCommit": "fakeapi",
+			"gitTreeState": "clean", "buildDate": "2026-12-02T00:00:00Z", "goVersion": "go1.26",
+			"compiler": "gc", "platform": "linux/amd64",
+		})
+		return true
+	case "/api":
+		writeJSON(w, http.StatusOK, map[string]any{
+			"kind": "APIVersions", "versions": []string{"v1"},
+			"serverAddressByClientCIDRs": []any{map[string]any{"clientCIDR": "0.0.0.0/0", "serverAddress": r.Host}},
+		})
+		return true
+	case "/apis":
+		var groups []any
+		for _, gv := range groupVersions() {
+			if gv[0] != "" {
+				groups = append(groups, apiGroup(gv[0], gv[1]))
+			}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+		return true
+	}
+	for _, gv := range groupVersions() {
+		prefix := "/api/" + gv[1]
+		if gv[0] != "" {
+			prefix = "/apis/" + gv[0] + "/" + gv[1]
+			if path == "/apis/"+gv[0] {
+				g := apiGroup(gv[0], gv[1])
+				g["kind"], g["apiVersion"] = "APIGroup", "v1"
+				writeJSON(w, http.StatusOK, g)
+				return true
+			}
+		}
+		if path == prefix {
+			writeJSON(w, http.StatusOK, resourceList(gv[0], gv[1]))
+			return true
+		}
+	}
+	return false
+}
+
+// apiGroup is the discovery entry of a group with one version.
+func apiGroup(group, version string) map[string]any {
+	gv := map[string]any{"groupVersion": group + "/" + version, "version": version}
+	return map[string]any{"name": group, "versions": []any{gv}, "preferredVersion": gv}
+}
+
+// resourceList is the APIResourceList of one group/version.
+func resourceList(group, version string) map[string]any {
+	gv := version
+	if group != "" {
+		gv = group + "/" + version
+	}
+	var resources []any
+	for _, ri := range catalog {
+		if ri.Group != group || ri.Version != version {
+			continue
+		}
+		res := map[string]any{
+			"name": ri.Resource.Resource, "singularName": ri.singular, "namespaced": ri.namespaced,
+			"kind": ri.kind, "verbs": verbs,
+		}
+		if len(ri.shortNames) > 0 {
+			res["shortNames"] = ri.shortNames
+		}
+		switch ri.Resource.Resource { // what `kubectl get all` shows
+		case "pods", "services", "deployments", "replicasets", "statefulsets", "daemonsets":
+			res["categories"] = []string{"all"}
+		}
+		resources = append(resources, res)
+	}
+	return map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}
+}

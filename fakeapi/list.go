@@ -1,0 +1,255 @@
+// list.go: list requests: query options, resource version semantics, paging.
+//
+// resourceVersion "" reads the newest state, "0" any state (the fake always
+// serves the newest), "N" a state at least as new as N (NotOlderThan, the
+// default) or exactly N (Exact, rebuilt from the history; 410 once it is
+// compacted). A version the server has not reached yet is waited for briefly,
+// then answered 504, as the real watch cache does. Pages are cut with limit
+// and continue; a continue token names the list's version and the last key.
+// client-go counterparts: metav1.ListOptions and its validation
+// (k8s.io/apimachinery/pkg/apis/meta/internalversion/validation), the
+// apiserver's list handler and etcd3 paging. Tutorial: 000 §2.5, 004 §4.1.
+package fakeapi
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// listOptions are the query parameters of a list or watch.
+type listOptions struct {
+	watch          bool
+	rv             uint64 // its value
+	rvMatch        string // "", "NotOlderThan" or "Exact"
+	limit          int
+	cont           string
+	filter         filter
+	allowBookmarks bool
+	timeout        time.Duration
+	sendInitial    *bool // nil when not given
+}
+
+// parseListOptions reads and validates the query of a list or watch; bad
+// values are 400 BadRequest, forbidden combinations 422 Invalid, as on the
+// real server.
+func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
+	var o listOptions
+	var err error
+	bad := func(name string) *APIError {
+		return errBadRequest(fmt.Sprintf("invalid value %q for query parameter %s", q.Get(name), name))
+	}
+	if o.watch, err = parseBool(q.Get("watch")); err != nil {
+		return o, bad("watch")
+	}
+	if o.allowBookmarks, err = parseBool(q.Get("allowWatchBookmarks")); err != nil {
+		return o, bad("allowWatchBookmarks")
+	}
+	if q.Has("sendInitialEvents") {
+		b, err := parseBool(q.Get("sendInitialEvents"))
+		if err != nil {
+			return o, bad("sendInitialEvents")
+		}
+		o.sendInitial = &b
+	}
+	if v := q.Get("resourceVersion"); v != "" {
+		if o.rv, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return o, errBadRequest(fmt.Sprintf("invalid resource version: %q", v))
+		}
+	}
+	o.rvMatch = q.Get("resourceVersionMatch")
+	if v := q.Get("limit"); v != "" {
+		if o.limit, err = strconv.Atoi(v); err != nil || o.limit < 0 {
+			return o, bad("limit")
+		}
+	}
+	if v := q.Get("timeoutSeconds"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return o, bad("timeoutSeconds")
+		}
+		o.timeout = time.Duration(n) * time.Second
+	}
+	o.cont = q.Get("continue")
+	if o.filter.labels, err = parseLabelSelector(q.Get("labelSelector")); err != nil {
+		return o, errBadRequest(err.Error())
+	}
+	if o.filter.fields, err = parseFieldSelector(ri, q.Get("fieldSelector")); err != nil {
+		return o, errBadRequest(err.Error())
+	}
+	return o, o.validate(q.Get("resourceVersion"))
+}
+
+// validate rejects the combinations the real server rejects, with its words.
+func (o listOptions) validate(rv string) *APIError {
+	var errs []string
+	var causes []StatusCause
+	forbid := func(field, why string) {
+		errs = append(errs, field+": Forbidden: "+why)
+		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Message: "Forbidden: " + why, Field: field})
+	}
+	unsupported := func(supported string) {
+		detail := fmt.Sprintf("Unsupported value: %q: supported values: %s", o.rvMatch, supported)
+		errs = append(errs, "resourceVersionMatch: "+detail)
+		causes = append(causes, StatusCause{Reason: "FieldValueNotSupported", Message: detail, Field: "resourceVersionMatch"})
+	}
+	m := o.rvMatch
+	if o.watch {
+		if o.sendInitial != nil && m != "NotOlderThan" {
+			forbid("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
+		}
+		if m != "" && o.sendInitial == nil {
+			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
+		}
+		if m != "" && m != "NotOlderThan" {
+			unsupported(`"NotOlderThan"`)
+		}
+	} else {
+		if m != "" && rv == "" {
+			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
+		}
+		if m != "" && m != "Exact" && m != "NotOlderThan" {
+			unsupported(`"Exact", "NotOlderThan", ""`)
+		}
+		if m == "Exact" && rv == "0" {
+			forbid("resourceVersionMatch", "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"")
+		}
+		if o.sendInitial != nil {
+			forbid("sendInitialEvents", "sendInitialEvents is forbidden for list")
+		}
+	}
+	if m != "" && o.cont != "" {
+		forbid("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	msg := errs[0]
+	if len(errs) > 1 {
+		msg = "[" + strings.Join(errs, ", ") + "]"
+	}
+	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid",
+		Message: `ListOptions.meta.k8s.io "" is invalid: ` + msg,
+		Group:   "meta.k8s.io", Kind: "ListOptions", Causes: causes}
+}
+
+// parseBool reads a query flag: "", "0", "false" are false; "1", "true" true.
+func parseBool(v string) (bool, error) {
+	if v == "" {
+		return false, nil
+	}
+	return strconv.ParseBool(v)
+}
+
+// continueToken is what a continue string carries; clients treat it as opaque.
+type continueToken struct {
+	RV    uint64 `json:"rv"`    // the list's version; 0 = read the newest (after a 410)
+	Start string `json:"start"` // the key of the last object already returned
+}
+
+func (t continueToken) String() string {
+	b, _ := json.Marshal(t)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func parseContinue(s string) (continueToken, *APIError) {
+	var t continueToken
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &t)
+	}
+	if err != nil {
+		return t, errBadRequest("invalid continue token: continue key is not valid: " + err.Error())
+	}
+	return t, nil
+}
+
+// list answers one page of ri in ns ("" = all) for o, or an error.
+func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOptions) (*listBody, *APIError) {
+	var tok continueToken
+	exact := o.rvMatch == "Exact"
+	if o.cont != "" {
+		var e *APIError
+		if tok, e = parseContinue(o.cont); e != nil {
+			return nil, e
+		}
+		if o.rv > 0 { // "0" is let through, as by the real server
+			return nil, errBadRequest("specifying resource version is not allowed when using continue")
+		}
+		exact = tok.RV != 0
+	}
+	at := tok.RV
+	if o.cont == "" && o.rv > 0 {
+		if !s.waitForVersion(r, o.rv) {
+			return nil, errTooLargeRV(o.rv, s.st.current())
+		}
+		at = o.rv
+	}
+	s.st.mu.Lock()
+	if !exact || at == 0 {
+		at = s.st.rv
+	}
+	objs, ok := s.st.snapshotLocked(ri, ns, at)
+	s.st.mu.Unlock()
+	if !ok && o.cont != "" {
+		e := errGone("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
+		e.Continue = continueToken{Start: tok.Start}.String()
+		return nil, e
+	}
+	if !ok {
+		return nil, errGone("The resourceVersion for the provided list is too old.")
+	}
+	items := []any{}
+	remaining := 0
+	last := ""
+	for _, obj := range objs {
+		if obj.key <= tok.Start || !o.filter.matches(obj) {
+			continue
+		}
+		if o.limit > 0 && len(items) == o.limit {
+			remaining++
+			continue
+		}
+		items = append(items, listItem(obj.body))
+		last = obj.key
+	}
+	meta := map[string]any{"resourceVersion": strconv.FormatUint(at, 10)}
+	if remaining > 0 {
+		meta["continue"] = continueToken{RV: at, Start: last}.String()
+		if len(o.filter.labels) == 0 && len(o.filter.fields) == 0 {
+			meta["remainingItemCount"] = remaining
+		}
+	}
+	return &listBody{Kind: ri.kind + "List", APIVersion: ri.apiVersion(), Metadata: meta, Items: items}, nil
+}
+
+// listBody is a typed list as JSON, its fields in the real server's order.
+type listBody struct {
+	Kind       string         `json:"kind"`
+	APIVersion string         `json:"apiVersion"`
+	Metadata   map[string]any `json:"metadata"`
+	Items      []any          `json:"items"`
+}
+
+// listItem is obj as an item of a typed list: without kind and apiVersion.
+func listItem(body map[string]any) map[string]any {
+	out := make(map[string]any, len(body))
+	for k, v := range body {
+		if k != "kind" && k != "apiVersion" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// waitForVersion waits, at most Options.VersionWait, for the store to reach rv.
+func (s *Server) waitForVersion(r *http.Request, rv uint64) bool {
+	t := time.NewTimer(s.opts.VersionWait)
+	defer t.Stop()
+	return s.st.waitFor(rv, t.C, r.Context().Done())
+}

@@ -1,0 +1,194 @@
+// selector.go: label and field selectors, parsed from a request's query.
+//
+// Supported label syntax: "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)",
+// "k" (exists) and "!k" (does not exist), joined by commas (all must hold).
+// Field selectors: metadata.name and metadata.namespace (plus spec.nodeName
+// and status.phase for pods) with =, == and !=.
+// client-go counterpart: k8s.io/apimachinery/pkg/labels and pkg/fields.
+// Tutorial: 000 §2.5 (asking the server for less: selectors).
+package fakeapi
+
+import (
+	"fmt"
+	"strings"
+)
+
+// requirement is one condition of a selector.
+type requirement struct {
+	key    string
+	op     string // "=", "!=", "in", "notin", "exists", "!"
+	values []string
+}
+
+// selector is a parsed label or field selector; empty matches everything.
+type selector []requirement
+
+// matches reports whether every requirement holds for the values get finds.
+func (sel selector) matches(get func(key string) (string, bool)) bool {
+	for _, r := range sel {
+		v, ok := get(r.key)
+		switch r.op {
+		case "exists":
+			if !ok {
+				return false
+			}
+		case "!":
+			if ok {
+				return false
+			}
+		case "=", "in":
+			if !ok || !contains(r.values, v) {
+				return false
+			}
+		case "!=", "notin":
+			// like the real server: a missing label satisfies != and notin
+			if ok && contains(r.values, v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// parseLabelSelector parses the labelSelector query value.
+func parseLabelSelector(s string) (selector, error) {
+	var sel selector
+	for _, part := range splitTopLevel(s) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		r, err := parseRequirement(part)
+		if err != nil {
+			return nil, fmt.Errorf("unable to parse requirement: %v", err)
+		}
+		sel = append(sel, r)
+	}
+	return sel, nil
+}
+
+// splitTopLevel splits at commas that are not inside parentheses.
+func splitTopLevel(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+func parseRequirement(p string) (requirement, error) {
+	if strings.HasPrefix(p, "!") {
+		k := strings.TrimSpace(p[1:])
+		return requirement{key: k, op: "!"}, keyErr(k)
+	}
+	for _, op := range []string{"==", "!=", "="} {
+		if i := strings.Index(p, op); i >= 0 {
+			k, v := strings.TrimSpace(p[:i]), strings.TrimSpace(p[i+len(op):])
+			if err := keyErr(k); err != nil {
+				return requirement{}, err
+			}
+			if strings.ContainsAny(v, "=!() ") {
+				return requirement{}, fmt.Errorf("invalid label value: %q", v)
+			}
+			if op == "==" {
+				op = "="
+			}
+			return requirement{key: k, op: op, values: []string{v}}, nil
+		}
+	}
+	fields := strings.Fields(p)
+	if len(fields) == 1 {
+		return requirement{key: fields[0], op: "exists"}, keyErr(fields[0])
+	}
+	if len(fields) < 2 || (fields[1] != "in" && fields[1] != "notin") {
+		return requirement{}, fmt.Errorf("found %q, expected: in, notin, =, ==, !=", p)
+	}
+	k, op := fields[0], fields[1]
+	rest := strings.TrimSpace(strings.Join(fields[2:], " "))
+	if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
+		return requirement{}, fmt.Errorf("found %q, expected: '(' values ')'", rest)
+	}
+	var vals []string
+	for _, v := range strings.Split(rest[1:len(rest)-1], ",") {
+		vals = append(vals, strings.TrimSpace(v))
+	}
+	return requirement{key: k, op: op, values: vals}, keyErr(k)
+}
+
+// keyErr rejects an empty or malformed label key.
+func keyErr(k string) error {
+	if k == "" || strings.ContainsAny(k, " ,()=!") {
+		return fmt.Errorf("invalid label key %q", k)
+	}
+	return nil
+}
+
+// fieldsFor lists the field selector keys the server supports for ri.
+func fieldsFor(ri *resourceInfo) []string {
+	f := []string{"metadata.name", "metadata.namespace"}
+	if ri.Resource == Pods {
+		f = append(f, "spec.nodeName", "status.phase")
+	}
+	return f
+}
+
+// parseFieldSelector parses the fieldSelector query value for ri.
+func parseFieldSelector(ri *resourceInfo, s string) (selector, error) {
+	var sel selector
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		r, err := parseRequirement(part)
+		if err != nil || (r.op != "=" && r.op != "!=") {
+			return nil, fmt.Errorf("invalid field selector: %q", part)
+		}
+		if !contains(fieldsFor(ri), r.key) {
+			return nil, fmt.Errorf("field label not supported: %s", r.key)
+		}
+		sel = append(sel, r)
+	}
+	return sel, nil
+}
+
+// fieldValue reads a dotted path such as "spec.nodeName" from o as a string;
+// a missing field reads as "", as the real server's field sets do.
+func fieldValue(o *object, path string) (string, bool) {
+	var cur any = o.body
+	for _, p := range strings.Split(path, ".") {
+		m, _ := cur.(map[string]any)
+		cur = m[p]
+	}
+	s, _ := cur.(string)
+	return s, true
+}
+
+// filter is the combined label and field selector of one request.
+type filter struct{ labels, fields selector }
+
+// matches reports whether o passes both selectors.
+func (f filter) matches(o *object) bool {
+	return f.labels.matches(func(k string) (string, bool) { v, ok := o.labels[k]; return v, ok }) &&
+		f.fields.matches(func(k string) (string, bool) { return fieldValue(o, k) })
+}

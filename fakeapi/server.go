@@ -1,0 +1,261 @@
+// Package fakeapi is an in-process Kubernetes API server that speaks the real
+// List/Watch wire protocol over HTTP, faithfully enough that kubectl,
+// client-go and curl work against it unmodified. Tests start one in a single
+// call; `go run ./fakeapi/cmd/fakeapi` runs one to look at with curl.
+//
+// It stores objects of any kind as JSON maps and shares no Go types with the
+// informer it serves, so a bug cannot hide on both sides of the wire.
+//
+// This file, server.go, holds the Server: its options, starting and stopping,
+// and the HTTP front door (authentication, injected faults and delays, the
+// 3 MiB body limit, request logging). client-go counterparts: none in
+// client-go; the real thing is k8s.io/apiserver (its handler chain and
+// filters). client-go's tools/cache/testing fake source plays the same role
+// without HTTP. Tutorial: 000 §2.5 (the API server a client talks to).
+package fakeapi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configure a Server. Zero values are sensible defaults.
+type Options struct {
+	// Addr is the listen address; "" means 127.0.0.1:0 (a free port).
+	Addr string
+	// Token, if set, is required as "Authorization: Bearer <Token>".
+	Token string
+	// History is how many events are kept for resuming watches and for
+	// paged and exact lists; 0 means 1000.
+	History int
+	// BookmarkInterval is the period of BOOKMARK events on watches that
+	// allow them; 0 means 1s.
+	BookmarkInterval time.Duration
+	// WatchBuffer is how many events may wait for a slow watcher before it
+	// is cut off; 0 means 1000.
+	WatchBuffer int
+	// VersionWait is how long a list at a version the server has not reached
+	// yet waits for it before answering 504; 0 means 1s (the real server: 3s).
+	VersionWait time.Duration
+	// Logf, if set, receives one line per request.
+	Logf func(format string, args ...any)
+}
+
+// maxBodyBytes is the real server's limit on a request body.
+const maxBodyBytes = 3 << 20
+
+// Server is a running fake API server. Its methods are safe for concurrent use.
+type Server struct {
+	opts Options
+	st   *store
+
+	mu     sync.Mutex // guards the fields below
+	addr   string     // the address, kept across Stop and Restart
+	hs     *http.Server
+	cancel context.CancelFunc // ends every request of the current listener
+	served chan struct{}      // closed when hs.Serve has returned
+	closed bool
+
+	active   sync.WaitGroup // running handlers
+	activeMu sync.Mutex     // orders active.Add against active.Wait
+
+	failMu   sync.Mutex
+	failLeft int // requests still to fail
+	failCode int
+	delay    atomic.Int64 // nanoseconds added before every API response
+
+	lists, watches, gets, writes, failed, openWatches atomic.Int64
+}
+
+// Start starts a server and returns once it is listening.
+func Start(opts Options) (*Server, error) {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.History <= 0 {
+		opts.History = 1000
+	}
+	if opts.BookmarkInterval <= 0 {
+		opts.BookmarkInterval = time.Second
+	}
+	if opts.WatchBuffer <= 0 {
+		opts.WatchBuffer = 1000
+	}
+	if opts.VersionWait <= 0 {
+		opts.VersionWait = time.Second
+	}
+	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr}
+	if err := s.listen(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// listen starts serving on s.addr. s.mu must be held or s not yet shared.
+func (s *Server) listen() error {
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return err
+	}
+	s.addr = ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.hs = &http.Server{
+		Handler:           s,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	served := make(chan struct{})
+	s.served = served
+	go func(hs *http.Server) {
+		_ = hs.Serve(ln) // returns http.ErrServerClosed on Stop
+		close(served)
+	}(s.hs)
+	return nil
+}
+
+// URL returns the server's base URL, such as "http://127.0.0.1:40123".
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return "http://" + s.addr
+}
+
+// Stop stops listening and drops every connection (open watches end), but
+// keeps the data: Restart serves it again on the same address.
+func (s *Server) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hs == nil {
+		return nil
+	}
+	s.cancel()
+	s.st.closeWatches()
+	err := s.hs.Close()
+	<-s.served
+	s.activeMu.Lock()
+	s.active.Wait()
+	s.activeMu.Unlock()
+	s.hs = nil
+	return err
+}
+
+// Restart listens again on the address of the stopped server, with the same
+// data. It does nothing if the server is running.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("fakeapi: Restart after Close")
+	}
+	if s.hs != nil {
+		return nil
+	}
+	return s.listen()
+}
+
+// Close stops the server for good, ending every watch and every goroutine
+// it started. It is safe to call more than once.
+func (s *Server) Close() {
+	_ = s.Stop()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+// ServeHTTP is the front door: logging, authentication, faults, then routing.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.activeMu.Lock()
+	s.active.Add(1)
+	s.activeMu.Unlock()
+	defer s.active.Done()
+
+	sw := &statusWriter{ResponseWriter: w}
+	start := time.Now()
+	defer func() {
+		if s.opts.Logf != nil {
+			s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), sw.code, time.Since(start).Round(time.Millisecond))
+		}
+	}()
+	if s.opts.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
+		writeError(sw, &APIError{Code: http.StatusUnauthorized, Reason: "Unauthorized", Message: "Unauthorized"})
+		return
+	}
+	if s.serveDiscovery(sw, r) {
+		return
+	}
+	defer func() {
+		if sw.code >= 400 {
+			s.failed.Add(1)
+		}
+	}()
+	if code := s.takeFailure(); code != 0 {
+		writeError(sw, errInjected(code))
+		return
+	}
+	if d := time.Duration(s.delay.Load()); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(sw, r.Body, maxBodyBytes)
+	}
+	s.serveResource(sw, r)
+}
+
+// statusWriter remembers the status code for the log and the Failed count.
+// It keeps Flush working for watch streams through Unwrap.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// readBody reads a request body within the 3 MiB limit.
+func readBody(r *http.Request) ([]byte, *APIError) {
+	b, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, &APIError{Code: http.StatusRequestEntityTooLarge, Reason: "RequestEntityTooLarge",
+			Message: "Request entity too large: limit is 3145728"}
+	}
+	if err != nil {
+		return nil, errBadRequest("reading the request body: " + err.Error())
+	}
+	return b, nil
+}
+
+// mediaType is the Content-Type of r without parameters.
+func mediaType(r *http.Request) string {
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.TrimSpace(ct)
+}

@@ -1,0 +1,158 @@
+// store.go: the server's storage, its one resource version and its history.
+//
+// Every write bumps one global counter, like etcd's revision, and appends an
+// event to a bounded history; watches resume from that history and paged or
+// exact lists are answered from it. client-go counterparts: the apiserver's
+// etcd3 store and watch cache (k8s.io/apiserver/pkg/storage), and the fake
+// source in client-go's tools/cache/testing, which keeps a history the same way.
+// Tutorial: 000 §2.5 and 004 §2.4 (resource versions, resuming a watch, 410).
+package fakeapi
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// object is one stored object. Its body is never changed once stored, so it
+// can be shared by lists, events and watchers without copying.
+type object struct {
+	key    string            // objectKey(ns, name)
+	ns     string            // "" for cluster-scoped kinds
+	name   string            // metadata.name
+	rv     uint64            // metadata.resourceVersion
+	labels map[string]string // metadata.labels
+	body   map[string]any    // the whole object, kind and apiVersion included
+}
+
+// event is one change, as kept in the history and sent to watchers.
+type event struct {
+	typ  string // "ADDED", "MODIFIED" or "DELETED"
+	res  *resourceInfo
+	rv   uint64
+	obj  *object // the new state; for DELETED the last state at this version
+	prev *object // the state before; nil for ADDED
+}
+
+// store holds every object and the history. All fields are guarded by mu.
+type store struct {
+	mu         sync.Mutex
+	rv         uint64                               // the current global resource version
+	objects    map[*resourceInfo]map[string]*object // by resource, then key
+	history    []*event                             // oldest first, every event with rv > oldest
+	oldest     uint64                               // the oldest version a watch may start from
+	maxHistory int                                  // history is trimmed to this many events
+	watchers   map[*watcher]struct{}
+	changed    chan struct{} // closed and replaced by every write, to wake waiters
+}
+
+func newStore(maxHistory int) *store {
+	return &store{
+		rv:         1, // like a fresh etcd: version 0 means "any" to clients
+		oldest:     1,
+		objects:    map[*resourceInfo]map[string]*object{},
+		maxHistory: maxHistory,
+		watchers:   map[*watcher]struct{}{},
+		changed:    make(chan struct{}),
+	}
+}
+
+// commitLocked records a change that has already been given version s.rv:
+// it updates the objects, appends to the history, and tells the watchers.
+func (s *store) commitLocked(ev *event) {
+	objs := s.objects[ev.res]
+	if objs == nil {
+		objs = map[string]*object{}
+		s.objects[ev.res] = objs
+	}
+	if ev.typ == "DELETED" {
+		delete(objs, ev.obj.key)
+	} else {
+		objs[ev.obj.key] = ev.obj
+	}
+	s.history = append(s.history, ev)
+	s.trimLocked(s.maxHistory)
+	s.broadcastLocked(ev)
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// trimLocked keeps only the newest keep events; watches and continue tokens
+// from before the dropped events will get 410 Expired.
+func (s *store) trimLocked(keep int) {
+	if keep < 0 {
+		keep = 0
+	}
+	drop := len(s.history) - keep
+	if drop <= 0 {
+		return
+	}
+	s.oldest = s.history[drop-1].rv
+	s.history = append([]*event(nil), s.history[drop:]...)
+}
+
+// get returns the stored object, or nil.
+func (s *store) get(ri *resourceInfo, key string) *object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.objects[ri][key]
+}
+
+// current returns the current global resource version.
+func (s *store) current() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rv
+}
+
+// snapshotLocked returns the objects of ri in namespace ns ("" = all) as they
+// were at version rv, sorted by key, or false if the history no longer
+// reaches back to rv. The state is rebuilt by undoing newer events.
+func (s *store) snapshotLocked(ri *resourceInfo, ns string, rv uint64) ([]*object, bool) {
+	if rv < s.oldest {
+		return nil, false
+	}
+	state := map[string]*object{}
+	for k, o := range s.objects[ri] {
+		state[k] = o
+	}
+	for i := len(s.history) - 1; i >= 0 && s.history[i].rv > rv; i-- {
+		ev := s.history[i]
+		if ev.res != ri {
+			continue
+		}
+		if ev.prev == nil {
+			delete(state, ev.obj.key)
+		} else {
+			state[ev.prev.key] = ev.prev
+		}
+	}
+	out := make([]*object, 0, len(state))
+	for _, o := range state {
+		if ns == "" || o.ns == ns {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, true
+}
+
+// waitFor blocks until the store has reached version rv, the wait ends, or
+// done is closed; it reports whether rv was reached.
+func (s *store) waitFor(rv uint64, wait <-chan time.Time, done <-chan struct{}) bool {
+	for {
+		s.mu.Lock()
+		reached, changed := s.rv >= rv, s.changed
+		s.mu.Unlock()
+		if reached {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-wait:
+			return false
+		case <-done:
+			return false
+		}
+	}
+}
