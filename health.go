@@ -27,49 +27,49 @@ import (
 // Health is a snapshot of an informer's health figures.
 type Health struct {
 	// Synced reports whether the initial list has been processed.
-	Synced bool
+	Synced bool `json:"synced"`
 	// LastSyncResourceVersion is the version of the last list, event or
 	// bookmark the Reflector saw.
-	LastSyncResourceVersion string
+	LastSyncResourceVersion string `json:"lastSyncResourceVersion"`
 	// LastEventTime is when the last watch event or bookmark arrived (zero
 	// before the first).
-	LastEventTime time.Time
+	LastEventTime time.Time `json:"lastEventTime"`
 	// Staleness is the time since the last event, bookmark or list: how long
 	// the cache has gone without news from the server. With bookmarks on, a
 	// healthy informer's staleness stays near the server's bookmark period
 	// (about a minute on kube-apiserver) even when nothing changes.
-	Staleness time.Duration
+	Staleness time.Duration `json:"staleness"`
 	// Lists counts completed lists (a paged list counts once).
-	Lists int64
+	Lists int64 `json:"lists"`
 	// RelistsAfterExpired counts the lists made because the server answered
 	// 410 (Expired or Gone): the watch could not resume.
-	RelistsAfterExpired int64
+	RelistsAfterExpired int64 `json:"relistsAfterExpired"`
 	// WatchRestarts counts watches opened again without a relist, after the
 	// previous one ended or failed.
-	WatchRestarts int64
+	WatchRestarts int64 `json:"watchRestarts"`
 	// WatchErrors counts the failures of lists and watches by kind: the
 	// Status reason when the server gave one ("Expired",
 	// "TooManyRequests", ...), "ConnectionRefused", or "Other".
-	WatchErrors map[string]int64
+	WatchErrors map[string]int64 `json:"watchErrors"`
 	// Resyncs counts the full resyncs run.
-	Resyncs int64
+	Resyncs int64 `json:"resyncs"`
 	// LastResyncTime is when the last resync started (zero if none).
-	LastResyncTime time.Time
+	LastResyncTime time.Time `json:"lastResyncTime"`
 	// LastResyncDuration is how long the last resync took to queue the
 	// cache's objects (their handling by handlers comes after).
-	LastResyncDuration time.Duration
+	LastResyncDuration time.Duration `json:"lastResyncDuration"`
 	// Handlers lists each registered handler's backlog.
-	Handlers []HandlerHealth
+	Handlers []HandlerHealth `json:"handlers"`
 }
 
 // HandlerHealth is one handler's backlog.
 type HandlerHealth struct {
 	// Handler is the handler's Go type, e.g. "informer.ResourceEventHandlerFuncs".
-	Handler string
+	Handler string `json:"handler"`
 	// Pending counts notifications given to the handler's buffer and not
 	// yet processed (the one in progress included). A number that keeps
 	// growing means the handler cannot keep up.
-	Pending int64
+	Pending int64 `json:"pending"`
 }
 
 // HealthReporter is what reports Health; the shared informers of this
@@ -95,10 +95,10 @@ func (h Health) MarshalJSON() ([]byte, error) {
 	type plain Health // the same fields, without this method
 	return json.Marshal(struct {
 		plain
-		LastEventTime      string
-		Staleness          string
-		LastResyncTime     string
-		LastResyncDuration string
+		LastEventTime      string `json:"lastEventTime"`
+		Staleness          string `json:"staleness"`
+		LastResyncTime     string `json:"lastResyncTime"`
+		LastResyncDuration string `json:"lastResyncDuration"`
 	}{
 		plain:              plain(h),
 		LastEventTime:      formatTime(h.LastEventTime),
