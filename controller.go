@@ -54,7 +54,8 @@ type Config struct {
 	FullResyncPeriod time.Duration
 	// ShouldResync, if set, is asked before each resync; nil means always.
 	ShouldResync ShouldResyncFunc
-	// RetryOnError re-queues an item whose processing failed.
+	// RetryOnError re-queues an item whose processing failed, when the
+	// Queue has an AddIfNotPresent method (client-go's DeltaFIFO has one).
 	RetryOnError bool
 	// WatchErrorHandler is told about failed list/watch cycles.
 	WatchErrorHandler WatchErrorHandler

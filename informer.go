@@ -164,15 +164,10 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.started = true
 	s.startedMu.Unlock()
 
-	// The handlers outlive the controller a little: they stop only after the
-	// run loop has stopped sending them notifications.
-	processorCtx, stopProcessor := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { s.processor.run(processorCtx) })
-	defer func() {
-		stopProcessor()
-		wg.Wait()
-	}()
+	// The handlers start before the run loop can notify them, and stop only
+	// after it has stopped.
+	s.processor.start()
+	defer s.processor.stop()
 	defer func() {
 		s.startedMu.Lock()
 		s.stopped = true

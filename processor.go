@@ -13,7 +13,6 @@
 package informer
 
 import (
-	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +36,7 @@ type sharedProcessor struct {
 	// listeners maps each listener to whether it takes part in the current
 	// resync round (recomputed by shouldResync; true for a new listener).
 	listeners map[*processorListener]bool
-	// started is true while run is running: new listeners start at once.
+	// started is true between start and stop: new listeners start at once.
 	started bool
 	wg      sync.WaitGroup
 }
@@ -89,20 +88,22 @@ func (p *sharedProcessor) distribute(n any, sync bool) {
 	}
 }
 
-// run starts every listener and, when ctx ends, stops them and waits for
-// their goroutines: a handler call in progress is waited for, buffered
-// notifications are dropped.
-func (p *sharedProcessor) run(ctx context.Context) {
+// start starts every listener's goroutines; listeners added later start
+// at once. It runs before any notification is distributed, so a
+// notification never waits for a listener that has not started.
+func (p *sharedProcessor) start() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for l := range p.listeners {
 		p.wg.Go(l.run)
 		p.wg.Go(l.pop)
 	}
 	p.started = true
-	p.mu.Unlock()
+}
 
-	<-ctx.Done()
-
+// stop stops every listener and waits for their goroutines: a handler call
+// in progress is waited for, buffered notifications are dropped.
+func (p *sharedProcessor) stop() {
 	p.mu.Lock()
 	for l := range p.listeners {
 		close(l.addCh)

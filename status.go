@@ -58,18 +58,24 @@ type Status struct {
 
 // StatusDetails says more about a failure.
 type StatusDetails struct {
-	Name              string        `json:"name,omitempty"`
-	Group             string        `json:"group,omitempty"`
-	Kind              string        `json:"kind,omitempty"`
-	Causes            []StatusCause `json:"causes,omitempty"`
-	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitempty"`
+	// Name, Group and Kind name the object the failure is about.
+	Name  string `json:"name,omitempty"`
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	// Causes list what was wrong, e.g. one entry per invalid field.
+	Causes []StatusCause `json:"causes,omitempty"`
+	// RetryAfterSeconds is how long the server asks the client to wait.
+	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitempty"`
 }
 
 // StatusCause is one cause of a failure.
 type StatusCause struct {
-	Type    string `json:"reason,omitempty"`
+	// Type is machine-readable, e.g. "ResourceVersionTooLarge".
+	Type string `json:"reason,omitempty"`
+	// Message is for people.
 	Message string `json:"message,omitempty"`
-	Field   string `json:"field,omitempty"`
+	// Field is the path of the field at fault, if any.
+	Field string `json:"field,omitempty"`
 }
 
 // StatusError is an error the API server answered with.
