@@ -90,6 +90,9 @@ type Reflector struct {
 	useWatchList      bool
 	pageSize          int64
 	watchErrorHandler WatchErrorHandler
+	// health collects the informer's health figures (health.go); nil
+	// for a Reflector used on its own.
+	health *healthRecorder
 
 	// mu guards the fields below, read by LastSyncResourceVersion from any goroutine.
 	mu sync.RWMutex
@@ -164,6 +167,7 @@ func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
 		if err := r.ListAndWatch(ctx); err != nil {
+			r.health.failed(err)
 			r.watchErrorHandler(r, err)
 		}
 		if !r.backoff.wait(ctx) {
@@ -215,6 +219,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 			w, err = r.listerWatcher.Watch(ctx, r.watchOptions(r.LastSyncResourceVersion()))
 			if err != nil {
 				if isWatchErrorRetriable(err) {
+					r.health.failed(err)
 					// The server is down or busy, but probably still has our
 					// version: wait, then try to watch again without a relist.
 					slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
@@ -225,8 +230,10 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 				}
 				return err
 			}
+			r.health.watchStarted()
 		}
 		_, err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion, false)
+		r.health.failed(err)
 		w.Stop()
 		w = nil
 		switch {
@@ -315,6 +322,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			slog.Error("store rejected a watch event", "reflector", r.name, "event", event.Type, "err", err)
 		}
 		setVersion(obj.GetResourceVersion())
+		r.health.event()
 		eventCount++
 		if exitOnInitialEventsEnd && initialEventsEnd {
 			return true, nil
