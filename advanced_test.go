@@ -5,9 +5,11 @@ package informer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -284,4 +286,41 @@ func TestConsistencyDetectorRunAndErrors(t *testing.T) {
 	}
 	cancel()
 	receive(t, stopped)
+}
+
+func TestCacheMutationDetectorFromEnvironment(t *testing.T) {
+	t.Setenv("KUBE_CACHE_MUTATION_DETECTOR", "true")
+	found := make(chan MutatedObject, 1)
+	envDetectorFailureFunc = func(m MutatedObject) { found <- m }
+	t.Cleanup(func() { envDetectorFailureFunc = nil })
+	srv := advServer(t)
+	advCreatePods(t, advClient(t, srv), "web")
+	clock := NewFakeClock(time.Now())
+	inf, _ := advInformer(t, srv, clock)
+	mutated := make(chan struct{})
+	_, err := inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		obj.(*Pod).Labels["oops"] = "yes"
+		close(mutated)
+	}})
+	must(t, err)
+	advRun(t, inf)
+	receive(t, mutated)
+	advWaitFor(t, "the detector's timer", clock.HasWaiters) // the only timer of this informer
+	clock.Step(defaultMutationCheckPeriod)
+	if m := receive(t, found); m.Key != "default/web" {
+		t.Fatalf("found %v, want default/web", m)
+	}
+}
+
+func TestHealthJSONIsReadable(t *testing.T) {
+	h := Health{Staleness: 1500 * time.Millisecond, LastEventTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		WatchErrors: map[string]int64{"Expired": 1}, Handlers: []HandlerHealth{{Handler: "h", Pending: 2}}}
+	data, err := json.Marshal(h)
+	must(t, err)
+	for _, want := range []string{`"staleness":"1.5s"`, `"lastEventTime":"2026-01-02T03:04:05Z"`, `"lastResyncTime":""`,
+		`"watchErrors":{"Expired":1}`, `"handlers":[{"handler":"h","pending":2}]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("JSON %s lacks %s", data, want)
+		}
+	}
 }

@@ -17,8 +17,12 @@
 package informer
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,6 +91,30 @@ func HealthOf(informer SharedInformer) (Health, bool) {
 		return Health{}, false
 	}
 	return r.Health(), true
+}
+
+// Health returns the informer's health figures.
+func (s *sharedIndexInformer) Health() Health {
+	h := s.health.snapshot()
+	h.Synced = s.HasSynced()
+	h.LastSyncResourceVersion = s.LastSyncResourceVersion()
+	h.Handlers = s.processor.handlerHealth()
+	return h
+}
+
+// handlerHealth returns each listener's backlog, ordered by handler type
+// (the listeners themselves are kept in a map, which has no order).
+func (p *sharedProcessor) handlerHealth() []HandlerHealth {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([]HandlerHealth, 0, len(p.listeners))
+	for l := range p.listeners {
+		out = append(out, HandlerHealth{Handler: fmt.Sprintf("%T", l.handler), Pending: l.pendingCount.Load()})
+	}
+	slices.SortFunc(out, func(a, b HandlerHealth) int {
+		return cmp.Or(cmp.Compare(a.Handler, b.Handler), cmp.Compare(a.Pending, b.Pending))
+	})
+	return out
 }
 
 // MarshalJSON writes durations as strings such as "1.5s" and times in
@@ -175,7 +203,7 @@ func (h *healthRecorder) event() {
 
 // failed records a failed list or watch.
 func (h *healthRecorder) failed(err error) {
-	if h == nil || err == nil {
+	if h == nil || err == nil || errors.Is(err, errStopRequested) {
 		return
 	}
 	if isExpiredError(err) {

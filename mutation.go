@@ -219,3 +219,25 @@ func compareJSON(path string, before, after any, changes *[]string) {
 		*changes = append(*changes, fmt.Sprintf("%s: %s → %s", path, bj, aj))
 	}
 }
+
+// envDetectorFailureFunc, when set (by tests), receives the mutations found
+// by the detector that KUBE_CACHE_MUTATION_DETECTOR switches on, instead of
+// the panic.
+var envDetectorFailureFunc func(MutatedObject)
+
+// mutationDetection wraps transform with a CacheMutationDetector when
+// KUBE_CACHE_MUTATION_DETECTOR=true and runs the detector until ctx ends;
+// wait returns once it has stopped. Otherwise it returns transform as is.
+func (s *sharedIndexInformer) mutationDetection(ctx context.Context, transform TransformFunc) (_ TransformFunc, wait func()) {
+	if !CacheMutationDetectionEnabled() {
+		return transform, func() {}
+	}
+	d := NewCacheMutationDetector(describeType(s.objectType))
+	d.Clock, d.FailureFunc = s.clock, envDetectorFailureFunc
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.Run(ctx)
+	}()
+	return d.Transform(transform), func() { <-done }
+}

@@ -397,3 +397,84 @@ func TestStep13ConsistencyDetector(t *testing.T) {
 	t.Log("Every difference is reported. The informer cannot heal this by itself (no event will come):")
 	t.Log("the fix is to find the code that wrote into the cache, and a restart (a fresh list) in the meantime.")
 }
+
+func TestStep12HealthFigures(t *testing.T) {
+	t.Log("Step 12 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs. Tutorial 000 ch. 5 (可观测性, 背压); file health.go.")
+	srv, err := fakeapi.Start(fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
+	must(t, err)
+	t.Cleanup(srv.Close)
+	c := advClient(t, srv)
+	advCreatePods(t, c, "a", "b")
+	clock := NewFakeClock(time.Now())
+	lw := NewListWatchFromClient(c, podsGVR, NamespaceAll, "")
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{ResyncPeriod: time.Minute, Clock: clock})
+	health := func() Health {
+		h, ok := HealthOf(inf)
+		if !ok {
+			t.Fatal("the informer reports no health figures")
+		}
+		return h
+	}
+
+	t.Log("One handler is stuck: each notification waits until the test lets it go.")
+	gate := make(chan struct{})
+	wait := func(any) { <-gate }
+	_, err = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: wait, UpdateFunc: func(_, n any) { wait(n) }})
+	must(t, err)
+	advRun(t, inf)
+	t.Cleanup(func() { close(gate) }) // runs before the informer is stopped
+	advWaitFor(t, "two pending adds", func() bool { h := health(); return len(h.Handlers) == 1 && h.Handlers[0].Pending == 2 })
+	h := health()
+	t.Logf("  synced=%v lists=%d lastSyncResourceVersion=%s pending=%d", h.Synced, h.Lists, h.LastSyncResourceVersion, h.Handlers[0].Pending)
+	if !h.Synced || h.Lists != 1 || h.LastSyncResourceVersion != srv.ResourceVersion() {
+		t.Fatalf("after the first list: %+v (the server is at %s)", h, srv.ResourceVersion())
+	}
+
+	t.Log("Half a minute passes without news from the server: staleness grows.")
+	clock.Step(30 * time.Second)
+	if h := health(); h.Staleness != 30*time.Second {
+		t.Fatalf("staleness = %v, want 30s", h.Staleness)
+	}
+	advCreatePods(t, c, "c")
+	advWaitFor(t, "the event to reset staleness", func() bool { return health().Staleness == 0 })
+	t.Logf("  an event arrives: staleness %v; the stuck handler is %d behind", health().Staleness, health().Handlers[0].Pending)
+	if p := health().Handlers[0].Pending; p != 3 {
+		t.Fatalf("pending = %d, want 3: the backlog is kept, never dropped", p)
+	}
+	for range 3 {
+		gate <- struct{}{}
+	}
+	advWaitFor(t, "the backlog to drain", func() bool { return health().Handlers[0].Pending == 0 })
+
+	t.Log("A minute on, the resync runs (locally: it asks the server nothing).")
+	clock.Step(30 * time.Second)
+	advWaitFor(t, "the resync", func() bool { return health().Resyncs == 1 })
+	if h := health(); !h.LastResyncTime.Equal(clock.Now()) || h.Lists != 1 {
+		t.Fatalf("resync figures: %+v", h)
+	}
+	for range 3 { // the resync's updates reach the stuck handler too
+		gate <- struct{}{}
+	}
+
+	t.Log("Now the server goes down; a pod is deleted and the history is compacted meanwhile; it comes back.")
+	must(t, srv.Stop())
+	advWaitFor(t, "the reflector to back off (a timer besides the resync's)", func() bool { return len(clock.Waiters()) >= 2 })
+	must(t, srv.Delete(fakeapi.Pods, "default", "a"))
+	srv.Compact(0)
+	must(t, srv.Restart())
+	done := make(chan struct{})
+	defer close(done)
+	go func() { // let the tombstone's notification through
+		select {
+		case gate <- struct{}{}:
+		case <-done:
+		}
+	}()
+	advWaitStepping(t, clock, "the relist after 410", func() bool { return health().RelistsAfterExpired == 1 })
+	h = health()
+	t.Logf("  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v", h.Lists, h.RelistsAfterExpired, h.WatchRestarts, h.WatchErrors)
+	if h.Lists != 2 || h.WatchRestarts < 1 || h.WatchErrors["Expired"] != 1 || h.WatchErrors["ConnectionRefused"] < 1 {
+		t.Fatalf("after the outage: %+v", h)
+	}
+	t.Log("Every figure moved for the reason it names. examples/health publishes them with expvar.")
+}
