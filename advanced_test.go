@@ -44,7 +44,7 @@ func TestOnErrorRetriesUntilSuccess(t *testing.T) {
 	}
 }
 
-func TestOnErrorGivesUpAfterSteps(t *testing.T) {
+func TestOnErrorGivesUpWhenTriesRunOut(t *testing.T) {
 	clock := &instantClock{FakeClock: NewFakeClock(time.Unix(0, 0))}
 	calls := 0
 	err := onError(clock, DefaultRetry, IsConflict, func() error { calls++; return errConflict })
@@ -76,7 +76,7 @@ func TestOnErrorZeroBackoffTriesOnce(t *testing.T) {
 	}
 }
 
-func TestBackoffStepCap(t *testing.T) {
+func TestBackoffCapLimitsEachDelay(t *testing.T) {
 	b := Backoff{Duration: 10 * time.Millisecond, Factor: 2, Steps: 10, Cap: 35 * time.Millisecond}
 	got := []time.Duration{b.Step(), b.Step(), b.Step()}
 	want := []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 35 * time.Millisecond}
