@@ -50,7 +50,12 @@ type TLSClientConfig struct {
 // GroupVersionResource names a resource: {"", "v1", "pods"} or
 // {"apps", "v1", "deployments"}.
 type GroupVersionResource struct {
-	Group, Version, Resource string
+	// Group is the API group, "" for the core group served under /api.
+	Group string
+	// Version is the API version, such as "v1".
+	Version string
+	// Resource is the plural resource name, such as "pods".
+	Resource string
 }
 
 // RESTClient sends list and watch requests to one API server.
