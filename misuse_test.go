@@ -232,6 +232,7 @@ func TestMisuse(t *testing.T) {
 		}, "must be an http:// or https:// URL"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			checkLeaksAtEnd(t)
 			err := guarded(t, func() error { return c.misuse(t) })
 			switch {
 			case c.want == "" && err != nil:
