@@ -198,6 +198,15 @@ func (c *chaosLW) arm() {
 	c.armed = true
 }
 
+// disarm cancels a compaction not yet fired: the workload is over, and
+// the server must not change any more. When it returns, no marker write
+// is under way.
+func (c *chaosLW) disarm() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed = false
+}
+
 // failureCount returns how many calls have failed so far.
 func (c *chaosLW) failureCount() int {
 	c.mu.Lock()

@@ -136,9 +136,11 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	})
 
 	// Quiet: the cache and every handler have reached the server's state.
-	want := serverState(srv)
+	lw.disarm() // no more writes from here on
+	var want map[string]string
 	deadline := time.Now().Add(30 * time.Second)
 	for {
+		want = serverState(srv)
 		cache := cacheState(inf.GetIndexer())
 		quiet := maps.Equal(cache, want) && inf.HasSynced()
 		for h, reg := range regs {
