@@ -1,0 +1,93 @@
+// backoff_test.go checks the Reflector's backoff and the FakeClock it runs
+// on: 800 ms doubling to a 30 s cap, jitter within [d, 2d), a reset after
+// two minutes of health — all without sleeping.
+package informer
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestBackoffSequenceCapAndReset(t *testing.T) {
+	clock := NewFakeClock(time.Unix(1000, 0))
+	b := newBackoffManager(clock)
+	b.jitter = func(d time.Duration) time.Duration { return d } // see the bare sequence
+	want := []time.Duration{
+		800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
+		6400 * time.Millisecond, 12800 * time.Millisecond, 25600 * time.Millisecond,
+		30 * time.Second, 30 * time.Second,
+	}
+	for i, w := range want {
+		if got := b.Step(); got != w {
+			t.Fatalf("step %d: got %v, want %v", i, got, w)
+		}
+		clock.Step(time.Second) // failures keep coming: no reset
+	}
+	clock.Step(backoffResetAfter + time.Second)
+	if got := b.Step(); got != backoffInitial {
+		t.Fatalf("after two healthy minutes: got %v, want %v", got, backoffInitial)
+	}
+}
+
+func TestBackoffJitterStaysWithinOneToTwoTimes(t *testing.T) {
+	b := newBackoffManager(NewFakeClock(time.Unix(0, 0)))
+	base := backoffInitial
+	for i := range 12 {
+		got := b.Step()
+		if got < base || got >= 2*base {
+			t.Fatalf("step %d: %v outside [%v, %v)", i, got, base, 2*base)
+		}
+		base = min(2*base, backoffCap)
+	}
+}
+
+func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {
+	clock := NewFakeClock(time.Unix(0, 0))
+	b := newBackoffManager(clock)
+	done := make(chan bool)
+	go func() { done <- b.wait(context.Background()) }()
+	waitFor(t, "the backoff timer", clock.HasWaiters)
+	left := clock.Waiters()[0]
+	if left < backoffInitial || left >= 2*backoffInitial {
+		t.Fatalf("first wait %v, want within [800ms, 1.6s)", left)
+	}
+	clock.Step(left)
+	if !<-done {
+		t.Fatal("wait returned false after the timer fired")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { done <- b.wait(ctx) }()
+	waitFor(t, "the second timer", clock.HasWaiters)
+	cancel()
+	if <-done {
+		t.Fatal("wait returned true after cancel")
+	}
+	if clock.HasWaiters() {
+		t.Fatal("a cancelled wait left its timer behind")
+	}
+}
+
+func TestFakeClockTimerStopAndReset(t *testing.T) {
+	clock := NewFakeClock(time.Unix(0, 0))
+	tm := clock.NewTimer(time.Second)
+	if !tm.Stop() || tm.Stop() {
+		t.Fatal("Stop should report active once")
+	}
+	clock.Step(2 * time.Second)
+	select {
+	case <-tm.C():
+		t.Fatal("a stopped timer fired")
+	default:
+	}
+	tm.Reset(time.Second)
+	clock.Step(999 * time.Millisecond)
+	select {
+	case <-tm.C():
+		t.Fatal("fired early")
+	default:
+	}
+	clock.Step(time.Millisecond)
+	<-tm.C()
+}

@@ -1,0 +1,185 @@
+// scenario.go is podwatch's story against fakeapi: each step does what a
+// person would do with kubectl (or what goes wrong on a real network), then
+// waits until the fast handler has printed the events it causes.
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+func pod(name string, labels map[string]any) map[string]any {
+	meta := map[string]any{"name": name, "namespace": "default"}
+	if labels != nil {
+		meta["labels"] = labels
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:1.27"}}}}
+}
+
+// story holds what the steps share.
+type story struct {
+	s    *fakeapi.Server
+	inf  informer.SharedIndexInformer
+	fast chan seen // what the fast handler printed
+}
+
+// expect waits until the fast handler has printed each of want (in any order).
+func (st *story) expect(want ...seen) error {
+	left := map[seen]bool{}
+	for _, w := range want {
+		left[w] = true
+	}
+	deadline := time.After(15 * time.Second)
+	for len(left) > 0 {
+		select {
+		case got := <-st.fast:
+			delete(left, got)
+		case <-deadline:
+			return fmt.Errorf("%w: still waiting for %v", errTimeout, left)
+		}
+	}
+	return nil
+}
+
+func (st *story) stats() string {
+	s := st.s.Stats()
+	return fmt.Sprintf("lists so far %d, watches %d", s.Lists, s.Watches)
+}
+
+func playScenario() error {
+	s, err := fakeapi.Start(fakeapi.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := s.Create(fakeapi.Pods, "default", pod("existing", nil)); err != nil {
+		return err
+	}
+	client, err := informer.NewRESTClient(informer.RESTConfig{Host: s.URL()})
+	if err != nil {
+		return err
+	}
+	lw := informer.NewListWatchFromClient(client,
+		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
+	st := &story{s: s, fast: make(chan seen, 100),
+		inf: informer.NewSharedIndexInformer(lw, &informer.Pod{}, 0, informer.Indexers{})}
+	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
+		say("# (list/watch failed, will retry after a backoff: %v)", err)
+	})
+	var fastCount, slowCount atomic.Int64
+	_, _ = st.inf.AddEventHandler(printingHandler("fast", 0, st.fast, &fastCount))
+	_, _ = st.inf.AddEventHandler(printingHandler("slow", 150*time.Millisecond, nil, &slowCount))
+
+	say("# fakeapi is serving on %s; it already holds default/existing", s.URL())
+	say("# an informer with two handlers, \"fast\" and \"slow\", lists and watches all pods")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { st.inf.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	if !informer.WaitForCacheSync(ctx, st.inf.HasSynced) {
+		return errTimeout
+	}
+	if err := st.expect(seen{"ADD", "default/existing"}); err != nil {
+		return err
+	}
+	say("# synced at version %s (%s)", st.inf.LastSyncResourceVersion(), st.stats())
+
+	steps := []func() error{st.create, st.update, st.dropWatch, st.slowHandler, st.compaction, st.remove}
+	for _, step := range steps {
+		say("")
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	say("")
+	say("# fast has handled %d events, slow %d; waiting for slow to finish its backlog ...", fastCount.Load(), slowCount.Load())
+	deadline := time.Now().Add(15 * time.Second)
+	for slowCount.Load() < fastCount.Load() {
+		if time.Now().After(deadline) {
+			return errTimeout
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	say("# the end: both handlers saw all %d events (%s)", fastCount.Load(), st.stats())
+	return nil
+}
+
+func (st *story) create() error {
+	say("$ kubectl apply -f nginx-pod.yaml     # creates default/nginx-pod")
+	if _, err := st.s.Create(fakeapi.Pods, "default", pod("nginx-pod", map[string]any{"app": "nginx"})); err != nil {
+		return err
+	}
+	return st.expect(seen{"ADD", "default/nginx-pod"})
+}
+
+func (st *story) update() error {
+	say("$ kubectl label pod nginx-pod tier=frontend")
+	if _, err := st.s.Update(fakeapi.Pods, "default", pod("nginx-pod", map[string]any{"app": "nginx", "tier": "frontend"})); err != nil {
+		return err
+	}
+	return st.expect(seen{"UPDATE", "default/nginx-pod"})
+}
+
+func (st *story) dropWatch() error {
+	say("# the network drops the watch connection; the informer has seen version %s (%s)", st.inf.LastSyncResourceVersion(), st.stats())
+	st.s.CloseWatches()
+	say("$ kubectl run redis --image=redis     # made after the drop")
+	if _, err := st.s.Create(fakeapi.Pods, "default", pod("redis", nil)); err != nil {
+		return err
+	}
+	if err := st.expect(seen{"ADD", "default/redis"}); err != nil {
+		return err
+	}
+	say("# the informer re-watched from the version it had seen, without a relist (%s)", st.stats())
+	return nil
+}
+
+func (st *story) slowHandler() error {
+	say("# a burst of three pods: fast prints them at once, slow (150 ms each) lags behind without holding fast up")
+	var want []seen
+	for i := 1; i <= 3; i++ {
+		name := fmt.Sprintf("batch-%d", i)
+		if _, err := st.s.Create(fakeapi.Pods, "default", pod(name, nil)); err != nil {
+			return err
+		}
+		want = append(want, seen{"ADD", "default/" + name})
+	}
+	return st.expect(want...)
+}
+
+func (st *story) compaction() error {
+	say("# the API server goes away; meanwhile redis is deleted, web is created, and etcd compacts its history")
+	if err := st.s.Stop(); err != nil {
+		return err
+	}
+	if err := st.s.Delete(fakeapi.Pods, "default", "redis"); err != nil {
+		return err
+	}
+	if _, err := st.s.Create(fakeapi.Pods, "default", pod("web", nil)); err != nil {
+		return err
+	}
+	st.s.Compact(0)
+	if err := st.s.Restart(); err != nil {
+		return err
+	}
+	say("# it is back: re-watching from the old version gets 410 Expired, so the informer relists")
+	if err := st.expect(seen{"DELETE", "default/redis"}, seen{"ADD", "default/web"}, seen{"UPDATE", "default/nginx-pod"}); err != nil {
+		return err
+	}
+	say("# relisted (%s): the relist's differences became a DELETE, an ADD, and UPDATEs", st.stats())
+	return nil
+}
+
+func (st *story) remove() error {
+	say("$ kubectl delete pod nginx-pod")
+	if err := st.s.Delete(fakeapi.Pods, "default", "nginx-pod"); err != nil {
+		return err
+	}
+	return st.expect(seen{"DELETE", "default/nginx-pod"})
+}

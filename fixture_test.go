@@ -1,0 +1,196 @@
+// fixture_test.go holds the fakeapi fixtures of the Reflector and informer
+// tests: a server per test, a pods ListerWatcher over real HTTP to it, a
+// wrapper that records every request's options, and pod helpers.
+package informer
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+// podsResource is the resource the tests list and watch.
+var podsResource = GroupVersionResource{Version: "v1", Resource: "pods"}
+
+// startServer starts a fakeapi server that the test closes at its end.
+func startServer(t *testing.T, opts fakeapi.Options) *fakeapi.Server {
+	t.Helper()
+	s, err := fakeapi.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// podsLW is a ListerWatcher for the pods of namespace on s, over HTTP.
+func podsLW(t *testing.T, s *fakeapi.Server, namespace string) *ListWatch {
+	t.Helper()
+	c, err := NewRESTClient(RESTConfig{Host: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewListWatchFromClient(c, podsResource, namespace, "")
+}
+
+// podJSON is a pod as fakeapi takes it.
+func podJSON(namespace, name string, labels map[string]string) map[string]any {
+	meta := map[string]any{"name": name, "namespace": namespace}
+	if labels != nil {
+		meta["labels"] = labels
+	}
+	return map[string]any{
+		"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "main", "image": "nginx"}}},
+	}
+}
+
+// createPod creates a pod on s and returns its resource version.
+func createPod(t *testing.T, s *fakeapi.Server, namespace, name string, labels map[string]string) string {
+	t.Helper()
+	obj, err := s.Create(fakeapi.Pods, namespace, podJSON(namespace, name, labels))
+	if err != nil {
+		t.Fatalf("create %s/%s: %v", namespace, name, err)
+	}
+	return obj["metadata"].(map[string]any)["resourceVersion"].(string)
+}
+
+// relabelPod replaces a pod's labels on s and returns its new version.
+func relabelPod(t *testing.T, s *fakeapi.Server, namespace, name string, labels map[string]string) string {
+	t.Helper()
+	obj, err := s.Update(fakeapi.Pods, namespace, podJSON(namespace, name, labels))
+	if err != nil {
+		t.Fatalf("update %s/%s: %v", namespace, name, err)
+	}
+	return obj["metadata"].(map[string]any)["resourceVersion"].(string)
+}
+
+// deletePod deletes a pod on s.
+func deletePod(t *testing.T, s *fakeapi.Server, namespace, name string) {
+	t.Helper()
+	if err := s.Delete(fakeapi.Pods, namespace, name); err != nil {
+		t.Fatalf("delete %s/%s: %v", namespace, name, err)
+	}
+}
+
+// recordingLW wraps a ListerWatcher and records the options of every call.
+type recordingLW struct {
+	inner ListerWatcher
+	// beforeList, if set, may answer a list instead of the server.
+	beforeList func(o ListOptions) (*ObjectList, error)
+	// afterList, if set, runs after each list the server answered.
+	afterList func(o ListOptions, l *ObjectList)
+	// beforeWatch, if set, may refuse a watch.
+	beforeWatch func(o ListOptions) error
+
+	mu      sync.Mutex
+	lists   []ListOptions
+	watches []ListOptions
+	// gate, while set, holds every new watch request until it is closed.
+	gate chan struct{}
+}
+
+// holdWatches makes new watch requests wait until the returned function is
+// called. Tests use it to stop a server without a re-watch slipping in
+// while it shuts down.
+func (r *recordingLW) holdWatches() (release func()) {
+	gate := make(chan struct{})
+	r.mu.Lock()
+	r.gate = gate
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		r.gate = nil
+		r.mu.Unlock()
+		close(gate)
+	}
+}
+
+func (r *recordingLW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
+	r.mu.Lock()
+	r.lists = append(r.lists, o)
+	r.mu.Unlock()
+	if r.beforeList != nil {
+		if l, err := r.beforeList(o); l != nil || err != nil {
+			return l, err
+		}
+	}
+	l, err := r.inner.List(ctx, o)
+	if err == nil && r.afterList != nil {
+		r.afterList(o, l)
+	}
+	return l, err
+}
+
+func (r *recordingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
+	r.mu.Lock()
+	gate := r.gate
+	r.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	r.mu.Lock()
+	r.watches = append(r.watches, o)
+	r.mu.Unlock()
+	if r.beforeWatch != nil {
+		if err := r.beforeWatch(o); err != nil {
+			return nil, err
+		}
+	}
+	return r.inner.Watch(ctx, o)
+}
+
+// calls returns copies of the recorded list and watch options.
+func (r *recordingLW) calls() (lists, watches []ListOptions) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ListOptions(nil), r.lists...), append([]ListOptions(nil), r.watches...)
+}
+
+func (r *recordingLW) listCount() int  { l, _ := r.calls(); return len(l) }
+func (r *recordingLW) watchCount() int { _, w := r.calls(); return len(w) }
+func (r *recordingLW) lastWatch() ListOptions {
+	_, w := r.calls()
+	return w[len(w)-1]
+}
+
+// stepBackoff waits until the code under test waits on the fake clock, then
+// moves the clock past the longest wait and returns it.
+func stepBackoff(t *testing.T, clock *FakeClock) time.Duration {
+	t.Helper()
+	waitFor(t, "a backoff timer on the fake clock", clock.HasWaiters)
+	waits := clock.Waiters()
+	longest := waits[len(waits)-1]
+	clock.Step(longest)
+	return longest
+}
+
+// runInformer runs inf until the test ends and waits for its cache to sync.
+func runInformer(t *testing.T, inf SharedIndexInformer) context.CancelFunc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { inf.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	syncCtx, syncCancel := context.WithTimeout(ctx, 10*time.Second)
+	defer syncCancel()
+	if !WaitForCacheSync(syncCtx, inf.HasSynced) {
+		t.Fatal("the informer did not sync")
+	}
+	return cancel
+}
+
+// stopServer stops s while holding lw's watch requests, so that the
+// Reflector's re-watch meets a server that is down (connection refused)
+// rather than one half-way through shutting down (connection reset).
+func stopServer(t *testing.T, s *fakeapi.Server, lw *recordingLW) {
+	t.Helper()
+	release := lw.holdWatches()
+	defer release()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}

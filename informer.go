@@ -1,0 +1,242 @@
+// informer.go holds SharedIndexInformer, the piece programs use: one
+// list/watch of a resource, kept in an Indexer everybody reads, and shared by
+// any number of event handlers. For each popped Deltas it first updates the
+// Indexer, then notifies the handlers (through processor.go), so a handler
+// that reads the cache sees at least the state it is told about.
+//
+// client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go
+// (SharedInformer, SharedIndexInformer, NewSharedIndexInformer,
+// WaitForCacheSync) and processDeltas in controller.go.
+//
+// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of
+// Reflector, DeltaFIFO, controller and Indexer), §4.3 (handlers), §4.4
+// (resync).
+package informer
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// minimumResyncPeriod is the shortest per-handler resync period allowed.
+const minimumResyncPeriod = time.Second
+
+// SharedInformer is one list/watch of a resource shared by many handlers.
+type SharedInformer interface {
+	// AddEventHandler registers handler with the informer's default resync
+	// period. A handler added while the informer runs first gets the
+	// cache's contents as adds. It fails only after the informer stopped.
+	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithResyncPeriod is AddEventHandler with the handler's
+	// own resync period (0: no resync for this handler).
+	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// RemoveEventHandler unregisters a handler; removing one twice is fine.
+	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
+	// GetStore returns the cache.
+	GetStore() Store
+	// Run runs the informer until ctx ends. A second Run only logs a warning.
+	Run(ctx context.Context)
+	// HasSynced reports whether the initial list has been processed.
+	HasSynced() bool
+	// LastSyncResourceVersion is the last version the Reflector saw.
+	LastSyncResourceVersion() string
+	// SetWatchErrorHandler sets what is told about failed list/watch cycles.
+	// It fails once the informer has started.
+	SetWatchErrorHandler(handler WatchErrorHandler) error
+	// SetTransform sets a function applied to each object before it is
+	// cached. It fails once the informer has started.
+	SetTransform(handler TransformFunc) error
+	// IsStopped reports whether Run has returned.
+	IsStopped() bool
+}
+
+// SharedIndexInformer is a SharedInformer whose cache is an Indexer.
+type SharedIndexInformer interface {
+	SharedInformer
+	// AddIndexers adds indexes, even while the informer runs (the existing
+	// objects are indexed at once). It fails once the informer stopped.
+	AddIndexers(indexers Indexers) error
+	// GetIndexer returns the cache.
+	GetIndexer() Indexer
+}
+
+// SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
+type SharedIndexInformerOptions struct {
+	// ResyncPeriod is the default resync period of handlers; 0 none.
+	ResyncPeriod time.Duration
+	// Indexers are the cache's indexes.
+	Indexers Indexers
+	// ObjectDescription names the objects in log messages.
+	ObjectDescription string
+	// Clock is where time comes from; RealClock when nil. (Ours: client-go
+	// sets its clock only in its own tests.)
+	Clock Clock
+	// UseWatchList makes the Reflector use streaming lists.
+	UseWatchList bool
+	// WatchListPageSize sets the Reflector's list page size.
+	WatchListPageSize int64
+}
+
+type sharedIndexInformer struct {
+	indexer       Indexer
+	processor     *sharedProcessor
+	listerWatcher ListerWatcher
+	objectType    any
+	options       SharedIndexInformerOptions
+	clock         Clock
+
+	// startedMu guards the fields below.
+	startedMu         sync.Mutex
+	started, stopped  bool
+	controller        Controller
+	resyncCheckPeriod time.Duration
+	watchErrorHandler WatchErrorHandler
+	transform         TransformFunc
+
+	// blockDeltas is held while deltas are processed, so that adding or
+	// removing a handler never interleaves with a notification.
+	blockDeltas sync.Mutex
+}
+
+// NewSharedInformer returns a SharedInformer for lw's objects, which have the
+// type of exampleObject (e.g. &Pod{}).
+func NewSharedInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration) SharedInformer {
+	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
+}
+
+// NewSharedIndexInformer returns a SharedIndexInformer whose cache has the
+// given indexes.
+func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration, indexers Indexers) SharedIndexInformer {
+	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{
+		ResyncPeriod: defaultEventHandlerResyncPeriod,
+		Indexers:     indexers,
+	})
+}
+
+// NewSharedIndexInformerWithOptions is NewSharedIndexInformer with options.
+func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, options SharedIndexInformerOptions) SharedIndexInformer {
+	clock := options.Clock
+	if clock == nil {
+		clock = RealClock{}
+	}
+	return &sharedIndexInformer{
+		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
+		processor:         &sharedProcessor{clock: clock},
+		listerWatcher:     lw,
+		objectType:        exampleObject,
+		options:           options,
+		clock:             clock,
+		resyncCheckPeriod: options.ResyncPeriod,
+	}
+}
+
+// Run builds the pipeline — DeltaFIFO, controller, Reflector — and runs it
+// and the handlers until ctx ends. It returns when every goroutine it
+// started has ended (which waits for handler calls in progress).
+func (s *sharedIndexInformer) Run(ctx context.Context) {
+	s.startedMu.Lock()
+	if s.started {
+		s.startedMu.Unlock()
+		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
+		return
+	}
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+		KnownObjects:          s.indexer,
+		EmitDeltaTypeReplaced: true,
+		Transformer:           s.transform,
+	})
+	s.controller = New(&Config{
+		Queue:             fifo,
+		ListerWatcher:     s.listerWatcher,
+		ObjectType:        s.objectType,
+		ObjectDescription: s.options.ObjectDescription,
+		FullResyncPeriod:  s.resyncCheckPeriod,
+		ShouldResync:      s.processor.shouldResync,
+		Process:           s.HandleDeltas,
+		WatchErrorHandler: s.watchErrorHandler,
+		WatchListPageSize: s.options.WatchListPageSize,
+		UseWatchList:      s.options.UseWatchList,
+		Clock:             s.clock,
+	})
+	s.started = true
+	s.startedMu.Unlock()
+
+	// The handlers start before the run loop can notify them, and stop only
+	// after it has stopped.
+	s.processor.start()
+	defer s.processor.stop()
+	defer func() {
+		s.startedMu.Lock()
+		s.stopped = true
+		s.startedMu.Unlock()
+	}()
+	s.controller.Run(ctx)
+}
+
+// HandleDeltas is the controller's process function: it applies one key's
+// Deltas to the Indexer and notifies the handlers.
+func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error {
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	deltas, ok := obj.(Deltas)
+	if !ok {
+		return errors.New("object given as Process argument is not Deltas")
+	}
+	return processDeltas(s, s.indexer, deltas, isInInitialList)
+}
+
+// processDeltas applies deltas to clientState and tells handler about each:
+// an object the cache already has is an update (old is the cached one), a
+// new one an add, a Deleted delta a delete.
+func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
+	for _, d := range deltas {
+		obj := d.Object
+		switch d.Type {
+		case Sync, Replaced, Added, Updated:
+			old, exists, err := clientState.Get(obj)
+			if err == nil && exists {
+				if err := clientState.Update(obj); err != nil {
+					return err
+				}
+				handler.OnUpdate(old, obj)
+				continue
+			}
+			if err := clientState.Add(obj); err != nil {
+				return err
+			}
+			handler.OnAdd(obj, isInInitialList)
+		case Deleted:
+			if err := clientState.Delete(obj); err != nil {
+				return err
+			}
+			handler.OnDelete(obj)
+		}
+	}
+	return nil
+}
+
+// OnAdd distributes an add to every handler.
+func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
+	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
+}
+
+// OnUpdate distributes an update. One that did not change the resource
+// version (a resync, or a relist that found the object as it was) goes
+// only to the handlers whose resync is due.
+func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
+	isSync := false
+	o, okOld := oldObj.(Object)
+	n, okNew := newObj.(Object)
+	if okOld && okNew {
+		isSync = o.GetResourceVersion() == n.GetResourceVersion()
+	}
+	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
+}
+
+// OnDelete distributes a delete to every handler.
+func (s *sharedIndexInformer) OnDelete(obj any) {
+	s.processor.distribute(deleteNotification{oldObj: obj}, false)
+}

@@ -1,0 +1,167 @@
+// informer_edge_test.go holds the shared informer's edge cases over HTTP
+// against fakeapi: a late handler's initial list and HasSynced, a blocked
+// handler, filters, removing a handler, stopping with no goroutine left,
+// running twice, and the settings that are refused after start.
+package informer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+func newPodInformer(t *testing.T, s *fakeapi.Server) SharedIndexInformer {
+	t.Helper()
+	return NewSharedIndexInformer(podsLW(t, s, NamespaceAll), &Pod{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+}
+
+func TestInformerLateHandlerHasSyncedAfterItsInitialList(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	createPod(t, s, "default", "b", nil)
+	inf := newPodInformer(t, s)
+	runInformer(t, inf)
+
+	late := &recorder{block: make(chan struct{})}
+	reg, err := inf.AddEventHandler(late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg.HasSynced() {
+		t.Fatal("the registration claims to be synced before its handler saw the initial list")
+	}
+	close(late.block)
+	late.waitLine(t, "add default/a initial=true")
+	late.waitLine(t, "add default/b initial=true")
+	waitFor(t, "the registration to sync", reg.HasSynced)
+	createPod(t, s, "default", "c", nil)
+	late.waitLine(t, "add default/c initial=false")
+}
+
+func TestInformerBlockedHandlerDoesNotDelayAnother(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	inf := newPodInformer(t, s)
+	stuck, fast := &recorder{block: make(chan struct{})}, &recorder{}
+	defer close(stuck.block)
+	_, _ = inf.AddEventHandler(stuck)
+	_, _ = inf.AddEventHandler(fast)
+	runInformer(t, inf)
+	createPod(t, s, "default", "first", nil)  // the stuck handler blocks on this one
+	createPod(t, s, "default", "second", nil) // and everything after it waits in its own buffer
+	fast.waitLine(t, "add default/second initial=false")
+	if _, ok, _ := inf.GetStore().GetByKey("default/second"); !ok {
+		t.Fatal("the cache lags behind a stuck handler")
+	}
+	if len(stuck.get()) != 0 {
+		t.Fatalf("the stuck handler recorded %v", stuck.get())
+	}
+}
+
+func TestInformerFilteringHandler(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	inf := newPodInformer(t, s)
+	web := SelectorFromSet(Set{"app": "web"})
+	got := &recorder{}
+	_, _ = inf.AddEventHandler(FilteringResourceEventHandler{
+		FilterFunc: func(obj any) bool { l, ok := labelsOf(obj); return ok && web.Matches(l) },
+		Handler:    got,
+	})
+	runInformer(t, inf)
+	createPod(t, s, "default", "db", map[string]string{"app": "db"})
+	createPod(t, s, "default", "marker", map[string]string{"app": "web"})
+	got.waitLine(t, "add default/marker initial=false")
+	if got.has("add default/db initial=false") {
+		t.Fatal("a filtered-out pod reached the handler")
+	}
+	relabelPod(t, s, "default", "db", map[string]string{"app": "web"})
+	got.waitLine(t, "add default/db initial=false") // crossed into the filter: an add
+	relabelPod(t, s, "default", "db", map[string]string{"app": "web", "v": "2"})
+	got.waitLine(t, "update default/db")
+	relabelPod(t, s, "default", "db", map[string]string{"app": "db"})
+	got.waitLine(t, "delete default/db") // crossed out of it: a delete
+}
+
+func TestInformerRemoveEventHandler(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	inf := newPodInformer(t, s)
+	kept, removed := &recorder{}, &recorder{}
+	_, _ = inf.AddEventHandler(kept)
+	reg, _ := inf.AddEventHandler(removed)
+	runInformer(t, inf)
+	createPod(t, s, "default", "before", nil)
+	removed.waitLine(t, "add default/before initial=false")
+	if err := inf.RemoveEventHandler(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.RemoveEventHandler(reg); err != nil {
+		t.Fatalf("removing twice: %v", err)
+	}
+	createPod(t, s, "default", "after", nil)
+	kept.waitLine(t, "add default/after initial=false")
+	if removed.has("add default/after initial=false") {
+		t.Fatal("a removed handler was notified")
+	}
+}
+
+func TestInformerStopLeavesNoGoroutine(t *testing.T) {
+	baseline := len(ourGoroutines())
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	inf := newPodInformer(t, s)
+	h1, h2 := &recorder{}, &recorder{}
+	_, _ = inf.AddEventHandler(h1)
+	_, _ = inf.AddEventHandler(h2)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { inf.Run(ctx); close(done) }()
+	h2.waitLine(t, "add default/a initial=true")
+
+	second := make(chan struct{})
+	go func() { inf.Run(ctx); close(second) }()
+	<-second // a second Run returns at once (with a logged warning), and does not disturb the first
+	createPod(t, s, "default", "b", nil)
+	h1.waitLine(t, "add default/b initial=false")
+
+	cancel()
+	<-done
+	if !inf.IsStopped() {
+		t.Fatal("IsStopped should be true after Run returned")
+	}
+	if _, err := inf.AddEventHandler(&recorder{}); err == nil {
+		t.Fatal("adding a handler to a stopped informer should fail")
+	}
+	checkNoLeaks(t, baseline)
+}
+
+func TestInformerSettingsAfterStart(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", map[string]string{"app": "web"})
+	inf := NewSharedIndexInformer(podsLW(t, s, NamespaceAll), &Pod{}, 0, Indexers{})
+	// Before start: a transform that drops annotations-like bulk (here: labels) is accepted.
+	if err := inf.SetTransform(func(obj any) (any, error) {
+		p := obj.(*Pod).DeepCopy()
+		p.Labels = map[string]string{"seen": "transformed"}
+		return p, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, inf)
+	obj, _, _ := inf.GetStore().GetByKey("default/a")
+	if obj.(*Pod).Labels["seen"] != "transformed" {
+		t.Fatalf("the transform was not applied: %v", obj.(*Pod).Labels)
+	}
+	if inf.SetTransform(nil) == nil || inf.SetWatchErrorHandler(nil) == nil {
+		t.Fatal("SetTransform and SetWatchErrorHandler must fail after start")
+	}
+	// Indexes may be added while running; existing objects are indexed at once.
+	if err := inf.AddIndexers(Indexers{NamespaceIndex: MetaNamespaceIndexFunc}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := inf.GetIndexer().ByIndex(NamespaceIndex, "default"); len(got) != 1 {
+		t.Fatalf("by namespace: %v", got)
+	}
+	if inf.LastSyncResourceVersion() == "" {
+		t.Fatal("LastSyncResourceVersion is empty after sync")
+	}
+}

@@ -1,0 +1,189 @@
+// informer_handlers.go holds the SharedIndexInformer's methods for handlers
+// and settings — adding and removing handlers, indexes, transform and error
+// handler — and WaitForCacheSync.
+//
+// client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go.
+//
+// Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+var (
+	errAlreadyStarted      = errors.New("informer has already started")
+	errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
+)
+
+// AddEventHandler registers handler with the default resync period.
+func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
+}
+
+// determineResyncPeriod fits a handler's wish to what the informer does: no
+// resync if the informer never checks, never more often than it checks.
+func determineResyncPeriod(desired, check time.Duration) time.Duration {
+	switch {
+	case desired == 0:
+		return 0
+	case check == 0:
+		slog.Warn("the resync period is ignored: this informer does not resync", "period", desired)
+		return 0
+	case desired < check:
+		slog.Warn("the resync period is raised to the informer's check period", "period", desired, "check", check)
+		return check
+	}
+	return desired
+}
+
+// AddEventHandlerWithResyncPeriod registers handler with its own resync
+// period. Before Run, a period shorter than the informer's check period
+// makes the informer check more often; after Run it is raised instead.
+func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, errors.New("AddEventHandler: the handler is nil")
+	}
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	if s.stopped {
+		return nil, fmt.Errorf("handler %T was not added to the shared informer because it has stopped already", handler)
+	}
+	if resyncPeriod > 0 {
+		resyncPeriod = max(resyncPeriod, minimumResyncPeriod)
+		if resyncPeriod < s.resyncCheckPeriod {
+			if s.started {
+				resyncPeriod = s.resyncCheckPeriod
+			} else {
+				s.resyncCheckPeriod = resyncPeriod
+				s.processor.resyncCheckPeriodChanged(resyncPeriod)
+			}
+		}
+	}
+	l := newProcessListener(handler, resyncPeriod, determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod),
+		s.clock.Now(), s.HasSynced)
+	if !s.started {
+		return s.processor.addListener(l), nil
+	}
+	// A late handler must see the cache's contents as adds, and nothing
+	// else may reach it first: hold the deltas while it is filled in.
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	handle := s.processor.addListener(l)
+	for _, item := range s.indexer.List() {
+		l.add(addNotification{newObj: item, isInInitialList: true})
+	}
+	return handle, nil
+}
+
+// RemoveEventHandler unregisters the handler of handle.
+func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return s.processor.removeListener(handle)
+}
+
+// HasSynced reports whether the initial list has been processed.
+func (s *sharedIndexInformer) HasSynced() bool {
+	s.startedMu.Lock()
+	c := s.controller
+	s.startedMu.Unlock()
+	return c != nil && c.HasSynced()
+}
+
+// LastSyncResourceVersion is the last version the Reflector saw.
+func (s *sharedIndexInformer) LastSyncResourceVersion() string {
+	s.startedMu.Lock()
+	c := s.controller
+	s.startedMu.Unlock()
+	if c == nil {
+		return ""
+	}
+	return c.LastSyncResourceVersion()
+}
+
+// GetStore returns the cache.
+func (s *sharedIndexInformer) GetStore() Store { return s.indexer }
+
+// GetIndexer returns the cache.
+func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
+
+// AddIndexers adds indexes. Deltas wait while the existing objects are
+// indexed, so no object is missed. (client-go allows this since 1.30.)
+func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
+	s.startedMu.Lock()
+	stopped := s.stopped
+	s.startedMu.Unlock()
+	if stopped {
+		return errors.New("indexer was not added because the informer has stopped already")
+	}
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return s.indexer.AddIndexers(indexers)
+}
+
+// SetWatchErrorHandler sets the handler of failed list/watch cycles.
+func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	if s.started {
+		return errAlreadyStarted
+	}
+	s.watchErrorHandler = handler
+	return nil
+}
+
+// SetTransform sets the function applied to objects before they are cached.
+func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	if s.started {
+		return errAlreadyStarted
+	}
+	s.transform = handler
+	return nil
+}
+
+// IsStopped reports whether Run has returned.
+func (s *sharedIndexInformer) IsStopped() bool {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	return s.stopped
+}
+
+// InformerSynced reports whether an informer (or a handler registration)
+// has synced: pass informer.HasSynced or registration.HasSynced.
+type InformerSynced func() bool
+
+// syncedPollPeriod is how often WaitForCacheSync asks.
+const syncedPollPeriod = 100 * time.Millisecond
+
+// WaitForCacheSync waits until every cacheSyncs reports true, and returns
+// true; or returns false if ctx ends first.
+func WaitForCacheSync(ctx context.Context, cacheSyncs ...InformerSynced) bool {
+	allSynced := func() bool {
+		for _, synced := range cacheSyncs {
+			if !synced() {
+				return false
+			}
+		}
+		return true
+	}
+	ticker := time.NewTicker(syncedPollPeriod)
+	defer ticker.Stop()
+	for !allSynced() {
+		select {
+		case <-ctx.Done():
+			slog.Info("stopped waiting for caches to sync", "err", ctx.Err())
+			return false
+		case <-ticker.C:
+		}
+	}
+	return true
+}

@@ -1,0 +1,172 @@
+// helpers_test.go holds what the Reflector and informer tests share: a
+// goroutine-leak check, polling with a deadline, a watcher tests feed by
+// hand, and a handler that records what it is told.
+package informer
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// waitFor polls cond until it holds or the deadline passes. Tests wait with
+// it instead of sleeping.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond) // polling interval, not synchronisation
+	}
+}
+
+// ourFrame matches a stack frame of this package (not of fakeapi/).
+var ourFrame = regexp.MustCompile(`learn-k8s/informer\.`)
+
+// ourGoroutines returns the stacks of the goroutines running this package's
+// code, leaving out test goroutines themselves.
+func ourGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var ours []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if ourFrame.MatchString(g) && !strings.Contains(g, "testing.tRunner") &&
+			!strings.Contains(g, "_test.go") {
+			ours = append(ours, g)
+		}
+	}
+	return ours
+}
+
+// checkNoLeaks fails t if, within the deadline, goroutines running this
+// package's code remain beyond the baseline count taken before the test.
+func checkNoLeaks(t *testing.T, baseline int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := ourGoroutines()
+		if len(left) <= baseline {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines still running (baseline %d):\n%s", len(left), baseline, strings.Join(left, "\n\n"))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// fakeWatcher is a Watcher a test feeds by hand.
+type fakeWatcher struct {
+	ch       chan WatchEvent
+	stopOnce sync.Once
+	stopped  chan struct{}
+}
+
+func newFakeWatcher() *fakeWatcher {
+	return &fakeWatcher{ch: make(chan WatchEvent), stopped: make(chan struct{})}
+}
+
+func (f *fakeWatcher) Stop()                         { f.stopOnce.Do(func() { close(f.stopped) }) }
+func (f *fakeWatcher) ResultChan() <-chan WatchEvent { return f.ch }
+
+// send delivers ev unless the watch was stopped.
+func (f *fakeWatcher) send(ev WatchEvent) bool {
+	select {
+	case f.ch <- ev:
+		return true
+	case <-f.stopped:
+		return false
+	}
+}
+
+// recorder is a handler that records one line per notification and lets a
+// test wait for lines.
+type recorder struct {
+	mu    sync.Mutex
+	lines []string
+	// block, if set, is waited on at the start of every call.
+	block chan struct{}
+}
+
+func keyOf(obj any) string {
+	k, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return k
+}
+
+func versionOf(obj any) string {
+	if o, ok := obj.(Object); ok {
+		return o.GetResourceVersion()
+	}
+	return "?"
+}
+
+func (r *recorder) record(line string) {
+	if r.block != nil {
+		<-r.block
+	}
+	r.mu.Lock()
+	r.lines = append(r.lines, line)
+	r.mu.Unlock()
+}
+
+func (r *recorder) OnAdd(obj any, initial bool) {
+	r.record(fmt.Sprintf("add %s initial=%v", keyOf(obj), initial))
+}
+
+func (r *recorder) OnUpdate(oldObj, newObj any) {
+	same := ""
+	if versionOf(oldObj) == versionOf(newObj) {
+		same = " same"
+	}
+	r.record("update " + keyOf(newObj) + same)
+}
+
+func (r *recorder) OnDelete(obj any) {
+	kind := ""
+	if _, ok := obj.(DeletedFinalStateUnknown); ok {
+		kind = " tombstone"
+	}
+	r.record("delete " + keyOf(obj) + kind)
+}
+
+func (r *recorder) get() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.lines...)
+}
+
+func (r *recorder) has(line string) bool {
+	for _, l := range r.get() {
+		if l == line {
+			return true
+		}
+	}
+	return false
+}
+
+// waitLine waits until the recorder has recorded line.
+func (r *recorder) waitLine(t *testing.T, line string) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%q (have %q)", line, r.get()), func() bool { return r.has(line) })
+}
+
+// testPod returns a pod with the given version and labels.
+func testPod(ns, name, rv string, labels map[string]string) *Pod {
+	return &Pod{ObjectMeta: ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, Labels: labels}}
+}

@@ -1,0 +1,233 @@
+// reflector_test.go holds the Reflector's edge cases over HTTP against
+// fakeapi: bookmarks, streaming lists and their fallback, paging across a
+// compaction, the relist versions after 410, and the backoff sequence while
+// the server is down.
+package informer
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+// countingStore is a Store that counts the Reflector's calls.
+type countingStore struct {
+	Store
+	mu                  sync.Mutex
+	adds, updates, dels int
+	replaces            int
+}
+
+func newCountingStore() *countingStore {
+	return &countingStore{Store: NewStore(MetaNamespaceKeyFunc)}
+}
+
+func (c *countingStore) count(f func()) { c.mu.Lock(); f(); c.mu.Unlock() }
+
+func (c *countingStore) Add(obj any) error {
+	c.count(func() { c.adds++ })
+	return c.Store.Add(obj)
+}
+
+func (c *countingStore) Update(obj any) error {
+	c.count(func() { c.updates++ })
+	return c.Store.Update(obj)
+}
+
+func (c *countingStore) Delete(obj any) error {
+	c.count(func() { c.dels++ })
+	return c.Store.Delete(obj)
+}
+
+func (c *countingStore) Replace(list []any, rv string) error {
+	c.count(func() { c.replaces++ })
+	return c.Store.Replace(list, rv)
+}
+
+func (c *countingStore) counts() (adds, updates, dels, replaces int) {
+	c.count(func() { adds, updates, dels, replaces = c.adds, c.updates, c.dels, c.replaces })
+	return
+}
+
+// runReflector runs r until the test ends.
+func runReflector(t *testing.T, r *Reflector) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
+	s := startServer(t, fakeapi.Options{BookmarkInterval: 10 * time.Millisecond})
+	createPod(t, s, "default", "a", nil)
+	store := newCountingStore()
+	r := NewReflector(podsLW(t, s, "default"), &Pod{}, store)
+	runReflector(t, r)
+	waitFor(t, "the first list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	before := r.LastSyncResourceVersion()
+	// Changes in another namespace move the server's version, not our objects.
+	for i := range 3 {
+		createPod(t, s, "elsewhere", fmt.Sprint("p", i), nil)
+	}
+	waitFor(t, "a bookmark at the server's version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
+	adds, updates, dels, replaces := store.counts()
+	if adds+updates+dels != 0 || replaces != 1 {
+		t.Fatalf("bookmarks changed the store: %d adds, %d updates, %d deletes, %d replaces", adds, updates, dels, replaces)
+	}
+	t.Logf("version %s → %s by bookmarks alone", before, r.LastSyncResourceVersion())
+}
+
+func TestReflectorStreamingList(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	createPod(t, s, "default", "b", nil)
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	store := newCountingStore()
+	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: true})
+	runReflector(t, r)
+	waitFor(t, "the streamed initial list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	if keys := store.ListKeys(); len(keys) != 2 {
+		t.Fatalf("store has %v", keys)
+	}
+	createPod(t, s, "default", "c", nil)
+	waitFor(t, "a live event on the same watch", func() bool { _, ok, _ := store.GetByKey("default/c"); return ok })
+	lists, watches := lw.calls()
+	w := watches[0]
+	if len(lists) != 0 || len(watches) != 1 || w.SendInitialEvents == nil || !*w.SendInitialEvents ||
+		w.ResourceVersionMatch != ResourceVersionMatchNotOlderThan || w.ResourceVersion != "" || !w.AllowWatchBookmarks {
+		t.Fatalf("lists %v, watches %+v", lists, watches)
+	}
+	if adds, _, _, _ := store.counts(); adds != 1 {
+		t.Fatalf("the initial objects must reach the store in one Replace, not as %d adds", adds)
+	}
+}
+
+func TestReflectorStreamingListFallsBackToList(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll), beforeWatch: func(o ListOptions) error {
+		if o.SendInitialEvents != nil { // a server without streaming lists refuses the parameter
+			return &StatusError{Status{Code: http.StatusBadRequest, Reason: StatusReasonBadRequest, Message: "sendInitialEvents: unsupported"}}
+		}
+		return nil
+	}}
+	store := newCountingStore()
+	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: true}))
+	waitFor(t, "the fallback list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	waitFor(t, "the watch after the list", func() bool { return lw.watchCount() == 2 })
+	if lw.listCount() != 1 || lw.lastWatch().SendInitialEvents != nil {
+		t.Fatalf("lists %d, last watch %+v", lw.listCount(), lw.lastWatch())
+	}
+}
+
+func TestReflectorPagingAcrossACompaction(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	for i := range 5 {
+		createPod(t, s, "default", fmt.Sprint("p", i), nil)
+	}
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	lw.afterList = func(o ListOptions, l *ObjectList) {
+		if o.Continue == "" && l.Continue != "" { // after the first page
+			createPod(t, s, "default", "late", nil)
+			s.Compact(0) // the snapshot of the continue token is gone
+		}
+	}
+	store := newCountingStore()
+	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{WatchListPageSize: 2}))
+	waitFor(t, "the list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	lists, _ := lw.calls()
+	if len(lists) != 3 ||
+		lists[0].ResourceVersion != "0" || lists[0].Limit != 2 ||
+		lists[1].Continue == "" || lists[1].ResourceVersion != "" ||
+		lists[2].Continue != "" || lists[2].Limit != 0 || lists[2].ResourceVersion != "0" {
+		t.Fatalf("requests %+v; want page 1, an expired page 2, then one full list at \"0\"", lists)
+	}
+	if n := len(store.ListKeys()); n != 6 {
+		t.Fatalf("store has %d pods, want 6", n)
+	}
+}
+
+func TestReflectorRelistVersions(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	clock := NewFakeClock(time.Unix(0, 0))
+	expired := &StatusError{Status{Code: http.StatusGone, Reason: StatusReasonExpired, Message: "too old resource version"}}
+	var failWatches atomic.Bool
+	var gone atomic.Value // a version lists at are refused
+	gone.Store("")
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	lw.beforeWatch = func(ListOptions) error {
+		if failWatches.Load() {
+			return expired
+		}
+		return nil
+	}
+	lw.beforeList = func(o ListOptions) (*ObjectList, error) {
+		if o.ResourceVersion != "" && o.ResourceVersion == gone.Load() {
+			return nil, expired
+		}
+		return nil, nil
+	}
+	r := NewReflectorWithOptions(lw, &Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Clock: clock, WatchErrorHandler: func(*Reflector, error) {}})
+	runReflector(t, r)
+	waitFor(t, "the first watch", func() bool { return lw.watchCount() == 1 })
+	createPod(t, s, "default", "b", nil) // an event, so the watch's end is not "very short"
+	waitFor(t, "b", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
+	last := r.LastSyncResourceVersion()
+
+	// The watch now fails with 410, and so does a list at the last version.
+	failWatches.Store(true)
+	gone.Store(last)
+	s.CloseWatches()
+	waitFor(t, "the failed re-watch", func() bool { return lw.watchCount() == 2 })
+	failWatches.Store(false)
+	stepBackoff(t, clock)
+	waitFor(t, "the relists", func() bool { return lw.listCount() == 3 })
+	lists, _ := lw.calls()
+	versions := []string{lists[0].ResourceVersion, lists[1].ResourceVersion, lists[2].ResourceVersion}
+	if !slices.Equal(versions, []string{"0", last, ""}) {
+		t.Fatalf("list versions %q; want \"0\", the last seen %q, then \"\"", versions, last)
+	}
+}
+
+func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
+	baseline := len(ourGoroutines())
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	clock := NewFakeClock(time.Unix(0, 0))
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	store := newCountingStore()
+	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{Clock: clock})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	waitFor(t, "the first watch", func() bool { return lw.watchCount() == 1 })
+	createPod(t, s, "default", "b", nil) // the watch has seen an event: its end is not "very short"
+	waitFor(t, "b", func() bool { _, ok, _ := store.GetByKey("default/b"); return ok })
+
+	stopServer(t, s, lw)
+	base := backoffInitial
+	for i := range 8 {
+		got := stepBackoff(t, clock)
+		if got < base || got >= 2*base {
+			t.Fatalf("backoff %d: %v, want within [%v, %v)", i, got, base, 2*base)
+		}
+		base = min(2*base, backoffCap)
+	}
+	if lw.listCount() != 1 {
+		t.Fatalf("%d lists: connection refused must re-watch, not relist", lw.listCount())
+	}
+	t.Log("cancelling in the middle of a backoff ends everything")
+	waitFor(t, "the next backoff", clock.HasWaiters)
+	cancel()
+	<-done
+	checkNoLeaks(t, baseline)
+}

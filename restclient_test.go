@@ -1,0 +1,146 @@
+// restclient_test.go checks the HTTP ListerWatcher against fakeapi: a group
+// resource decoded as Unstructured with every field kept, server-side label
+// selectors (a pod that stops matching arrives as a delete), Status errors,
+// and TLS with a CA file or insecure-skip-verify plus a bearer token.
+package informer
+
+import (
+	"context"
+	"encoding/pem"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+func TestRESTClientGroupResourceIsUnstructured(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	_, err := s.Create(fakeapi.Deployments, "default", map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "namespace": "default"},
+		"spec":     map[string]any{"replicas": 3, "selector": map[string]any{"matchLabels": map[string]any{"app": "web"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewRESTClient(RESTConfig{Host: s.URL()})
+	lw := NewListWatchFromClient(c, GroupVersionResource{"apps", "v1", "deployments"}, NamespaceAll, "")
+	inf := NewSharedIndexInformer(lw, &Unstructured{}, 0, Indexers{})
+	runInformer(t, inf)
+	obj, ok, _ := inf.GetStore().GetByKey("default/web")
+	if !ok {
+		t.Fatalf("keys %v", inf.GetStore().ListKeys())
+	}
+	u := obj.(*Unstructured)
+	spec, _ := u.Object["spec"].(map[string]any)
+	if u.GetKind() != "Deployment" || u.GetAPIVersion() != "apps/v1" || spec == nil || spec["replicas"] == nil {
+		t.Fatalf("fields lost: %v", u.Object)
+	}
+}
+
+func TestRESTClientLabelSelectorOnTheServer(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "web", map[string]string{"app": "web"})
+	createPod(t, s, "default", "db", map[string]string{"app": "db"})
+	c, _ := NewRESTClient(RESTConfig{Host: s.URL()})
+	lw := NewFilteredListWatchFromClient(c, podsResource, "default", func(o *ListOptions) { o.LabelSelector = "app=web" })
+	inf := NewSharedIndexInformer(lw, &Pod{}, 0, Indexers{})
+	h := &recorder{}
+	_, _ = inf.AddEventHandler(h)
+	runInformer(t, inf)
+	if keys := inf.GetStore().ListKeys(); len(keys) != 1 || keys[0] != "default/web" {
+		t.Fatalf("keys %v", keys)
+	}
+	relabelPod(t, s, "default", "web", map[string]string{"app": "other"})
+	h.waitLine(t, "delete default/web") // stopped matching: the server says DELETED
+	relabelPod(t, s, "default", "db", map[string]string{"app": "web"})
+	h.waitLine(t, "add default/db initial=false") // started matching: ADDED
+}
+
+func TestRESTClientStatusErrors(t *testing.T) {
+	s := startServer(t, fakeapi.Options{Token: "secret"})
+	c, _ := NewRESTClient(RESTConfig{Host: s.URL(), BearerToken: "wrong"})
+	_, err := NewListWatchFromClient(c, podsResource, "", "").List(context.Background(), ListOptions{})
+	if ReasonForError(err) != StatusReasonUnauthorized {
+		t.Fatalf("wrong token: %v (reason %q)", err, ReasonForError(err))
+	}
+	s.FailNext(1, 429)
+	c, _ = NewRESTClient(RESTConfig{Host: s.URL(), BearerToken: "secret"})
+	_, err = NewListWatchFromClient(c, podsResource, "", "").List(context.Background(), ListOptions{})
+	if secs, ok := SuggestsClientDelay(err); !IsTooManyRequests(err) || !ok || secs != 1 {
+		t.Fatalf("429: %v", err)
+	}
+	if _, err := NewRESTClient(RESTConfig{Host: "127.0.0.1:6443"}); err == nil {
+		t.Fatal("a host without a scheme should be refused")
+	}
+}
+
+func TestRESTClientTLSWithCAFileOrInsecure(t *testing.T) {
+	s := startServer(t, fakeapi.Options{Token: "secret"})
+	createPod(t, s, "default", "a", nil)
+	target, _ := url.Parse(s.URL())
+	tlsFront := httptest.NewTLSServer(httputil.NewSingleHostReverseProxy(target))
+	defer tlsFront.Close()
+	caFile := filepath.Join(t.TempDir(), "ca.crt")
+	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsFront.Certificate().Raw})
+	if err := os.WriteFile(caFile, caPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list := func(cfg RESTConfig) (*ObjectList, error) {
+		c, err := NewRESTClient(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return NewListWatchFromClient(c, podsResource, "default", "").List(context.Background(), ListOptions{})
+	}
+	for name, tc := range map[string]TLSClientConfig{"ca file": {CAFile: caFile}, "insecure": {Insecure: true}} {
+		l, err := list(RESTConfig{Host: tlsFront.URL, BearerToken: "secret", TLSClientConfig: tc})
+		if err != nil || len(l.Items) != 1 {
+			t.Fatalf("%s: %v %v", name, l, err)
+		}
+	}
+	if _, err := list(RESTConfig{Host: tlsFront.URL, BearerToken: "secret"}); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("an unknown CA must be refused: %v", err)
+	}
+}
+
+func TestParseSelector(t *testing.T) {
+	labels := Set{"app": "web", "tier": "frontend"}
+	cases := map[string]bool{
+		"":                              true,
+		"app=web":                       true,
+		"app==web,tier=frontend":        true,
+		"app!=web":                      false,
+		"app in (web, api)":             true,
+		"app notin (web)":               false,
+		"tier":                          true,
+		"!tier":                         false,
+		"!canary":                       true,
+		"app in (web),env notin (prod)": true,
+	}
+	for text, want := range cases {
+		sel, err := ParseSelector(text)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got := sel.Matches(labels); got != want {
+			t.Errorf("%q matches %v: got %v", text, labels, got)
+		}
+		if again, err := ParseSelector(sel.String()); err != nil || again.String() != sel.String() {
+			t.Errorf("%q does not round-trip: %q, %v", text, sel.String(), err)
+		}
+	}
+	for _, bad := range []string{"a b", "app in web", ",", "x in (a,b", "=web"} {
+		if _, err := ParseSelector(bad); err == nil {
+			t.Errorf("%q should not parse", bad)
+		}
+	}
+	if got := SelectorFromSet(Set{"b": "2", "a": "1"}).String(); got != "a=1,b=2" {
+		t.Errorf("SelectorFromSet: %q", got)
+	}
+}

@@ -1,0 +1,197 @@
+// selector.go holds a small label selector: Set (labels), Selector,
+// Everything, SelectorFromSet and ParseSelector for the forms
+// "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)", "k" and "!k",
+// joined by commas (all must hold). Listers take one; its String() is what a
+// ListOptions.LabelSelector sends to the server.
+//
+// client-go counterpart: k8s.io/apimachinery/pkg/labels (Set, Selector,
+// Everything, SelectorFromSet, Parse).
+//
+// Tutorial: 004 §3.3 (reading the cache through listers).
+package informer
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Set is a set of labels: labels.Set in client-go.
+type Set map[string]string
+
+// Selector decides which label sets it selects.
+type Selector interface {
+	// Matches reports whether labels are selected.
+	Matches(labels Set) bool
+	// Empty reports whether the selector selects everything.
+	Empty() bool
+	// String is the selector in the API's syntax.
+	String() string
+}
+
+// Everything returns the selector that selects every object.
+func Everything() Selector { return requirements(nil) }
+
+// SelectorFromSet selects the objects that have every label of set.
+func SelectorFromSet(set Set) Selector {
+	reqs := make(requirements, 0, len(set))
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		reqs = append(reqs, requirement{key: k, op: "=", values: []string{set[k]}})
+	}
+	return reqs
+}
+
+// requirement is one condition: key op values.
+type requirement struct {
+	key    string
+	op     string // "=", "!=", "in", "notin", "exists", "!"
+	values []string
+}
+
+func (r requirement) matches(labels Set) bool {
+	v, has := labels[r.key]
+	switch r.op {
+	case "=", "in":
+		return has && slices.Contains(r.values, v)
+	case "!=", "notin":
+		return !has || !slices.Contains(r.values, v)
+	case "exists":
+		return has
+	case "!":
+		return !has
+	}
+	return false
+}
+
+func (r requirement) String() string {
+	switch r.op {
+	case "exists":
+		return r.key
+	case "!":
+		return "!" + r.key
+	case "in", "notin":
+		return r.key + " " + r.op + " (" + strings.Join(r.values, ",") + ")"
+	}
+	return r.key + r.op + r.values[0]
+}
+
+// requirements is a Selector: every requirement must hold.
+type requirements []requirement
+
+func (rs requirements) Matches(labels Set) bool {
+	for _, r := range rs {
+		if !r.matches(labels) {
+			return false
+		}
+	}
+	return true
+}
+
+func (rs requirements) Empty() bool { return len(rs) == 0 }
+
+func (rs requirements) String() string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParseSelector parses a label selector ("" selects everything).
+func ParseSelector(selector string) (Selector, error) {
+	var reqs requirements
+	for _, part := range splitTopLevel(selector) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			if strings.TrimSpace(selector) == "" {
+				continue
+			}
+			return nil, errors.New("label selector " + selector + ": empty requirement")
+		}
+		r, err := parseRequirement(part)
+		if err != nil {
+			return nil, errors.New("label selector " + selector + ": " + err.Error())
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, nil
+}
+
+// splitTopLevel splits at the commas that are not inside parentheses.
+func splitTopLevel(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+func parseRequirement(s string) (requirement, error) {
+	if key, ok := strings.CutPrefix(s, "!"); ok {
+		return keyOnly(strings.TrimSpace(key), "!")
+	}
+	for _, op := range []string{"!=", "==", "="} {
+		if key, value, ok := strings.Cut(s, op); ok {
+			key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+			if !validLabelPart(key) || (value != "" && !validLabelPart(value)) {
+				return requirement{}, errors.New("bad requirement " + s)
+			}
+			if op == "==" {
+				op = "="
+			}
+			return requirement{key: key, op: op, values: []string{value}}, nil
+		}
+	}
+	fields := strings.Fields(strings.Replace(s, "(", " (", 1))
+	if len(fields) >= 3 && (fields[1] == "in" || fields[1] == "notin") {
+		set := strings.Join(fields[2:], "")
+		inner, ok := strings.CutPrefix(set, "(")
+		if inner, ok2 := strings.CutSuffix(inner, ")"); ok && ok2 && validLabelPart(fields[0]) {
+			var values []string
+			for _, v := range strings.Split(inner, ",") {
+				if v = strings.TrimSpace(v); v != "" && !validLabelPart(v) {
+					return requirement{}, errors.New("bad value " + v)
+				}
+				values = append(values, strings.TrimSpace(v))
+			}
+			return requirement{key: fields[0], op: fields[1], values: values}, nil
+		}
+		return requirement{}, errors.New("bad set requirement " + s)
+	}
+	return keyOnly(s, "exists")
+}
+
+func keyOnly(key, op string) (requirement, error) {
+	if !validLabelPart(key) {
+		return requirement{}, errors.New("bad label key " + key)
+	}
+	return requirement{key: key, op: op}, nil
+}
+
+// validLabelPart accepts the characters of label keys and values: letters,
+// digits, '-', '_', '.', and '/' (for a key's prefix).
+func validLabelPart(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		ok := c == '-' || c == '_' || c == '.' || c == '/' ||
+			('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,182 @@
+// watch.go holds the watch side of the protocol: WatchEvent and its types,
+// the Watcher interface (a channel of events and Stop), and the stream
+// decoder that turns a chunked HTTP body into events one at a time, as they
+// arrive, without ever reading the whole body.
+//
+// client-go counterpart: k8s.io/apimachinery/pkg/watch (Interface, Event,
+// EventType, StreamWatcher) and the JSON framing of
+// k8s.io/apimachinery/pkg/runtime/serializer/streaming.
+//
+// Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event
+// type → cache operation).
+package informer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+)
+
+// WatchEventType is the type of a watch event, as the server spells it.
+type WatchEventType string
+
+// The watch event types (client-go's watch.Added, watch.Modified, ...).
+const (
+	WatchAdded    WatchEventType = "ADDED"
+	WatchModified WatchEventType = "MODIFIED"
+	WatchDeleted  WatchEventType = "DELETED"
+	// WatchBookmark carries only a resource version: "you are up to here".
+	WatchBookmark WatchEventType = "BOOKMARK"
+	// WatchError carries a *Status; the watch is over.
+	WatchError WatchEventType = "ERROR"
+)
+
+// InitialEventsAnnotationKey marks the bookmark that ends the initial events
+// of a streaming list.
+const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
+
+// WatchEvent is one event of a watch.
+type WatchEvent struct {
+	Type WatchEventType
+	// Object is the object after the change (before it, for DELETED); a
+	// *Status for ERROR.
+	Object any
+}
+
+// Watcher is a running watch: events arrive on ResultChan until the server
+// ends the stream or Stop is called, and then the channel is closed.
+// It is client-go's watch.Interface.
+type Watcher interface {
+	// Stop ends the watch and releases its connection. It may be called
+	// more than once, from any goroutine.
+	Stop()
+	// ResultChan delivers the events in order; it is closed at the end.
+	ResultChan() <-chan WatchEvent
+}
+
+// streamWatcher decodes a watch response body into events.
+type streamWatcher struct {
+	body      io.ReadCloser
+	newObject func() Object
+	result    chan WatchEvent
+	cancel    context.CancelFunc // ends the request
+	stopOnce  sync.Once
+	done      chan struct{}
+}
+
+// newStreamWatcher starts decoding body. cancel ends the HTTP request.
+func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
+	sw := &streamWatcher{
+		body:      body,
+		newObject: newObject,
+		result:    make(chan WatchEvent),
+		cancel:    cancel,
+		done:      make(chan struct{}),
+	}
+	go sw.receive()
+	return sw
+}
+
+// Stop ends the watch; the receive goroutine then closes ResultChan.
+func (sw *streamWatcher) Stop() {
+	sw.stopOnce.Do(func() {
+		close(sw.done)
+		sw.cancel()
+		sw.body.Close()
+	})
+}
+
+// ResultChan returns the events.
+func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
+
+// rawEvent is one JSON line of the stream; Object is decoded once the type
+// says what it is.
+type rawEvent struct {
+	Type   WatchEventType  `json:"type"`
+	Object json.RawMessage `json:"object"`
+}
+
+// receive reads one event at a time until the stream ends or Stop is called.
+// A clean end of stream, or a connection that dropped, just closes the
+// channel; a broken event becomes an ERROR event, as in client-go.
+func (sw *streamWatcher) receive() {
+	defer close(sw.result)
+	defer sw.Stop()
+	dec := json.NewDecoder(sw.body)
+	for {
+		var raw rawEvent
+		if err := dec.Decode(&raw); err != nil {
+			if !sw.stopped() && !isProbableEOF(err) {
+				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
+			}
+			return
+		}
+		ev, err := sw.decodeEvent(raw)
+		if err != nil {
+			slog.Error("watch: bad event", "type", raw.Type, "err", err)
+			ev = errorEvent("unable to decode an event from the watch stream: " + err.Error())
+		}
+		if !sw.send(ev) || ev.Type == WatchError {
+			return
+		}
+	}
+}
+
+func (sw *streamWatcher) stopped() bool {
+	select {
+	case <-sw.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// send delivers ev unless the watch is stopped first.
+func (sw *streamWatcher) send(ev WatchEvent) bool {
+	select {
+	case sw.result <- ev:
+		return true
+	case <-sw.done:
+		return false
+	}
+}
+
+func (sw *streamWatcher) decodeEvent(raw rawEvent) (WatchEvent, error) {
+	switch raw.Type {
+	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
+		obj, err := decodeObject(raw.Object, sw.newObject)
+		return WatchEvent{Type: raw.Type, Object: obj}, err
+	case WatchError:
+		status := &Status{}
+		if err := json.Unmarshal(raw.Object, status); err != nil {
+			return WatchEvent{}, err
+		}
+		return WatchEvent{Type: WatchError, Object: status}, nil
+	}
+	return WatchEvent{}, errors.New("unknown watch event type " + string(raw.Type))
+}
+
+// errorEvent is the ERROR event the decoder sends when the stream is broken.
+func errorEvent(msg string) WatchEvent {
+	return WatchEvent{Type: WatchError, Object: &Status{
+		Status: "Failure", Code: http.StatusInternalServerError,
+		Reason: StatusReasonInternalError, Message: msg,
+	}}
+}
+
+// isProbableEOF reports errors that mean "the connection ended": the normal
+// end of a watch, a server that went away, or our own Stop.
+func isProbableEOF(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, http.ErrBodyReadAfterClose)
+}
+
+// isConnectionRefused reports that nothing listens at the server's address.
+func isConnectionRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }

@@ -1,0 +1,84 @@
+// watch_test.go checks the watch-stream decoder on a pipe: events come out
+// one by one as they are written (no buffering of the whole body), a broken
+// event becomes an ERROR event, and both the end of the stream and Stop
+// close the channel.
+package informer
+
+import (
+	"context"
+	"io"
+	"testing"
+)
+
+func newPipeWatcher() (*streamWatcher, *io.PipeWriter) {
+	pr, pw := io.Pipe()
+	_, cancel := context.WithCancel(context.Background())
+	return newStreamWatcher(pr, objectFactory(GroupVersionResource{Version: "v1", Resource: "pods"}), cancel), pw
+}
+
+func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {
+	sw, pw := newPipeWatcher()
+	defer sw.Stop()
+	lines := []string{
+		`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","resourceVersion":"5"}}}` + "\n",
+		`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"9"}}}` + "\n",
+		`{"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","resourceVersion":"10"}}}`,
+	}
+	wantType := []WatchEventType{WatchAdded, WatchBookmark, WatchDeleted}
+	wantRV := []string{"5", "9", "10"}
+	for i, line := range lines {
+		// The pipe blocks the writer until the decoder reads: an event that
+		// comes out before the next is written proves nothing waits for EOF.
+		go func() { _, _ = io.WriteString(pw, line) }()
+		ev := <-sw.ResultChan()
+		pod, ok := ev.Object.(*Pod)
+		if ev.Type != wantType[i] || !ok || pod.ResourceVersion != wantRV[i] {
+			t.Fatalf("event %d: got %s %#v", i, ev.Type, ev.Object)
+		}
+		if pod.Kind != "" {
+			t.Errorf("a typed object should drop its kind, as list items have none: %q", pod.Kind)
+		}
+	}
+	pw.Close()
+	if _, open := <-sw.ResultChan(); open {
+		t.Fatal("the channel should close at the end of the stream")
+	}
+}
+
+func TestStreamWatcherErrorEventBecomesStatus(t *testing.T) {
+	sw, pw := newPipeWatcher()
+	defer sw.Stop()
+	go func() {
+		_, _ = io.WriteString(pw, `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (98)","reason":"Expired","code":410}}`)
+	}()
+	ev := <-sw.ResultChan()
+	err := FromObject(ev.Object)
+	if ev.Type != WatchError || !IsResourceExpired(err) || err.Error() != "too old resource version: 1 (98)" {
+		t.Fatalf("got %s %v", ev.Type, err)
+	}
+	if _, open := <-sw.ResultChan(); open {
+		t.Fatal("the watch should end after an ERROR event")
+	}
+}
+
+func TestStreamWatcherBrokenJSONBecomesInternalError(t *testing.T) {
+	sw, pw := newPipeWatcher()
+	defer sw.Stop()
+	go func() { _, _ = io.WriteString(pw, `{"type":"ADDED","object":{]`) }()
+	ev := <-sw.ResultChan()
+	if ev.Type != WatchError || !IsInternalError(FromObject(ev.Object)) {
+		t.Fatalf("got %s %#v", ev.Type, ev.Object)
+	}
+}
+
+func TestStreamWatcherStopClosesChannel(t *testing.T) {
+	baseline := len(ourGoroutines())
+	sw, pw := newPipeWatcher()
+	defer pw.Close()
+	sw.Stop()
+	sw.Stop() // twice is fine
+	if _, open := <-sw.ResultChan(); open {
+		t.Fatal("the channel should close after Stop")
+	}
+	checkNoLeaks(t, baseline)
+}
