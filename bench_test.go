@@ -1,7 +1,7 @@
-// bench_test.go holds the benchmarks of issue 7 ("what an informer costs"):
-// the store and the DeltaFIFO at scale, and the decode floor that initial
-// sync is compared with. The benchmarks that need a running informer over
-// HTTP are in bench_informer_test.go; the server's own costs (fan-out to
+// bench_test.go holds the benchmarks of issue 7 ("what an informer costs")
+// that need no server: the store and the DeltaFIFO at scale. The benchmarks
+// of a whole informer over HTTP (and the decode floor that initial sync is
+// compared with) are in bench_informer_test.go; the server's own costs (fan-out to
 // watchers, big lists) in fakeapi/bench_test.go; the seed comparisons (key
 // concat vs Sprintf, RWMutex+map vs sync.Map) in core_bench_test.go.
 //
@@ -225,68 +225,6 @@ func BenchmarkDeltaFIFOReplace(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(popNanos)/float64(b.N), "pop-ns/op")
-}
-
-// BenchmarkDecodeFloor is the floor initial sync is measured against: the
-// least work any client must do, decoding a PodList of 1k/10k/100k realistic
-// pods (about 1 KB of JSON each) with encoding/json into []Pod, from memory,
-// with no HTTP, queue or cache. B/obj is the heap the decoded pods hold.
-func BenchmarkDecodeFloor(b *testing.B) {
-	for _, size := range benchSizes {
-		b.Run(size.name, func(b *testing.B) {
-			body := benchPodListBody(b, size.n)
-			b.SetBytes(int64(len(body)))
-			b.ReportAllocs()
-			var held float64
-			for b.Loop() {
-				var list struct {
-					Items []Pod `json:"items"`
-				}
-				if err := json.Unmarshal(body, &list); err != nil {
-					b.Fatal(err)
-				}
-				if len(list.Items) != size.n {
-					b.Fatalf("decoded %d pods, want %d", len(list.Items), size.n)
-				}
-				b.StopTimer()
-				held = benchHeapHeld(func() { list.Items = nil }) / float64(size.n)
-				b.StartTimer()
-			}
-			b.ReportMetric(held, "B/obj")
-		})
-	}
-}
-
-// benchPodListBody returns the body of a PodList of n pods, as the server
-// sends it: the template pod with the fields the server sets (uid,
-// resourceVersion, creationTimestamp), without kind and apiVersion.
-func benchPodListBody(b *testing.B, n int) []byte {
-	b.Helper()
-	pod := benchPodTemplate(b)
-	delete(pod, "kind")
-	delete(pod, "apiVersion")
-	meta := pod["metadata"].(map[string]any)
-	meta["creationTimestamp"] = "2026-12-01T09:00:00Z"
-	items := make([]json.RawMessage, n)
-	for i := range items {
-		meta["name"], meta["namespace"] = benchName(i), benchNamespace(i)
-		meta["uid"] = "0b1e2c3d-4f50-4a61-8b72-" + strconv.Itoa(100_000_000_000 + i)[1:]
-		meta["resourceVersion"] = strconv.Itoa(i + 2)
-		raw, err := json.Marshal(pod)
-		if err != nil {
-			b.Fatal(err)
-		}
-		items[i] = raw
-	}
-	body, err := json.Marshal(map[string]any{
-		"kind": "PodList", "apiVersion": "v1",
-		"metadata": map[string]any{"resourceVersion": strconv.Itoa(n + 1)},
-		"items":    items,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return body
 }
 
 // benchHeapHeld returns how many bytes of heap release frees: the live heap

@@ -12,7 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"testing"
 )
 
@@ -58,7 +58,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 			written := 0
 			for b.Loop() {
 				if written%256 == 0 {
-					fan.waitFor(b, written)
+					fan.waitFor(written)
 				}
 				meta["name"], meta["namespace"] = "pod-"+strconv.Itoa(written%pods), "ns-"+strconv.Itoa(written%pods)
 				labels["generation"] = strconv.Itoa(written) // a real change, so an event is sent
@@ -67,7 +67,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 				}
 				written++
 			}
-			fan.waitFor(b, written)
+			fan.waitFor(written)
 			if open := s.Stats().OpenWatches; open != watchers {
 				b.Fatalf("%d of %d watches still open: a watcher was cut off", open, watchers)
 			}
@@ -77,17 +77,18 @@ func BenchmarkWriteFanOut(b *testing.B) {
 
 // benchWatchers are watch streams read by goroutines that count events.
 type benchWatchers struct {
-	seen     []atomic.Int64 // events read by each watcher
-	target   atomic.Int64   // the count a watcher reports on caughtUp
-	caughtUp chan struct{}
+	mu     sync.Mutex
+	caught sync.Cond // on mu; signalled when a watcher reaches target
+	seen   []int     // events read by each watcher
+	target int
 }
 
 // startBenchWatchers opens n watches of every pod from the current version
 // (so no initial events, and no bookmarks) and reads them until b ends.
 func startBenchWatchers(b *testing.B, s *Server, n int) *benchWatchers {
 	b.Helper()
-	fan := &benchWatchers{seen: make([]atomic.Int64, n), caughtUp: make(chan struct{}, n)}
-	fan.target.Store(-1)
+	fan := &benchWatchers{seen: make([]int, n)}
+	fan.caught.L = &fan.mu
 	u := s.URL() + "/api/v1/pods?watch=true&resourceVersion=" + s.ResourceVersion()
 	for i := range n {
 		resp, err := client.Get(u)
@@ -101,25 +102,27 @@ func startBenchWatchers(b *testing.B, s *Server, n int) *benchWatchers {
 				if _, err := r.ReadSlice('\n'); err != nil {
 					return // the stream ended: the benchmark is over
 				}
-				if fan.seen[i].Add(1) == fan.target.Load() {
-					fan.caughtUp <- struct{}{}
+				fan.mu.Lock()
+				fan.seen[i]++
+				if fan.seen[i] == fan.target {
+					fan.caught.Signal()
 				}
+				fan.mu.Unlock()
 			}
 		}()
 	}
 	return fan
 }
 
-// waitFor waits until every watcher has read written events. The target is
-// set before the writes that reach it, so each watcher crosses it once.
-func (fan *benchWatchers) waitFor(b *testing.B, written int) {
-	b.Helper()
-	fan.target.Store(int64(written))
+// waitFor waits until every watcher has read written events.
+func (fan *benchWatchers) waitFor(written int) {
+	fan.mu.Lock()
+	defer fan.mu.Unlock()
+	fan.target = written
 	for i := range fan.seen {
-		if fan.seen[i].Load() >= int64(written) {
-			continue // already there before the target was set
+		for fan.seen[i] < written {
+			fan.caught.Wait()
 		}
-		<-fan.caughtUp
 	}
 }
 
