@@ -91,10 +91,16 @@ func benchRun(inf SharedIndexInformer) (stop func()) {
 type benchCounter struct {
 	n, target atomic.Int64
 	wake      chan struct{} // holds at most one wake-up; waiters re-check n
+	timeout   *time.Timer   // reused, so that waiting allocates nothing
 }
 
+// benchWaitLimit is how long a benchmark waits for an event before it
+// fails: a lost event must fail the run, not hang it.
+const benchWaitLimit = time.Minute
+
 func newBenchCounter() *benchCounter {
-	c := &benchCounter{wake: make(chan struct{}, 1)}
+	c := &benchCounter{wake: make(chan struct{}, 1), timeout: time.NewTimer(benchWaitLimit)}
+	c.timeout.Stop()
 	c.target.Store(1 << 62)
 	return c
 }
@@ -110,10 +116,19 @@ func (c *benchCounter) add() {
 }
 
 // waitFor returns once want events have been counted.
-func (c *benchCounter) waitFor(want int64) {
+func (c *benchCounter) waitFor(b *testing.B, want int64) {
 	c.target.Store(want)
+	if c.n.Load() >= want {
+		return
+	}
+	c.timeout.Reset(benchWaitLimit)
+	defer c.timeout.Stop()
 	for c.n.Load() < want {
-		<-c.wake
+		select {
+		case <-c.wake:
+		case <-c.timeout.C:
+			b.Fatalf("waited %v for event %d; the handler saw %d", benchWaitLimit, want, c.n.Load())
+		}
 	}
 }
 
@@ -187,7 +202,7 @@ func benchInitialSync(b *testing.B, s *fakeapi.Server, n int, floor float64) {
 		seen := newBenchCounter()
 		inf := benchInformer(b, s, seen.handler())
 		stop := benchRun(inf)
-		seen.waitFor(int64(n))
+		seen.waitFor(b, int64(n))
 		b.StopTimer()
 		if !inf.HasSynced() {
 			b.Fatal("every pod was handed to the handler, but HasSynced is false")
@@ -203,6 +218,11 @@ func benchInitialSync(b *testing.B, s *fakeapi.Server, n int, floor float64) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/floor, "floor-x")
 	}
 }
+
+// benchUpdates numbers every update the benchmarks write, so that no two
+// write the same label value: fakeapi drops an update that changes nothing,
+// and a later run of a benchmark reuses the pods of the earlier one.
+var benchUpdates atomic.Int64
 
 // benchUpdater writes updates of the benchmark pods to s: each call changes
 // one label of the next pod (of the first n), so each is a real change and
@@ -225,7 +245,7 @@ func newBenchUpdater(b *testing.B, s *fakeapi.Server, n int) *benchUpdater {
 func (u *benchUpdater) update(b *testing.B) {
 	i := u.count % u.n
 	u.meta["name"], u.meta["namespace"] = benchName(i), benchNamespace(i)
-	u.labels["generation"] = strconv.Itoa(u.count)
+	u.labels["generation"] = strconv.FormatInt(benchUpdates.Add(1), 10)
 	if _, err := u.s.Update(fakeapi.Pods, "", u.pod); err != nil {
 		b.Fatal(err)
 	}
@@ -239,12 +259,12 @@ func benchEventLatency(b *testing.B, s *fakeapi.Server, n int) {
 	inf := benchInformer(b, s, seen.handler())
 	stop := benchRun(inf)
 	defer stop()
-	seen.waitFor(int64(n)) // the initial adds
+	seen.waitFor(b, int64(n)) // the initial adds
 	u := newBenchUpdater(b, s, n)
 	b.ReportAllocs()
 	for b.Loop() {
 		u.update(b)
-		seen.waitFor(int64(n + u.count))
+		seen.waitFor(b, int64(n + u.count))
 	}
 }
 
@@ -284,7 +304,7 @@ func BenchmarkInformerEvents(b *testing.B) {
 			defer stop()
 			waitAll := func(want int) {
 				for _, counter := range fast {
-					counter.waitFor(int64(want))
+					counter.waitFor(b, int64(want))
 				}
 			}
 			waitAll(n) // the initial adds
@@ -330,7 +350,7 @@ func BenchmarkEventPath(b *testing.B) {
 	}
 	stop := benchRun(inf)
 	defer stop()
-	seen.waitFor(n)
+	seen.waitFor(b, n)
 	// Each event carries a new version of a pod, as a decoder would make
 	// it: the pods take turns between two versions, made beforehand so that
 	// the loop itself allocates nothing.
@@ -347,6 +367,6 @@ func BenchmarkEventPath(b *testing.B) {
 			b.Fatal("the watch was stopped")
 		}
 		sent++
-		seen.waitFor(int64(n + sent))
+		seen.waitFor(b, int64(n + sent))
 	}
 }
