@@ -264,7 +264,7 @@ func benchEventLatency(b *testing.B, s *fakeapi.Server, n int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		u.update(b)
-		seen.waitFor(b, int64(n + u.count))
+		seen.waitFor(b, int64(n+u.count))
 	}
 }
 
@@ -367,6 +367,6 @@ func BenchmarkEventPath(b *testing.B) {
 			b.Fatal("the watch was stopped")
 		}
 		sent++
-		seen.waitFor(b, int64(n + sent))
+		seen.waitFor(b, int64(n+sent))
 	}
 }
