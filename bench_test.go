@@ -10,8 +10,7 @@
 //
 //	go test -run '^$' -bench . -benchmem ./...
 //
-// and see /work/notes/bench-readme.md (the README's "what it costs") for
-// the figures and how to read them.
+// The README's "What it costs" section has the figures and how to read them.
 package informer
 
 import (
