@@ -81,7 +81,7 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 				return nil, fmt.Errorf("rest config: reading CA file: %w", err)
 			}
 		}
-		if len(pem) > 0 {
+		if len(pem) > 0 || tc.CAFile != "" {
 			pool := x509.NewCertPool()
 			if !pool.AppendCertsFromPEM(pem) {
 				return nil, errors.New("rest config: no certificate found in the CA data")
