@@ -65,6 +65,9 @@ type Config struct {
 	UseWatchList bool
 	// Clock is where time comes from; RealClock when nil.
 	Clock Clock
+
+	// health collects the informer's health figures; nil for none.
+	health *healthRecorder
 }
 
 // Controller is the low-level run loop behind every informer.
@@ -106,6 +109,7 @@ func (c *controller) Run(ctx context.Context) {
 		WatchListPageSize: c.config.WatchListPageSize,
 		WatchErrorHandler: c.config.WatchErrorHandler,
 	})
+	r.health = c.config.health
 	c.mu.Lock()
 	c.reflector = r
 	c.mu.Unlock()
@@ -163,9 +167,11 @@ func (c *controller) resyncLoop(ctx context.Context) {
 		case <-t.C():
 		}
 		if c.config.ShouldResync == nil || c.config.ShouldResync() {
+			start := c.clock.Now()
 			if err := c.config.Queue.Resync(); err != nil {
 				slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
 			}
+			c.config.health.resynced(start, c.clock.Since(start))
 		}
 		t.Reset(c.config.FullResyncPeriod)
 	}

@@ -31,7 +31,9 @@ const (
 // Delta is one change: what happened, and the object after it happened
 // (before it, for a deletion).
 type Delta struct {
-	Type   DeltaType
+	// Type says what happened.
+	Type DeltaType
+	// Object is the object after the change, or before it for Deleted.
 	Object any
 }
 

@@ -26,11 +26,13 @@ var ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
 
 // KeyLister lists the keys of the objects something holds.
 type KeyLister interface {
+	// ListKeys returns every key.
 	ListKeys() []string
 }
 
 // KeyGetter looks an object up by its key.
 type KeyGetter interface {
+	// GetByKey returns the object with the given key, if there is one.
 	GetByKey(key string) (value any, exists bool, err error)
 }
 

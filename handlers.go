@@ -28,8 +28,11 @@ type ResourceEventHandler interface {
 // ResourceEventHandlerFuncs adapts functions to a ResourceEventHandler; a
 // nil function ignores its notifications.
 type ResourceEventHandlerFuncs struct {
-	AddFunc    func(obj any)
+	// AddFunc is called for OnAdd; the isInInitialList flag is dropped.
+	AddFunc func(obj any)
+	// UpdateFunc is called for OnUpdate.
 	UpdateFunc func(oldObj, newObj any)
+	// DeleteFunc is called for OnDelete; obj may be a DeletedFinalStateUnknown.
 	DeleteFunc func(obj any)
 }
 
@@ -59,8 +62,10 @@ func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 // add; one that makes it stop passing reaches Handler as a delete, so the
 // handler's view is always "the objects that pass".
 type FilteringResourceEventHandler struct {
+	// FilterFunc says whether an object is of interest. It must be set.
 	FilterFunc func(obj any) bool
-	Handler    ResourceEventHandler
+	// Handler receives the notifications that pass the filter.
+	Handler ResourceEventHandler
 }
 
 // OnAdd passes obj on if it passes the filter.

@@ -96,6 +96,9 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
 
+	// health collects the health figures (health.go).
+	health *healthRecorder
+
 	// blockDeltas is held while deltas are processed, so that adding or
 	// removing a handler never interleaves with a notification.
 	blockDeltas sync.Mutex
@@ -130,6 +133,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		options:           options,
 		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
+		health:            newHealthRecorder(clock),
 	}
 }
 
@@ -143,10 +147,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
 		return
 	}
+	transform, waitDetector := s.mutationDetection(ctx, s.transform) // mutation.go
+	defer waitDetector()
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KnownObjects:          s.indexer,
 		EmitDeltaTypeReplaced: true,
-		Transformer:           s.transform,
+		Transformer:           transform,
 	})
 	s.controller = New(&Config{
 		Queue:             fifo,
@@ -160,6 +166,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		WatchListPageSize: s.options.WatchListPageSize,
 		UseWatchList:      s.options.UseWatchList,
 		Clock:             s.clock,
+		health:            s.health,
 	})
 	s.started = true
 	s.startedMu.Unlock()

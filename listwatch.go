@@ -93,7 +93,9 @@ type WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
 // ListWatch is a ListerWatcher made of two functions, handy for tests and
 // for wrapping another ListerWatcher.
 type ListWatch struct {
-	ListFunc  ListFunc
+	// ListFunc answers List.
+	ListFunc ListFunc
+	// WatchFunc answers Watch.
 	WatchFunc WatchFunc
 	// DisableChunking makes List ignore options.Limit: for servers or
 	// functions that cannot page.

@@ -63,12 +63,19 @@ type ObjectMeta struct {
 //
 // A struct that embeds ObjectMeta gets every method but DeepCopyObject.
 type Object interface {
+	// GetNamespace returns metadata.namespace ("" if cluster-scoped).
 	GetNamespace() string
+	// GetName returns metadata.name.
 	GetName() string
+	// GetUID returns metadata.uid.
 	GetUID() string
+	// GetResourceVersion returns metadata.resourceVersion (opaque).
 	GetResourceVersion() string
+	// SetResourceVersion sets metadata.resourceVersion.
 	SetResourceVersion(version string)
+	// GetLabels returns metadata.labels.
 	GetLabels() map[string]string
+	// GetAnnotations returns metadata.annotations.
 	GetAnnotations() map[string]string
 	// DeepCopyObject returns a copy that shares no memory with the original.
 	DeepCopyObject() Object

@@ -89,6 +89,9 @@ type Reflector struct {
 	useWatchList      bool
 	pageSize          int64
 	watchErrorHandler WatchErrorHandler
+	// health collects the informer's health figures (health.go); nil
+	// (recording nothing) for a Reflector used on its own.
+	health *healthRecorder
 
 	// mu guards the fields below, read by LastSyncResourceVersion from any goroutine.
 	mu sync.RWMutex
@@ -163,6 +166,7 @@ func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
 		if err := r.ListAndWatch(ctx); err != nil {
+			r.health.failed(err)
 			r.watchErrorHandler(r, err)
 		}
 		if !r.backoff.wait(ctx) {

@@ -64,6 +64,7 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 			return nil, fmt.Errorf("unable to sync the streamed list: %w", err)
 		}
 		r.setLastSyncResourceVersion(version)
+		r.health.listed()
 		return w, nil
 	}
 }

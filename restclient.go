@@ -49,7 +49,12 @@ type TLSClientConfig struct {
 // GroupVersionResource names a resource: {"", "v1", "pods"} or
 // {"apps", "v1", "deployments"}.
 type GroupVersionResource struct {
-	Group, Version, Resource string
+	// Group is the API group, "" for the core group served under /api.
+	Group string
+	// Version is the API version, such as "v1".
+	Version string
+	// Resource is the plural resource name, such as "pods".
+	Resource string
 }
 
 // RESTClient sends list and watch requests to one API server.
@@ -75,7 +80,7 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 				return nil, fmt.Errorf("rest config: reading CA file: %w", err)
 			}
 		}
-		if len(pem) > 0 {
+		if len(pem) > 0 || tc.CAFile != "" {
 			pool := x509.NewCertPool()
 			if !pool.AppendCertsFromPEM(pem) {
 				return nil, errors.New("rest config: no certificate found in the CA data")

@@ -59,9 +59,11 @@ type Status struct {
 // StatusDetails says more about a failure.
 type StatusDetails struct {
 	// Name, Group and Kind name the object the failure is about.
-	Name  string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Group is the API group of the object, "" for the core group.
 	Group string `json:"group,omitempty"`
-	Kind  string `json:"kind,omitempty"`
+	// Kind is the resource or kind of the object, e.g. "pods".
+	Kind string `json:"kind,omitempty"`
 	// Causes list what was wrong, e.g. one entry per invalid field.
 	Causes []StatusCause `json:"causes,omitempty"`
 	// RetryAfterSeconds is how long the server asks the client to wait.
@@ -80,6 +82,7 @@ type StatusCause struct {
 
 // StatusError is an error the API server answered with.
 type StatusError struct {
+	// ErrStatus is the Status the server sent.
 	ErrStatus Status
 }
 

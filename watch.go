@@ -43,6 +43,7 @@ const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
 
 // WatchEvent is one event of a watch.
 type WatchEvent struct {
+	// Type is ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.
 	Type WatchEventType
 	// Object is the object after the change (before it, for DELETED); a
 	// *Status for ERROR.

@@ -32,9 +32,12 @@ type APIError struct {
 
 // StatusCause is one entry of a Status's details.causes.
 type StatusCause struct {
-	Reason  string `json:"reason,omitempty"`
+	// Reason is machine-readable, e.g. "FieldValueRequired".
+	Reason string `json:"reason,omitempty"`
+	// Message is for people.
 	Message string `json:"message,omitempty"`
-	Field   string `json:"field,omitempty"`
+	// Field names the offending field, e.g. "metadata.name".
+	Field string `json:"field,omitempty"`
 }
 
 // Error returns the Status message, so APIError reads like any error.
