@@ -11,6 +11,7 @@
 package informer
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -177,14 +178,32 @@ func query(o ListOptions, watch bool) url.Values {
 // do sends a GET and returns the response if it is a 200, else the Status
 // error the server answered with.
 func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.Response, error) {
+	return c.request(ctx, http.MethodGet, path, q, "", nil)
+}
+
+// request sends one request with body (nil for none) of contentType
+// ("" means JSON), and returns the response of a 2xx answer for the caller
+// to read and close. Any other answer becomes an error: a *StatusError when
+// the server sent a Status.
+func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string, body []byte) (*http.Response, error) {
 	u := *c.base
 	u.Path += path
 	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	var payload io.Reader
+	if body != nil {
+		payload = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), payload)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		if contentType == "" {
+			contentType = "application/json"
+		}
+		req.Header.Set("Content-Type", contentType)
+	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
@@ -192,12 +211,12 @@ func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.R
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusOK {
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		return resp, nil
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return nil, errorFromResponse(resp, body)
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return nil, errorFromResponse(resp, raw)
 }
 
 // errorFromResponse decodes a Status body, or makes one from the code.
