@@ -10,6 +10,7 @@
 package informer
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"time"
@@ -35,6 +36,24 @@ type Timer interface {
 	Stop() bool
 	// Reset makes the timer fire d from now; it reports whether it was active.
 	Reset(d time.Duration) bool
+}
+
+// runEvery calls f once every period, counted from the end of the previous
+// call, until ctx ends; the first call comes one period after the start.
+// The controller's resync and the two detectors use it. (client-go's
+// wait.Until is the same loop, except that it calls f at once.)
+func runEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
+	t := clock.NewTimer(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+		}
+		f()
+		t.Reset(period)
+	}
 }
 
 // RealClock is the Clock of the time package.

@@ -167,18 +167,10 @@ func describeInconsistencies(diff SnapshotDiff, cache, server Snapshot) []string
 // Run checks every period until ctx ends. Inconsistent reports go to
 // OnInconsistency; failed checks are logged and retried next period.
 func (d *ConsistencyDetector) Run(ctx context.Context, period time.Duration) {
-	t := d.clock().NewTimer(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C():
-		}
+	runEvery(ctx, d.clock(), period, func() {
 		report, err := d.Check(ctx)
 		switch {
 		case ctx.Err() != nil:
-			return
 		case err != nil:
 			slog.Warn("consistency check failed", "err", err)
 		case !report.Consistent() && d.OnInconsistency != nil:
@@ -187,8 +179,7 @@ func (d *ConsistencyDetector) Run(ctx context.Context, period time.Duration) {
 			slog.Error("the informer's cache differs from the server",
 				"resourceVersion", report.ResourceVersion, "problems", report.Problems)
 		}
-		t.Reset(period)
-	}
+	})
 }
 
 func (d *ConsistencyDetector) clock() Clock {

@@ -158,14 +158,7 @@ func (c *controller) requeue(obj any) {
 // ShouldResync says some handler is due. (In client-go this timer lives in
 // the Reflector; the behaviour is the same.)
 func (c *controller) resyncLoop(ctx context.Context) {
-	t := c.clock.NewTimer(c.config.FullResyncPeriod)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C():
-		}
+	runEvery(ctx, c.clock, c.config.FullResyncPeriod, func() {
 		if c.config.ShouldResync == nil || c.config.ShouldResync() {
 			start := c.clock.Now()
 			if err := c.config.Queue.Resync(); err != nil {
@@ -173,8 +166,7 @@ func (c *controller) resyncLoop(ctx context.Context) {
 			}
 			c.config.health.resynced(start, c.clock.Since(start))
 		}
-		t.Reset(c.config.FullResyncPeriod)
-	}
+	})
 }
 
 // HasSynced reports whether the queue has handed out the whole first list.

@@ -262,10 +262,11 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
+	var item any = deltas // boxed once, not once per use: Pop runs for every event
 	if process == nil {
-		return deltas, nil
+		return item, nil
 	}
-	return deltas, process(deltas, isInInitialList)
+	return item, process(item, isInInitialList)
 }
 
 // List returns the newest object of every queued key.

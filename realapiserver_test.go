@@ -11,7 +11,6 @@
 package informer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,24 +29,14 @@ func send(c *RESTClient, method, path, contentType string, body any) (map[string
 	if err != nil {
 		return nil, err
 	}
-	u := *c.base
-	u.Path += path
-	req, err := http.NewRequest(method, u.String(), bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", contentType)
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.client.Do(req)
+	resp, err := c.request(context.Background(), method, path, nil, contentType, data)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		return nil, errorFromResponse(resp, raw)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
 	}
 	var out map[string]any
 	return out, json.Unmarshal(raw, &out)

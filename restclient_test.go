@@ -144,3 +144,20 @@ func TestParseSelector(t *testing.T) {
 		t.Errorf("SelectorFromSet: %q", got)
 	}
 }
+
+// TestRESTClientRejectsABadCA: a CA file or CA data without a certificate
+// in it is a configuration error, reported at once, not a silent fallback
+// to the system roots (which would fail later with a puzzling x509 error).
+func TestRESTClientRejectsABadCA(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.crt")
+	must(t, os.WriteFile(empty, nil, 0o600))
+	for name, tc := range map[string]TLSClientConfig{
+		"empty CA file":       {CAFile: empty},
+		"CA data without PEM": {CAData: []byte("not a certificate")},
+		"missing CA file":     {CAFile: filepath.Join(t.TempDir(), "nope.crt")},
+	} {
+		if _, err := NewRESTClient(RESTConfig{Host: "https://127.0.0.1:6443", TLSClientConfig: tc}); err == nil {
+			t.Errorf("%s: NewRESTClient accepted it", name)
+		}
+	}
+}

@@ -12,7 +12,6 @@
 package informer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,28 +50,14 @@ func objectPath(r GroupVersionResource, namespace, name string) string {
 // send makes one request with body (nil for none) encoded as JSON and
 // decodes the object in the answer, or the Status of a failure.
 func (c *RESTClient) send(ctx context.Context, method, path string, body Object, r GroupVersionResource) (Object, error) {
-	var payload io.Reader
+	var data []byte
 	if body != nil {
-		data, err := json.Marshal(body)
-		if err != nil {
+		var err error
+		if data, err = json.Marshal(body); err != nil {
 			return nil, fmt.Errorf("encoding the %s: %w", r.Resource, err)
 		}
-		payload = bytes.NewReader(data)
 	}
-	u := *c.base
-	u.Path += path
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), payload)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.client.Do(req)
+	resp, err := c.request(ctx, method, path, nil, "", data)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +65,6 @@ func (c *RESTClient) send(ctx context.Context, method, path string, body Object,
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxObjectBytes))
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s: %w", r.Resource, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, errorFromResponse(resp, raw)
 	}
 	obj, err := decodeObject(raw, objectFactory(r))
 	if err != nil {

@@ -128,7 +128,7 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
-	writeJSON(w, http.StatusOK, list) // a Table was maybe asked for; kubectl falls back to NAME and AGE
+	writeList(w, list) // a Table was maybe asked for; kubectl falls back to NAME and AGE
 }
 
 // writeObject answers with one object. The fake serves no Table

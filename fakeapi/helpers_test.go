@@ -224,7 +224,7 @@ func (st *stream) ended(t *testing.T) {
 }
 
 // readCapture loads a real kube-apiserver answer from testdata/.
-func readCapture(t *testing.T, name string) map[string]any {
+func readCapture(t testing.TB, name string) map[string]any {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/" + name)
 	if err != nil {

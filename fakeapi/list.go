@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -206,18 +207,27 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 	if !ok {
 		return nil, errGone("The resourceVersion for the provided list is too old.")
 	}
-	items := []any{}
+	items := []json.RawMessage{}
 	remaining := 0
 	last := ""
-	for _, obj := range objs {
-		if obj.key <= tok.Start || !o.filter.matches(obj) {
+	// objs is sorted by key: a page starts right after the last key returned.
+	first := sort.Search(len(objs), func(i int) bool { return objs[i].key > tok.Start })
+	for i, obj := range objs[first:] {
+		if !o.filter.matches(obj) {
 			continue
 		}
 		if o.limit > 0 && len(items) == o.limit {
-			remaining++
-			continue
+			// The page is full and obj is left over. Without selectors every
+			// object from here on is left (remainingItemCount); with them,
+			// all that matters is that one is.
+			remaining = len(objs) - first - i
+			break
 		}
-		items = append(items, listItem(obj.body))
+		raw, err := obj.itemJSON()
+		if err != nil {
+			return nil, &APIError{Code: http.StatusInternalServerError, Reason: "InternalError", Message: err.Error()}
+		}
+		items = append(items, raw)
 		last = obj.key
 	}
 	meta := map[string]any{"resourceVersion": strconv.FormatUint(at, 10)}
@@ -230,12 +240,46 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 	return &listBody{Kind: ri.kind + "List", APIVersion: ri.apiVersion(), Metadata: meta, Items: items}, nil
 }
 
-// listBody is a typed list as JSON, its fields in the real server's order.
+// listBody is a typed list, its fields in the real server's order. Its
+// items are already encoded; writeList sends it.
 type listBody struct {
 	Kind       string         `json:"kind"`
 	APIVersion string         `json:"apiVersion"`
 	Metadata   map[string]any `json:"metadata"`
-	Items      []any          `json:"items"`
+	Items      []json.RawMessage
+}
+
+// writeList answers with l. The items are written one after another, as
+// they are kept (object.itemJSON), rather than encoded again, checked and
+// gathered into one buffer: a list of 100k pods is over 100 MB of JSON.
+func writeList(w http.ResponseWriter, l *listBody) {
+	head, err := json.Marshal(struct {
+		Kind       string         `json:"kind"`
+		APIVersion string         `json:"apiVersion"`
+		Metadata   map[string]any `json:"metadata"`
+	}{l.Kind, l.APIVersion, l.Metadata})
+	if err != nil {
+		writeError(w, &APIError{Code: http.StatusInternalServerError, Reason: "InternalError", Message: err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache, private")
+	w.WriteHeader(http.StatusOK)
+	write := func(b []byte) {
+		if err == nil { // after an error (the client went away) write nothing more
+			_, err = w.Write(b)
+		}
+	}
+	// head is {"kind":...,"metadata":{...}}: the items go before its last brace.
+	write(head[:len(head)-1])
+	write([]byte(`,"items":[`))
+	for i, item := range l.Items {
+		if i > 0 {
+			write([]byte(","))
+		}
+		write(item)
+	}
+	write([]byte("]}\n"))
 }
 
 // listItem is obj as an item of a typed list: without kind and apiVersion.

@@ -138,9 +138,12 @@ func (s *Server) Stop() error {
 	if s.hs == nil {
 		return nil
 	}
+	// Close the listener and every connection first, all at once, so no
+	// client can slip a new request in while the watches are being ended:
+	// from now on a client sees "connection refused", as with a real outage.
+	err := s.hs.Close()
 	s.cancel()
 	s.st.closeWatches()
-	err := s.hs.Close()
 	<-s.served
 	s.activeMu.Lock()
 	s.active.Wait()

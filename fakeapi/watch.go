@@ -141,7 +141,7 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 	}
 	for _, obj := range start.initial {
 		if o.filter.matches(obj) {
-			out.send("ADDED", obj.body)
+			out.sendObject("ADDED", obj)
 		}
 	}
 	if o.sendInitial != nil && *o.sendInitial && o.allowBookmarks {
@@ -150,6 +150,7 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 	for _, ev := range start.backlog {
 		out.sendEvent(o.filter, ev)
 	}
+	out.flush()
 
 	var tick <-chan time.Time
 	if o.allowBookmarks {
@@ -172,9 +173,16 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 			if withInitial || ev.rv > o.rv { // a watch from a future version waits for it
 				out.sendEvent(o.filter, ev)
 			}
+			// Flush once nothing more is queued, as the real server does: a
+			// client waits for no event, and a burst of events costs one
+			// flush (one write to the connection), not one each.
+			if len(w.ch) == 0 {
+				out.flush()
+			}
 		case <-tick:
 			if rv, ok := s.st.bookmarkVersion(w); ok && (withInitial || rv >= o.rv) {
 				out.send("BOOKMARK", bookmark(ri, rv, false))
+				out.flush()
 			}
 		case <-timeout:
 			if rv, ok := s.st.bookmarkVersion(w); ok && o.allowBookmarks {
@@ -199,7 +207,9 @@ func bookmark(ri *resourceInfo, rv uint64, initialEnd bool) map[string]any {
 }
 
 // eventWriter writes watch events to one client and remembers the first
-// write error (the client went away), after which it writes nothing.
+// write error (the client went away), after which it writes nothing. Events
+// are buffered until flush; what is still buffered when the handler returns
+// is sent then.
 type eventWriter struct {
 	rw  http.ResponseWriter
 	rc  *http.ResponseController
@@ -214,17 +224,17 @@ func (e *eventWriter) sendEvent(f filter, ev *event) {
 	before := ev.prev != nil && f.matches(ev.prev)
 	switch {
 	case ev.typ == "DELETED" && before:
-		e.send("DELETED", ev.obj.body)
+		e.sendObject("DELETED", ev.obj)
 	case now && before:
-		e.send("MODIFIED", ev.obj.body)
+		e.sendObject("MODIFIED", ev.obj)
 	case now:
-		e.send("ADDED", ev.obj.body)
+		e.sendObject("ADDED", ev.obj)
 	case before:
 		e.send("DELETED", withVersion(ev.prev.body, ev.rv))
 	}
 }
 
-// send writes one event line and flushes it to the client.
+// send writes one event line.
 func (e *eventWriter) send(typ string, obj any) {
 	if e.err != nil {
 		return
@@ -237,8 +247,25 @@ func (e *eventWriter) send(typ string, obj any) {
 		e.err = err
 		return
 	}
-	if _, e.err = e.rw.Write(append(line, '\n')); e.err == nil {
-		e.flush()
+	_, e.err = e.rw.Write(append(line, '\n'))
+}
+
+// sendObject writes one event line about a stored object. The line is the
+// one send would write, put together from the object's kept encoding, so
+// that every watcher shares one encoding of it.
+func (e *eventWriter) sendObject(typ string, o *object) {
+	if e.err != nil {
+		return
+	}
+	raw, err := o.json()
+	if err != nil {
+		e.err = err
+		return
+	}
+	for _, part := range [][]byte{[]byte(`{"type":"` + typ + `","object":`), raw, []byte("}\n")} {
+		if _, e.err = e.rw.Write(part); e.err != nil {
+			return
+		}
 	}
 }
 

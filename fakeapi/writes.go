@@ -10,9 +10,11 @@ package fakeapi
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -231,7 +233,10 @@ func (s *store) remove(w writeRequest, preRV, preUID string) (*object, *APIError
 func newObject(body map[string]any, rv uint64) *object {
 	meta := metadata(body)
 	meta["resourceVersion"] = strconv.FormatUint(rv, 10)
-	o := &object{rv: rv, body: body, labels: map[string]string{}}
+	o := &object{rv: rv, body: body, labels: map[string]string{},
+		json:     sync.OnceValues(func() ([]byte, error) { return json.Marshal(body) }),
+		itemJSON: sync.OnceValues(func() ([]byte, error) { return json.Marshal(listItem(body)) }),
+	}
 	o.name, _ = meta["name"].(string)
 	o.ns, _ = meta["namespace"].(string)
 	o.key = objectKey(o.ns, o.name)

@@ -66,8 +66,9 @@ func main() {
 	log.Print("shutting down")
 }
 
-// churnPods makes rate random changes per second to pods named churn-N:
-// creates, label updates and deletes, until ctx ends.
+// churnPods makes rate random changes per second to pods named churn-N
+// until ctx ends: a missing pod is created; an existing one gets a new label
+// or is deleted, at random.
 func churnPods(ctx context.Context, srv *fakeapi.Server, rate float64) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
@@ -79,18 +80,18 @@ func churnPods(ctx context.Context, srv *fakeapi.Server, rate float64) {
 		}
 		name := fmt.Sprintf("churn-%d", rand.IntN(5))
 		var err error
-		switch rand.IntN(3) {
-		case 0:
+		switch _, getErr := srv.Get(fakeapi.Pods, "default", name); {
+		case getErr != nil:
 			_, err = srv.Create(fakeapi.Pods, "default", pod(name))
-		case 1:
+		case rand.IntN(2) == 0:
 			p := pod(name)
-			p["metadata"].(map[string]any)["labels"].(map[string]any)["tick"] = fmt.Sprint(time.Now().Unix())
+			p["metadata"].(map[string]any)["labels"].(map[string]any)["tick"] = fmt.Sprint(time.Now().UnixNano())
 			_, err = srv.Update(fakeapi.Pods, "default", p)
-		case 2:
+		default:
 			err = srv.Delete(fakeapi.Pods, "default", name)
 		}
 		if err != nil {
-			log.Printf("churn: %v", err) // 404 and 409 AlreadyExists are expected here
+			log.Printf("churn: %v", err)
 		}
 	}
 }
