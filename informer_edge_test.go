@@ -105,7 +105,7 @@ func TestInformerRemoveEventHandler(t *testing.T) {
 }
 
 func TestInformerStopLeavesNoGoroutine(t *testing.T) {
-	baseline := len(ourGoroutines())
+	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	inf := newPodInformer(t, s)
@@ -131,7 +131,6 @@ func TestInformerStopLeavesNoGoroutine(t *testing.T) {
 	if _, err := inf.AddEventHandler(&recorder{}); err == nil {
 		t.Fatal("adding a handler to a stopped informer should fail")
 	}
-	checkNoLeaks(t, baseline)
 }
 
 func TestInformerSettingsAfterStart(t *testing.T) {

@@ -26,11 +26,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// ourFrame matches a stack frame of this package (not of fakeapi/).
-var ourFrame = regexp.MustCompile(`learn-k8s/informer\.`)
+// ourFrame matches a stack frame of this package, of fakeapi/, or of an
+// HTTP connection (a server's or a client's): the goroutines a test of the
+// informer starts, directly or not.
+var ourFrame = regexp.MustCompile(`learn-k8s/informer(/fakeapi)?\.|net/http\.\(\*(conn|persistConn)\)`)
 
-// ourGoroutines returns the stacks of the goroutines running this package's
-// code, leaving out test goroutines themselves.
+// ourGoroutines returns the stacks of the goroutines running our code,
+// leaving out the test goroutines themselves and the goroutines a test
+// started itself (those are the test's to end); a goroutine our code
+// started counts even while it runs a test's handler.
 func ourGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	for {
@@ -43,16 +47,27 @@ func ourGoroutines() []string {
 	}
 	var ours []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
+		_, creator, _ := strings.Cut(g, "\ncreated by ")
 		if ourFrame.MatchString(g) && !strings.Contains(g, "testing.tRunner") &&
-			!strings.Contains(g, "_test.go") {
+			!strings.Contains(creator, "_test.go:") {
 			ours = append(ours, g)
 		}
 	}
 	return ours
 }
 
-// checkNoLeaks fails t if, within the deadline, goroutines running this
-// package's code remain beyond the baseline count taken before the test.
+// checkLeaksAtEnd, called first thing in a test, checks once the test and
+// all its cleanups are done (servers closed, informers stopped) that every
+// goroutine started meanwhile by fakeapi, the reflector, the controller,
+// the processor or their HTTP connections has ended.
+func checkLeaksAtEnd(t *testing.T) {
+	t.Helper()
+	baseline := len(ourGoroutines())
+	t.Cleanup(func() { checkNoLeaks(t, baseline) }) // cleanups run last-in first-out: this one last
+}
+
+// checkNoLeaks fails t if, within the deadline, more of our goroutines run
+// than the baseline count taken before the test.
 func checkNoLeaks(t *testing.T, baseline int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

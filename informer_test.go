@@ -170,7 +170,7 @@ func TestStep03StoreAndIndexes(t *testing.T) {
 
 func TestStep04Reflector(t *testing.T) {
 	t.Log("Step 4 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
-	baseline := len(ourGoroutines())
+	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
 	createPod(t, s, "default", "web-2", nil)
@@ -228,12 +228,11 @@ func TestStep04Reflector(t *testing.T) {
 	t.Log("Cancelling the context stops the Reflector and every goroutine it started.")
 	cancel()
 	<-done
-	checkNoLeaks(t, baseline)
 }
 
 func TestStep05RunLoop(t *testing.T) {
 	t.Log("Step 5 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes. Tutorial 004 §4.2. File: controller.go")
-	baseline := len(ourGoroutines())
+	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	createPod(t, s, "default", "b", nil)
@@ -288,7 +287,6 @@ func TestStep05RunLoop(t *testing.T) {
 	if !fifo.IsClosed() {
 		t.Fatal("the FIFO should be closed")
 	}
-	checkNoLeaks(t, baseline)
 }
 
 func TestStep06SharedInformer(t *testing.T) {

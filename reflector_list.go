@@ -11,6 +11,7 @@ package informer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -91,7 +92,7 @@ func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageS
 		if err := ctx.Err(); err != nil {
 			return nil, paginated, err
 		}
-		page, err := lw.List(ctx, options)
+		page, err := listPage(ctx, lw, options)
 		if err != nil {
 			if !IsResourceExpired(err) || options.Continue == "" {
 				return nil, paginated, err
@@ -99,7 +100,7 @@ func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageS
 			// The snapshot the pages came from was compacted away.
 			options.Limit, options.Continue = 0, ""
 			options.ResourceVersion, options.ResourceVersionMatch = requestedVersion, requestedMatch
-			page, err = lw.List(ctx, options)
+			page, err = listPage(ctx, lw, options)
 			return page, paginated, err
 		}
 		if page.Continue == "" && all == nil {
@@ -118,6 +119,16 @@ func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageS
 		options.ResourceVersion, options.ResourceVersionMatch = "", ""
 		paginated = true
 	}
+}
+
+// listPage asks lw for one page. A ListerWatcher that answers neither a
+// list nor an error is broken; that becomes an error, not a panic.
+func listPage(ctx context.Context, lw ListerWatcher, options ListOptions) (*ObjectList, error) {
+	page, err := lw.List(ctx, options)
+	if err == nil && page == nil {
+		err = errors.New("the ListerWatcher's List answered no list and no error")
+	}
+	return page, err
 }
 
 // relistResourceVersion is the version to list from: "0" the first time

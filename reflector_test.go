@@ -199,7 +199,7 @@ func TestReflectorRelistVersions(t *testing.T) {
 }
 
 func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
-	baseline := len(ourGoroutines())
+	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	clock := NewFakeClock(time.Unix(0, 0))
@@ -229,5 +229,4 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	waitFor(t, "the next backoff", clock.HasWaiters)
 	cancel()
 	<-done
-	checkNoLeaks(t, baseline)
 }

@@ -36,7 +36,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 		start := r.clock.Now()
 		if w == nil {
 			var err error
-			w, err = r.listerWatcher.Watch(ctx, r.watchOptions(r.LastSyncResourceVersion()))
+			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
 			if err != nil {
 				if isWatchErrorRetriable(err) {
 					r.health.failed(err)
@@ -166,4 +166,14 @@ func (r *Reflector) watchClosed(start time.Time, eventCount int) error {
 // (connection refused) or busy (429).
 func isWatchErrorRetriable(err error) bool {
 	return isConnectionRefused(err) || IsTooManyRequests(err)
+}
+
+// startWatch asks lw for a watch. A ListerWatcher that answers neither a
+// watcher nor an error is broken; that becomes an error, not a panic.
+func startWatch(ctx context.Context, lw ListerWatcher, options ListOptions) (Watcher, error) {
+	w, err := lw.Watch(ctx, options)
+	if err == nil && w == nil {
+		err = errors.New("the ListerWatcher's Watch answered no watcher and no error")
+	}
+	return w, err
 }

@@ -36,7 +36,7 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 		options.SendInitialEvents = &sendInitialEvents
 		options.ResourceVersionMatch = ResourceVersionMatchNotOlderThan
 		start := r.clock.Now()
-		w, err := r.listerWatcher.Watch(ctx, options)
+		w, err := startWatch(ctx, r.listerWatcher, options)
 		if err != nil {
 			if r.retryWatchList(ctx, err) {
 				continue

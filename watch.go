@@ -152,6 +152,11 @@ func (sw *streamWatcher) decodeEvent(raw rawEvent) (WatchEvent, error) {
 	switch raw.Type {
 	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
 		obj, err := decodeObject(raw.Object, sw.newObject)
+		if err == nil && raw.Type != WatchBookmark && obj.GetName() == "" {
+			// Without a name the object has no key: caching it would put
+			// garbage under "" (an "object": null decodes to an empty Pod).
+			err = errors.New("the object of a " + string(raw.Type) + " event has no metadata.name")
+		}
 		return WatchEvent{Type: raw.Type, Object: obj}, err
 	case WatchError:
 		status := &Status{}

@@ -72,7 +72,7 @@ func TestStreamWatcherBrokenJSONBecomesInternalError(t *testing.T) {
 }
 
 func TestStreamWatcherStopClosesChannel(t *testing.T) {
-	baseline := len(ourGoroutines())
+	checkLeaksAtEnd(t)
 	sw, pw := newPipeWatcher()
 	defer pw.Close()
 	sw.Stop()
@@ -80,5 +80,4 @@ func TestStreamWatcherStopClosesChannel(t *testing.T) {
 	if _, open := <-sw.ResultChan(); open {
 		t.Fatal("the channel should close after Stop")
 	}
-	checkNoLeaks(t, baseline)
 }

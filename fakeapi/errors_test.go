@@ -34,7 +34,7 @@ func TestErrorAnswers(t *testing.T) {
 		{"apply patch", "PATCH", pods + "/demo", "application/apply-patch+yaml", "{}", 415, "UnsupportedMediaType"},
 		{"3 MiB body", "POST", s.URL() + "/api/v1/namespaces/default/configmaps", "application/json", big, 413, "RequestEntityTooLarge"},
 	} {
-		rv := s.ResourceVersion()
+		before := dumpState(s)
 		code, got := call(t, c.method, c.url, c.ct, c.body)
 		if code != c.code || got["kind"] != "Status" || got["status"] != "Failure" || got["reason"] != c.reason || got["code"] != float64(c.code) {
 			t.Errorf("%s: %d %v, want %d %s", c.name, code, got, c.code, c.reason)
@@ -42,7 +42,7 @@ func TestErrorAnswers(t *testing.T) {
 		if msg, _ := got["message"].(string); msg == "" {
 			t.Errorf("%s: no message", c.name)
 		}
-		if s.ResourceVersion() != rv {
+		if dumpState(s) != before {
 			t.Errorf("%s: a rejected request changed the store", c.name)
 		}
 	}

@@ -185,11 +185,13 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 		exact = tok.RV != 0
 	}
 	at := tok.RV
-	if o.cont == "" && o.rv > 0 {
-		if !s.waitForVersion(r, o.rv) {
-			return nil, errTooLargeRV(o.rv, s.st.current())
-		}
+	if o.cont == "" {
 		at = o.rv
+	}
+	// A version not reached yet (or a forged token naming one) is waited
+	// for, never answered as if the server were already there.
+	if at > 0 && !s.waitForVersion(r, at) {
+		return nil, errTooLargeRV(at, s.st.current())
 	}
 	s.st.mu.Lock()
 	if !exact || at == 0 {

@@ -68,12 +68,29 @@ func parseLabelSelector(s string) (selector, error) {
 			continue
 		}
 		r, err := parseRequirement(part)
+		if err == nil {
+			err = valuesErr(r)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("unable to parse requirement: %v", err)
 		}
 		sel = append(sel, r)
 	}
 	return sel, nil
+}
+
+// valuesErr checks the values of a label requirement as the real server
+// does: each one a valid label value, and a set never empty.
+func valuesErr(r requirement) error {
+	if (r.op == "in" || r.op == "notin") && len(r.values) == 0 {
+		return fmt.Errorf("for 'in', 'notin' operators, values set can't be empty")
+	}
+	for _, v := range r.values {
+		if v != "" && !validLabelName(v) {
+			return fmt.Errorf("invalid label value: %q: %s", v, labelRule)
+		}
+	}
+	return nil
 }
 
 // splitTopLevel splits at commas that are not inside parentheses.
@@ -129,19 +146,44 @@ func parseRequirement(p string) (requirement, error) {
 		return requirement{}, fmt.Errorf("found %q, expected: '(' values ')'", rest)
 	}
 	var vals []string
-	for _, v := range strings.Split(rest[1:len(rest)-1], ",") {
-		vals = append(vals, strings.TrimSpace(v))
+	if inner := strings.TrimSpace(rest[1 : len(rest)-1]); inner != "" { // "()" is an empty set
+		for _, v := range strings.Split(inner, ",") {
+			vals = append(vals, strings.TrimSpace(v))
+		}
 	}
 	return requirement{key: k, op: op, values: vals}, keyErr(k)
 }
 
-// keyErr rejects an empty or malformed label key.
+// keyErr rejects a key that is not a qualified name: an optional DNS
+// subdomain prefix and "/", then a name following labelRule.
 func keyErr(k string) error {
-	if k == "" || strings.ContainsAny(k, " ,()=!") {
-		return fmt.Errorf("invalid label key %q", k)
+	prefix, name, hasPrefix := strings.Cut(k, "/")
+	if !hasPrefix {
+		prefix, name = "", k
+	}
+	if !validLabelName(name) || hasPrefix && !validName(prefix) {
+		return fmt.Errorf("invalid label key %q: %s, with an optional DNS subdomain prefix and '/'", k, labelRule)
 	}
 	return nil
 }
+
+// labelRule is the real server's rule for label names and values.
+const labelRule = "must be 63 characters or less and consist of alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character"
+
+// validLabelName reports whether s follows labelRule (and is not empty).
+func validLabelName(s string) bool {
+	if len(s) == 0 || len(s) > 63 || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // fieldsFor lists the field selector keys the server supports for ri.
 func fieldsFor(ri *resourceInfo) []string {

@@ -30,6 +30,9 @@ type writeRequest struct {
 // sent to w, filling in what the URL implies, as the real server does.
 func (w writeRequest) checkBody(body map[string]any, creating bool) *APIError {
 	ri := w.ri
+	if e := typesErr(ri, body); e != nil {
+		return e
+	}
 	if k, _ := body["kind"].(string); k != "" && k != ri.kind {
 		return errBadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)", k, ri.kind))
 	}
@@ -48,6 +51,9 @@ func (w writeRequest) checkBody(body map[string]any, creating bool) *APIError {
 		return errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
 	name, _ := meta["name"].(string)
+	if !creating && name != w.name { // checked first, as the real update handler does
+		return errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, w.name))
+	}
 	if gen, _ := meta["generateName"].(string); creating && name == "" && gen != "" {
 		name = gen + randomSuffix()
 		meta["name"] = name
@@ -59,8 +65,58 @@ func (w writeRequest) checkBody(body map[string]any, creating bool) *APIError {
 		return errInvalid(ri.kind, ri.Group, name, "metadata.name", "FieldValueInvalid",
 			fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", name))
 	}
-	if !creating && name != w.name {
-		return errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, w.name))
+	labels, _ := meta["labels"].(map[string]any)
+	for k, v := range labels {
+		if err := keyErr(k); err != nil {
+			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid", "Invalid value: "+err.Error())
+		}
+		if v := v.(string); v != "" && !validLabelName(v) {
+			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid",
+				fmt.Sprintf("Invalid value: %q: a label value %s", v, labelRule))
+		}
+	}
+	return nil
+}
+
+// typesErr rejects a body whose kind, apiVersion or metadata fields have
+// the wrong JSON type: the real server cannot decode it into its typed
+// object and answers 400 BadRequest. A stored object therefore always has
+// string names and string-to-string labels and annotations.
+func typesErr(ri *resourceInfo, body map[string]any) *APIError {
+	bad := func(field, want string) *APIError {
+		return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: json: cannot unmarshal into Go value of type %s (field %s)",
+			ri.kind, ri.Version, ri.kind, want, field))
+	}
+	for _, f := range []string{"kind", "apiVersion"} {
+		if _, ok := body[f].(string); body[f] != nil && !ok {
+			return bad(f, "string")
+		}
+	}
+	if body["metadata"] == nil {
+		return nil
+	}
+	meta, ok := body["metadata"].(map[string]any)
+	if !ok {
+		return bad("metadata", "v1.ObjectMeta")
+	}
+	for _, f := range []string{"name", "namespace", "generateName", "resourceVersion", "uid"} {
+		if _, ok := meta[f].(string); meta[f] != nil && !ok {
+			return bad("metadata."+f, "string")
+		}
+	}
+	for _, f := range []string{"labels", "annotations"} {
+		if meta[f] == nil {
+			continue
+		}
+		m, ok := meta[f].(map[string]any)
+		if !ok {
+			return bad("metadata."+f, "map[string]string")
+		}
+		for _, v := range m {
+			if _, ok := v.(string); !ok {
+				return bad("metadata."+f, "string")
+			}
+		}
 	}
 	return nil
 }
