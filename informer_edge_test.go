@@ -7,6 +7,7 @@ package informer
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/learn-k8s/informer/fakeapi"
 )
@@ -122,6 +123,19 @@ func TestInformerStopLeavesNoGoroutine(t *testing.T) {
 	<-second // a second Run returns at once (with a logged warning), and does not disturb the first
 	createPod(t, s, "default", "b", nil)
 	h1.waitLine(t, "add default/b initial=false")
+	// A handler added late and one removed: their goroutines end too.
+	late := &recorder{}
+	if _, err := inf.AddEventHandler(late); err != nil {
+		t.Fatal(err)
+	}
+	late.waitLine(t, "add default/b initial=true")
+	removed, err := inf.AddEventHandler(&recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.RemoveEventHandler(removed); err != nil {
+		t.Fatal(err)
+	}
 
 	cancel()
 	<-done
@@ -163,4 +177,66 @@ func TestInformerSettingsAfterStart(t *testing.T) {
 	if inf.LastSyncResourceVersion() == "" {
 		t.Fatal("LastSyncResourceVersion is empty after sync")
 	}
+}
+
+// resyncOf reads the resync period a registration ended up with; it takes
+// AddEventHandler's two results as they come.
+type resyncOf struct{ t *testing.T }
+
+func (r resyncOf) of(reg ResourceEventHandlerRegistration, err error) time.Duration {
+	r.t.Helper()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	l := reg.(*processorListener)
+	l.resyncMu.Lock()
+	defer l.resyncMu.Unlock()
+	return l.resyncPeriod
+}
+
+// TestInformerResyncPeriodRules checks client-go's rules for per-handler
+// resync periods: at least one second; before Run, a period shorter than
+// the informer's check period shortens the check period; after Run, it is
+// raised to the check period; and an informer whose check period is 0
+// never resyncs any handler.
+func TestInformerResyncPeriodRules(t *testing.T) {
+	notRun := func(defaultResync time.Duration) *sharedIndexInformer {
+		return NewSharedIndexInformer(&ListWatch{}, &Pod{}, defaultResync, Indexers{}).(*sharedIndexInformer)
+	}
+	t.Run("an informer with no resync resyncs no handler", func(t *testing.T) {
+		inf := notRun(0)
+		if got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Second)); got != 0 {
+			t.Fatalf("resync period %v, want 0", got)
+		}
+	})
+	t.Run("below one second is raised to one second", func(t *testing.T) {
+		inf := notRun(time.Minute)
+		if got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Millisecond)); got != time.Second {
+			t.Fatalf("resync period %v, want 1s", got)
+		}
+	})
+	t.Run("before Run a shorter period shortens the check period", func(t *testing.T) {
+		inf := notRun(time.Minute)
+		byDefault := (resyncOf{t}).of(inf.AddEventHandler(&recorder{}))
+		short := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Second))
+		if byDefault != time.Minute || short != 10*time.Second || inf.resyncCheckPeriod != 10*time.Second {
+			t.Fatalf("default handler %v, 10s handler %v, check period %v; want 1m, 10s, 10s",
+				byDefault, short, inf.resyncCheckPeriod)
+		}
+	})
+	t.Run("after Run a shorter period is raised to the check period", func(t *testing.T) {
+		s := startServer(t, fakeapi.Options{})
+		for _, tt := range []struct{ check, asked, want time.Duration }{
+			{time.Minute, 10 * time.Second, time.Minute},
+			{0, 10 * time.Second, 0},
+		} {
+			inf := NewSharedIndexInformer(podsLW(t, s, NamespaceAll), &Pod{}, tt.check, Indexers{})
+			cancel := runInformer(t, inf)
+			got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, tt.asked))
+			cancel()
+			if got != tt.want {
+				t.Fatalf("informer resync %v, handler asked %v: got %v, want %v", tt.check, tt.asked, got, tt.want)
+			}
+		}
+	})
 }

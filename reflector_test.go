@@ -86,6 +86,7 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 }
 
 func TestReflectorStreamingList(t *testing.T) {
+	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	createPod(t, s, "default", "b", nil)
@@ -229,4 +230,95 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	waitFor(t, "the next backoff", clock.HasWaiters)
 	cancel()
 	<-done
+}
+
+// injectingLW passes lists and watches through to inner, and lets a test
+// slip an event of its own (such as an ERROR) into the open watch.
+type injectingLW struct {
+	inner  ListerWatcher
+	inject chan WatchEvent
+}
+
+func (l *injectingLW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
+	return l.inner.List(ctx, o)
+}
+
+func (l *injectingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
+	w, err := l.inner.Watch(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	iw := &injectingWatcher{inner: w, out: make(chan WatchEvent), stop: make(chan struct{})}
+	go iw.forward(l.inject)
+	return iw, nil
+}
+
+// injectingWatcher forwards the server's events and the injected ones.
+type injectingWatcher struct {
+	inner Watcher
+	out   chan WatchEvent
+	stop  chan struct{}
+	once  sync.Once
+}
+
+func (w *injectingWatcher) ResultChan() <-chan WatchEvent { return w.out }
+
+func (w *injectingWatcher) Stop() {
+	w.once.Do(func() { close(w.stop); w.inner.Stop() })
+}
+
+func (w *injectingWatcher) forward(inject <-chan WatchEvent) {
+	for {
+		var ev WatchEvent
+		select {
+		case <-w.stop:
+			return
+		case e, ok := <-w.inner.ResultChan():
+			if !ok {
+				close(w.out)
+				return
+			}
+			ev = e
+		case ev = <-inject:
+		}
+		select {
+		case <-w.stop:
+			return
+		case w.out <- ev:
+		}
+	}
+}
+
+func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
+	checkLeaksAtEnd(t)
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	clock := NewFakeClock(time.Unix(0, 0))
+	inject := make(chan WatchEvent)
+	lw := &recordingLW{inner: &injectingLW{inner: podsLW(t, s, NamespaceAll), inject: inject}}
+	r := NewReflectorWithOptions(lw, &Pod{}, NewStore(MetaNamespaceKeyFunc),
+		ReflectorOptions{Clock: clock, WatchErrorHandler: func(*Reflector, error) {}})
+	runReflector(t, r)
+	waitFor(t, "the first watch", func() bool { return lw.watchCount() == 1 })
+
+	// An ERROR event that is not a 410 ends the cycle; after a backoff the
+	// Reflector lists again, from the last version it saw.
+	last := r.LastSyncResourceVersion()
+	inject <- WatchEvent{Type: WatchError, Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
+		Reason: StatusReasonInternalError, Message: "etcdserver: request timed out"}}
+	stepBackoff(t, clock)
+	waitFor(t, "the relist after the ERROR event", func() bool { return lw.listCount() == 2 })
+	if lists, _ := lw.calls(); lists[1].ResourceVersion != last {
+		t.Fatalf("relist from %q, want the last version seen %q", lists[1].ResourceVersion, last)
+	}
+
+	// A watch request refused with 500 also ends the cycle: relist.
+	waitFor(t, "the second watch", func() bool { return lw.watchCount() == 2 })
+	createPod(t, s, "default", "b", nil) // an event, so the watch's end is not "very short"
+	waitFor(t, "b", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
+	s.FailNext(1, http.StatusInternalServerError)
+	s.CloseWatches()
+	waitFor(t, "the refused re-watch", func() bool { return lw.watchCount() == 3 })
+	stepBackoff(t, clock)
+	waitFor(t, "the relist after the refused watch", func() bool { return lw.listCount() == 3 })
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,27 @@ func TestRESTClientLabelSelectorOnTheServer(t *testing.T) {
 	h.waitLine(t, "delete default/web") // stopped matching: the server says DELETED
 	relabelPod(t, s, "default", "db", map[string]string{"app": "web"})
 	h.waitLine(t, "add default/db initial=false") // started matching: ADDED
+}
+
+func TestRESTClientFieldSelectorOnTheServer(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "web", nil)
+	createPod(t, s, "other", "web", nil)
+	createPod(t, s, "default", "db", nil)
+	c, _ := NewRESTClient(RESTConfig{Host: s.URL()})
+	inf := NewSharedIndexInformer(NewListWatchFromClient(c, podsResource, NamespaceAll, "metadata.name=web"), &Pod{}, 0, Indexers{})
+	h := &recorder{}
+	_, _ = inf.AddEventHandler(h)
+	runInformer(t, inf)
+	if keys := slices.Sorted(slices.Values(inf.GetStore().ListKeys())); !slices.Equal(keys, []string{"default/web", "other/web"}) {
+		t.Fatalf("listed %v", keys)
+	}
+	createPod(t, s, "default", "cache", nil) // filtered out by the server
+	deletePod(t, s, "other", "web")
+	h.waitLine(t, "delete other/web")
+	if h.has("add default/cache initial=false") {
+		t.Fatal("the watch delivered a pod the field selector excludes")
+	}
 }
 
 func TestRESTClientStatusErrors(t *testing.T) {
