@@ -54,8 +54,10 @@ type Config struct {
 	FullResyncPeriod time.Duration
 	// ShouldResync, if set, is asked before each resync; nil means always.
 	ShouldResync ShouldResyncFunc
-	// RetryOnError re-queues an item whose processing failed, when the
-	// Queue has an AddIfNotPresent method (client-go's DeltaFIFO has one).
+	// RetryOnError re-queues an item whose processing failed, but only for
+	// a Queue with an AddIfNotPresent method. Our DeltaFIFO has none (the
+	// issue did not ask for it; client-go's has), so with it the failed item
+	// is dropped and the next relist or resync delivers the object again.
 	RetryOnError bool
 	// WatchErrorHandler is told about failed list/watch cycles.
 	WatchErrorHandler WatchErrorHandler
