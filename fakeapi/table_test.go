@@ -172,8 +172,9 @@ func TestTableRowObjects(t *testing.T) {
 	}
 }
 
-// TestTableOtherKinds: namespaces and deployments have their own columns;
-// other kinds get the default Name and "Created At".
+// TestTableOtherKinds: namespaces (Active from creation, as on the real
+// server) and deployments have their own columns; other kinds get the
+// default Name and "Created At".
 func TestTableOtherKinds(t *testing.T) {
 	s := startServer(t, Options{})
 	for _, c := range []struct {
@@ -183,7 +184,7 @@ func TestTableOtherKinds(t *testing.T) {
 		cols string
 		cell string // the cells, AGE left out
 	}{
-		{Namespaces, `{"metadata":{"name":"team"},"status":{"phase":"Active"}}`, "/api/v1/namespaces",
+		{Namespaces, `{"metadata":{"name":"team"}}`, "/api/v1/namespaces",
 			"Name,Status,Age", "[team Active]"},
 		{Deployments, `{"metadata":{"name":"web"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"spec":{"containers":[{"name":"c","image":"nginx"}]}}},"status":{"readyReplicas":2,"updatedReplicas":3,"availableReplicas":2}}`,
 			"/apis/apps/v1/namespaces/default/deployments", "Name,Ready,Up-to-date,Available,Age,|,Containers,Images,Selector", "[web 2/3 3 2 c nginx app=web]"},
