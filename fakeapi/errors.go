@@ -93,7 +93,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v) // a client that went away is not our error
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "<none>", as the real server writes it
+	_ = enc.Encode(v)        // a client that went away is not our error
 }
 
 func errNotFound(ri *resourceInfo, name string) *APIError {

@@ -66,6 +66,11 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errPathNotFound())
 		return
 	}
+	// A bad includeObject is refused before anything is written.
+	if _, e := askedTable(r); e != nil {
+		writeError(w, e)
+		return
+	}
 	req := writeRequest{ri: rt.ri, ns: rt.ns, name: rt.name}
 	switch {
 	case rt.name == "" && r.Method == http.MethodGet:
@@ -76,7 +81,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		if e == nil {
 			var o *object
 			if o, e = s.st.create(req, body); e == nil {
-				s.writeObject(w, r, http.StatusCreated, o.body)
+				s.writeObject(w, r, rt.ri, http.StatusCreated, o.body)
 				return
 			}
 		}
@@ -84,7 +89,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	case rt.name != "" && r.Method == http.MethodGet:
 		s.gets.Add(1)
 		if o := s.st.get(rt.ri, objectKey(rt.ns, rt.name)); o != nil {
-			s.writeObject(w, r, http.StatusOK, o.body)
+			s.writeObject(w, r, rt.ri, http.StatusOK, o.body)
 			return
 		}
 		writeError(w, errNotFound(rt.ri, rt.name))
@@ -94,7 +99,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		if e == nil {
 			var o *object
 			if o, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
-				s.writeObject(w, r, http.StatusOK, o.body)
+				s.writeObject(w, r, req.ri, http.StatusOK, o.body)
 				return
 			}
 		}
@@ -117,6 +122,7 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
+	o.table, _ = askedTable(r) // checked by serveResource
 	if o.watch {
 		s.watches.Add(1)
 		s.serveWatch(w, r, rt.ri, rt.ns, o)
@@ -128,12 +134,20 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
-	writeList(w, list) // a Table was maybe asked for; kubectl falls back to NAME and AGE
+	if o.table != nil {
+		writeJSON(w, http.StatusOK, o.table.listTable(rt.ri, list))
+		return
+	}
+	writeList(w, list)
 }
 
-// writeObject answers with one object. The fake serves no Table
-// (application/json;as=Table): kubectl then prints NAME and AGE itself.
-func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, body map[string]any) {
+// writeObject answers with one object of ri, as a Table if the client asked
+// for one (as the real server does for gets and writes alike).
+func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourceInfo, code int, body map[string]any) {
+	if tr, _ := askedTable(r); tr != nil { // checked by serveResource
+		writeJSON(w, code, tr.objectTable(ri, body, true))
+		return
+	}
 	writeJSON(w, code, body)
 }
 
@@ -162,7 +176,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 		writeError(w, e)
 		return
 	}
-	s.writeObject(w, r, http.StatusOK, o.body)
+	s.writeObject(w, r, req.ri, http.StatusOK, o.body)
 }
 
 // serveDelete deletes one object; the body may carry DeleteOptions with
@@ -192,7 +206,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 		return
 	}
 	if req.ri.returnDeleted {
-		s.writeObject(w, r, http.StatusOK, o.body)
+		s.writeObject(w, r, req.ri, http.StatusOK, o.body)
 		return
 	}
 	uid, _ := metadata(o.body)["uid"].(string)

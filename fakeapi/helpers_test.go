@@ -148,7 +148,18 @@ type stream struct {
 // openWatch starts a watch request and checks it is answered 200.
 func openWatch(t *testing.T, url string) *stream {
 	t.Helper()
-	resp, err := client.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return openWatchRequest(t, req)
+}
+
+// openWatchRequest is openWatch for a request of the caller's making.
+func openWatchRequest(t *testing.T, req *http.Request) *stream {
+	t.Helper()
+	url := req.URL
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
-// kubectl_test.go: the real kubectl works against the fake server: get,
-// get -w, create -f, apply -f (the first apply creates), get -l, delete.
+// kubectl_test.go: the real kubectl works against the fake server: get
+// (with the server's columns, from a Table), get -w, create -f, apply -f (the first apply creates), get -l, delete.
 // Skipped where kubectl is not on the PATH.
 package fakeapi
 
@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,8 +59,19 @@ func TestKubectl(t *testing.T) {
 		}
 	}
 
-	if out := kubectl("get", "pods"); !strings.Contains(out, "seeded") || !strings.Contains(out, "NAME") {
-		t.Errorf("get pods:\n%s", out)
+	// The columns are the server's (a Table, see table.go), as on a real
+	// cluster; without one, kubectl would print only NAME and AGE.
+	out := kubectl("get", "pods")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != "NAME READY STATUS RESTARTS AGE" {
+		t.Fatalf("get pods: want the READY STATUS RESTARTS AGE header and one pod:\n%s", out)
+	}
+	if row := strings.Fields(lines[1]); len(row) != 5 || strings.Join(row[:4], " ") != "seeded 0/1 Pending 0" ||
+		!regexp.MustCompile(`^[0-9]+s$`).MatchString(row[4]) {
+		t.Errorf("get pods: row %q, want seeded 0/1 Pending 0 and an age in seconds", lines[1])
+	}
+	if out := kubectl("get", "pods", "-o", "wide", "-A"); !strings.Contains(out, "NOMINATED NODE") || !strings.Contains(out, "default ") {
+		t.Errorf("get pods -o wide -A: want the wide columns and a NAMESPACE from the row objects:\n%s", out)
 	}
 
 	// get -w prints a line when a pod appears.
@@ -71,29 +83,32 @@ func TestKubectl(t *testing.T) {
 	if err := watch.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := make(chan string)
+	events := make(chan string)
 	go func() {
-		defer close(lines)
+		defer close(events)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			lines <- sc.Text()
+			events <- sc.Text()
 		}
 	}()
-	waitLine := func(want string) {
+	waitLine := func(want string) string {
 		t.Helper()
-		for line := range lines {
+		for line := range events {
 			if strings.Contains(line, want) {
-				return
+				return line
 			}
 		}
 		t.Fatalf("kubectl get -w ended before printing %q", want)
+		return ""
 	}
 	waitLine("seeded") // the initial list is printed: the watch is about to start
 	waitFor(t, func() bool { return s.Stats().OpenWatches == 1 })
 	mustCreatePod(t, s, "appeared", "")
-	waitLine("appeared")
+	if line := strings.Fields(waitLine("appeared")); len(line) != 5 || line[2] != "Pending" || line[4] == "<unknown>" {
+		t.Errorf("get -w printed %q, want the pod's columns with an age", line)
+	}
 	_ = watch.Process.Kill()
-	for range lines { // drain, so the reader goroutine ends
+	for range events { // drain, so the reader goroutine ends
 	}
 	_ = watch.Wait()
 
@@ -118,7 +133,7 @@ func TestKubectl(t *testing.T) {
 		t.Errorf("after the second apply, containers = %v", c)
 	}
 
-	out := kubectl("get", "pods", "-l", "app=x")
+	out = kubectl("get", "pods", "-l", "app=x")
 	if !strings.Contains(out, "web") || !strings.Contains(out, "applied") || strings.Contains(out, "seeded") {
 		t.Errorf("get pods -l app=x:\n%s", out)
 	}

@@ -33,7 +33,8 @@ type listOptions struct {
 	filter         filter
 	allowBookmarks bool
 	timeout        time.Duration
-	sendInitial    *bool // nil when not given
+	sendInitial    *bool         // nil when not given
+	table          *tableRequest // from the Accept header; nil = plain JSON
 }
 
 // parseListOptions reads and validates the query of a list or watch; bad
@@ -208,6 +209,7 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 		return nil, errGone("The resourceVersion for the provided list is too old.")
 	}
 	items := []json.RawMessage{}
+	var page []*object
 	remaining := 0
 	last := ""
 	// objs is sorted by key: a page starts right after the last key returned.
@@ -228,6 +230,7 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 			return nil, &APIError{Code: http.StatusInternalServerError, Reason: "InternalError", Message: err.Error()}
 		}
 		items = append(items, raw)
+		page = append(page, obj)
 		last = obj.key
 	}
 	meta := map[string]any{"resourceVersion": strconv.FormatUint(at, 10)}
@@ -237,16 +240,18 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 			meta["remainingItemCount"] = remaining
 		}
 	}
-	return &listBody{Kind: ri.kind + "List", APIVersion: ri.apiVersion(), Metadata: meta, Items: items}, nil
+	return &listBody{Kind: ri.kind + "List", APIVersion: ri.apiVersion(), Metadata: meta, Items: items, objs: page}, nil
 }
 
 // listBody is a typed list, its fields in the real server's order. Its
-// items are already encoded; writeList sends it.
+// items are already encoded; writeList sends it. objs are the same items,
+// stored, for a Table (table.go).
 type listBody struct {
 	Kind       string         `json:"kind"`
 	APIVersion string         `json:"apiVersion"`
 	Metadata   map[string]any `json:"metadata"`
 	Items      []json.RawMessage
+	objs       []*object
 }
 
 // writeList answers with l. The items are written one after another, as

@@ -80,6 +80,11 @@ var catalog = []*resourceInfo{
 	{Resource: Resource{"apps", "v1", "daemonsets"}, kind: "DaemonSet", singular: "daemonset", namespaced: true, shortNames: []string{"ds"}},
 }
 
+// initialPhase is the status.phase the real server gives a new object that
+// has no status: a namespace is Active at once, and a pod stays Pending on
+// a cluster without a scheduler or kubelet.
+var initialPhase = map[Resource]string{Pods: "Pending", Namespaces: "Active"}
+
 // lookup finds a served resource, or nil.
 func lookup(r Resource) *resourceInfo {
 	for _, ri := range catalog {

@@ -13,6 +13,7 @@
 package fakeapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -133,7 +134,7 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Set("Cache-Control", "no-cache, private")
 	rw.WriteHeader(http.StatusOK)
-	out := &eventWriter{rw: rw, rc: http.NewResponseController(rw)}
+	out := &eventWriter{rw: rw, rc: http.NewResponseController(rw), ri: ri, table: o.table}
 	out.flush()
 	if start.tooOld != nil {
 		out.send("ERROR", start.tooOld.status())
@@ -209,11 +210,14 @@ func bookmark(ri *resourceInfo, rv uint64, initialEnd bool) map[string]any {
 // eventWriter writes watch events to one client and remembers the first
 // write error (the client went away), after which it writes nothing. Events
 // are buffered until flush; what is still buffered when the handler returns
-// is sent then.
+// is sent then. If table is set, objects are sent as Tables (table.go).
 type eventWriter struct {
-	rw  http.ResponseWriter
-	rc  *http.ResponseController
-	err error
+	rw      http.ResponseWriter
+	rc      *http.ResponseController
+	err     error
+	ri      *resourceInfo
+	table   *tableRequest
+	columns bool // a Table with the column definitions has been sent
 }
 
 // sendEvent writes ev as this watch's selector sees it: an object that
@@ -234,27 +238,31 @@ func (e *eventWriter) sendEvent(f filter, ev *event) {
 	}
 }
 
-// send writes one event line.
+// send writes one event line. An ERROR event's Status is never a Table.
 func (e *eventWriter) send(typ string, obj any) {
 	if e.err != nil {
 		return
 	}
-	line, err := json.Marshal(struct {
+	if body, ok := obj.(map[string]any); ok && e.table != nil {
+		obj, e.columns = e.table.objectTable(e.ri, body, !e.columns), true
+	}
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line) // Encode ends the line with '\n'
+	enc.SetEscapeHTML(false)      // "<none>", as the real server writes it
+	if e.err = enc.Encode(struct {
 		Type   string `json:"type"`
 		Object any    `json:"object"`
-	}{typ, obj})
-	if err != nil {
-		e.err = err
-		return
+	}{typ, obj}); e.err == nil {
+		_, e.err = e.rw.Write(line.Bytes())
 	}
-	_, e.err = e.rw.Write(append(line, '\n'))
 }
 
 // sendObject writes one event line about a stored object. The line is the
 // one send would write, put together from the object's kept encoding, so
 // that every watcher shares one encoding of it.
 func (e *eventWriter) sendObject(typ string, o *object) {
-	if e.err != nil {
+	if e.err != nil || e.table != nil {
+		e.send(typ, o.body) // a Table is made for each watcher: its AGE is now
 		return
 	}
 	raw, err := o.json()

@@ -138,8 +138,8 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	if w.ri.hasGeneration(body) {
 		meta["generation"] = int64(1)
 	}
-	if w.ri == lookup(Pods) && body["status"] == nil {
-		body["status"] = map[string]any{"phase": "Pending"} // what a scheduler-less cluster shows
+	if phase := initialPhase[w.ri.Resource]; phase != "" && body["status"] == nil {
+		body["status"] = map[string]any{"phase": phase}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
