@@ -9,7 +9,6 @@ package informer
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -624,7 +623,7 @@ func TestStep11HandlerChains(t *testing.T) {
 	)
 	chain.PanicHandler = func(i int, r any) {
 		panics.Add(1)
-		log.add(fmt.Sprintf("handler %d panicked (%v); the chain goes on", i, r))
+		log.add("handler " + strconv.Itoa(i) + " panicked (" + r.(string) + "); the chain goes on")
 	}
 	v1, err := inf.AddEventHandler(chain)
 	must(t, err)
