@@ -1,5 +1,5 @@
 // advanced_helpers_test.go holds the helpers of the advanced chapters' tests
-// (walkthrough_advanced_test.go, advanced_test.go): a fakeapi server, a
+// (Steps 09–15 in informer_test.go, advanced_test.go): a fakeapi server, a
 // client for it, a running informer, and polling with a deadline.
 package informer
 
@@ -17,13 +17,11 @@ import (
 // podsGVR names core/v1 pods for the REST client.
 var podsGVR = GroupVersionResource{Version: "v1", Resource: "pods"}
 
-// advServer starts a fakeapi server that the test closes when it ends.
+// advServer starts a fakeapi server with frequent bookmarks that the test
+// closes when it ends (with startServer's leak check).
 func advServer(t *testing.T) *fakeapi.Server {
 	t.Helper()
-	srv, err := fakeapi.Start(fakeapi.Options{BookmarkInterval: 50 * time.Millisecond})
-	must(t, err)
-	t.Cleanup(srv.Close)
-	return srv
+	return startServer(t, fakeapi.Options{BookmarkInterval: 50 * time.Millisecond})
 }
 
 // advClient returns a REST client for srv.
@@ -125,15 +123,20 @@ type eventLog struct {
 func (l *eventLog) handler(name string) ResourceEventHandler {
 	rec := func(op string, obj any) {
 		key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.lines = append(l.lines, name+" "+op+" "+key)
+		l.add(name + " " + op + " " + key)
 	}
 	return ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { rec("add", obj) },
 		UpdateFunc: func(_, obj any) { rec("update", obj) },
 		DeleteFunc: func(obj any) { rec("delete", obj) },
 	}
+}
+
+// add records a line of its own, in order with the handlers' lines.
+func (l *eventLog) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
 }
 
 // all returns a copy of the lines so far.

@@ -22,7 +22,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -91,9 +90,7 @@ func TestChaosConvergence(t *testing.T) {
 // runChaos runs one seeded chaos run and returns what it counted.
 func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	checkLeaksAtEnd(t)
-	logger := slog.Default() // the informer logs every injected failure: keep the output readable
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	t.Cleanup(func() { slog.SetDefault(logger) })
+	quietLogs(t) // the informer logs every injected failure: keep the output readable
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("chaos seed %d: rerun with: go test -run TestChaosConvergence -chaos.seed=%d .", seed, seed)

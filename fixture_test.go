@@ -15,9 +15,14 @@ import (
 // podsResource is the resource the tests list and watch.
 var podsResource = GroupVersionResource{Version: "v1", Resource: "pods"}
 
-// startServer starts a fakeapi server that the test closes at its end.
+// startServer starts a fakeapi server that the test closes at its end. It
+// also checks, once the test and its cleanups are done, that no goroutine of
+// the server, of an informer or Reflector the test ran against it, or of
+// their connections is left (checkLeaksAtEnd): every test that starts a
+// server gets the leak check without asking for it.
 func startServer(t *testing.T, opts fakeapi.Options) *fakeapi.Server {
 	t.Helper()
+	checkLeaksAtEnd(t)
 	s, err := fakeapi.Start(opts)
 	if err != nil {
 		t.Fatal(err)

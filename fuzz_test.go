@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -100,9 +99,7 @@ func FuzzWatchStream(f *testing.F) {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
 	}
-	logger := slog.Default() // bad events are logged: keep the fuzzer quiet
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	f.Cleanup(func() { slog.SetDefault(logger) })
+	quietLogs(f) // bad events are logged: keep the fuzzer quiet
 	f.Fuzz(func(t *testing.T, stream []byte, unstructured bool) {
 		newObject := func() Object { return &Pod{} }
 		seed := []Object{testPod("ns", "a", "1", nil), testPod("ns", "b", "2", nil)}

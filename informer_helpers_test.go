@@ -5,6 +5,7 @@ package informer
 
 import (
 	"fmt"
+	"log/slog"
 	"regexp"
 	"runtime"
 	"strings"
@@ -54,6 +55,15 @@ func ourGoroutines() []string {
 		}
 	}
 	return ours
+}
+
+// quietLogs discards what the library logs (every failed list or watch,
+// every bad event) until the test ends, for tests that provoke failures on
+// purpose and would otherwise print log lines in the middle of their story.
+func quietLogs(t testing.TB) {
+	logger := slog.Default()
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	t.Cleanup(func() { slog.SetDefault(logger) })
 }
 
 // checkLeaksAtEnd, called first thing in a test, checks once the test and

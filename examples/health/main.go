@@ -97,10 +97,14 @@ func main() {
 				case <-t.C:
 				}
 				r, err := detector.Check(ctx)
+				errText := "" // not fmt.Sprint(err), which would print "<nil>" after a good check
+				if err != nil {
+					errText = err.Error()
+				}
 				lastReport.Lock()
 				report = map[string]any{"checked": true, "at": time.Now().Format(time.RFC3339),
 					"resourceVersion": r.ResourceVersion, "consistent": err == nil && r.Consistent(),
-					"problems": r.Problems, "error": fmt.Sprint(err)}
+					"problems": r.Problems, "error": errText}
 				lastReport.Unlock()
 			}
 		})
