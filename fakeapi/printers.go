@@ -5,9 +5,9 @@
 // the columns a real kube-apiserver sends (pods and namespaces here, the
 // other core kinds in printers_core.go, the apps kinds in printers_apps.go);
 // a kind without a printer would get the apiserver's default table, Name and
-// "Created At". Cells are read from the
-// JSON maps, so an object missing a field prints what the real server
-// prints for an unset one ("0/N", "<none>", "<unknown>").
+// "Created At". Cells are read from the JSON maps, so an object missing a
+// field prints what the real server prints for an unset one ("0/N",
+// "<none>", "<unknown>").
 // Counterparts: the apiserver's printers (kubernetes/pkg/printers/internalversion)
 // and its default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go);
 // the AGE format is apimachinery's duration.HumanDuration. Tutorial: 000 §2.5.
@@ -38,6 +38,16 @@ var (
 	nameColumn = column{Name: "Name", Type: "string", Format: "name", Description: "The object's name, unique within its namespace."}
 	ageColumn  = column{Name: "Age", Type: "string", Description: "How long ago the object was created (metadata.creationTimestamp)."}
 )
+
+// text and integer are columns shown by default; wide is a string column
+// shown only with -o wide.
+func text(name, description string) column {
+	return column{Name: name, Type: "string", Description: description}
+}
+
+func integer(name, description string) column {
+	return column{Name: name, Type: "integer", Description: description}
+}
 
 func wide(name, description string) column {
 	return column{Name: name, Type: "string", Description: description, Priority: 1}

@@ -4,10 +4,10 @@
 //
 // The column lists are data: names, types and priorities as a v1.37
 // kube-apiserver sends them (testdata/printers-real.json holds its answers).
-// The cells read the stored JSON; where the real server fills in a default
-// this fake does not (a service's type, a port's protocol, a secret's type and
-// a secret's data), the cell shows that default, so an object prints as it
-// would on a real cluster.
+// The cells read the stored JSON. Where the real server fills in what this
+// fake does not (a service's type and clusterIPs, a port's protocol, a
+// secret's type, stringData folded into data), the cell shows what it would
+// have filled in, so an object prints as it would on a real cluster.
 // Counterpart: the apiserver's printers (kubernetes/pkg/printers/internalversion).
 // Tutorial: 000 §2.5.
 package fakeapi
@@ -19,16 +19,6 @@ import (
 	"strings"
 	"time"
 )
-
-// text and integer are columns shown by default; wide (printers.go) is one
-// shown only with -o wide.
-func text(name, description string) column {
-	return column{Name: name, Type: "string", Description: description}
-}
-
-func integer(name, description string) column {
-	return column{Name: name, Type: "integer", Description: description}
-}
 
 var configMapPrinter = &printer{
 	columns: []column{nameColumn, text("Data", "How many keys data and binaryData hold."), ageColumn},
