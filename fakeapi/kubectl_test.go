@@ -1,11 +1,13 @@
 // kubectl_test.go: the real kubectl works against the fake server: get
-// (with the server's columns, from a Table), get -w, create -f, apply -f (the first apply creates), get -l, delete.
+// (with the server's columns, from a Table: pods, config maps, services),
+// get -w, create -f, apply -f (the first apply creates), get -l, delete.
 // Skipped where kubectl is not on the PATH.
 package fakeapi
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,6 +74,27 @@ func TestKubectl(t *testing.T) {
 	}
 	if out := kubectl("get", "pods", "-o", "wide", "-A"); !strings.Contains(out, "NOMINATED NODE") || !strings.Contains(out, "default ") {
 		t.Errorf("get pods -o wide -A: want the wide columns and a NAMESPACE from the row objects:\n%s", out)
+	}
+	// Other kinds print their own columns too (printers_core.go).
+	for _, o := range []struct {
+		r      Resource
+		body   string
+		args   []string
+		header string
+	}{
+		{ConfigMaps, `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`, []string{"get", "cm"}, "NAME DATA AGE"},
+		{Services, `{"metadata":{"name":"web"},"spec":{"clusterIP":"10.0.0.9","ports":[{"port":80}]}}`,
+			[]string{"get", "svc"}, "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE"},
+	} {
+		var body map[string]any
+		_ = json.Unmarshal([]byte(o.body), &body)
+		if _, err := s.Create(o.r, "default", body); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(kubectl(o.args...)), "\n")
+		if len(lines) != 2 || strings.Join(strings.Fields(lines[0]), " ") != o.header {
+			t.Errorf("kubectl %s: want the %s header and one row:\n%s", strings.Join(o.args, " "), o.header, strings.Join(lines, "\n"))
+		}
 	}
 
 	// get -w prints a line when a pod appears.

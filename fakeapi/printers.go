@@ -1,11 +1,13 @@
 // printers.go: the columns of `kubectl get`, worked out on the server.
 //
 // Each kind has a printer: its column definitions and a function that fills
-// one row's cells from a stored object. Pods, namespaces and deployments get
-// the columns a real kube-apiserver sends; every other kind gets the
-// apiserver's default table, Name and "Created At". Cells are read from the
-// JSON maps, so an object missing a field prints what the real server
-// prints for an unset one ("0/N", "<none>", "<unknown>").
+// one row's cells from a stored object. Every kind this server serves gets
+// the columns a real kube-apiserver sends (pods and namespaces here, the
+// other core kinds in printers_core.go, the apps kinds in printers_apps.go);
+// a kind without a printer would get the apiserver's default table, Name and
+// "Created At". Cells are read from the JSON maps, so an object missing a
+// field prints what the real server prints for an unset one ("0/N",
+// "<none>", "<unknown>").
 // Counterparts: the apiserver's printers (kubernetes/pkg/printers/internalversion)
 // and its default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go);
 // the AGE format is apimachinery's duration.HumanDuration. Tutorial: 000 §2.5.
@@ -14,8 +16,6 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 )
 
@@ -39,6 +39,16 @@ var (
 	ageColumn  = column{Name: "Age", Type: "string", Description: "How long ago the object was created (metadata.creationTimestamp)."}
 )
 
+// text and integer are columns shown by default; wide is a string column
+// shown only with -o wide.
+func text(name, description string) column {
+	return column{Name: name, Type: "string", Description: description}
+}
+
+func integer(name, description string) column {
+	return column{Name: name, Type: "integer", Description: description}
+}
+
 func wide(name, description string) column {
 	return column{Name: name, Type: "string", Description: description, Priority: 1}
 }
@@ -46,9 +56,9 @@ func wide(name, description string) column {
 var podPrinter = &printer{
 	columns: []column{
 		nameColumn,
-		{Name: "Ready", Type: "string", Description: "Ready containers out of all the pod's containers."},
-		{Name: "Status", Type: "string", Description: "The pod's phase, or why it is not running."},
-		{Name: "Restarts", Type: "string", Description: "How many times the pod's containers have restarted, and when last."},
+		text("Ready", "Ready containers out of all the pod's containers."),
+		text("Status", "The pod's phase, or why it is not running."),
+		text("Restarts", "How many times the pod's containers have restarted, and when last."),
 		ageColumn,
 		wide("IP", "The pod's IP address (status.podIP)."),
 		wide("Node", "The node the pod is scheduled on (spec.nodeName)."),
@@ -59,24 +69,10 @@ var podPrinter = &printer{
 }
 
 var namespacePrinter = &printer{
-	columns: []column{nameColumn, {Name: "Status", Type: "string", Description: "The namespace's phase."}, ageColumn},
+	columns: []column{nameColumn, text("Status", "The namespace's phase."), ageColumn},
 	cells: func(ns map[string]any, now time.Time) []any {
-		return []any{str(dig(ns, "metadata", "name")), str(dig(ns, "status", "phase")), age(ns, now)}
+		return []any{name(ns), str(dig(ns, "status", "phase")), age(ns, now)}
 	},
-}
-
-var deploymentPrinter = &printer{
-	columns: []column{
-		nameColumn,
-		{Name: "Ready", Type: "string", Description: "Ready replicas out of the desired number."},
-		{Name: "Up-to-date", Type: "string", Description: "Replicas running the newest pod template."},
-		{Name: "Available", Type: "string", Description: "Replicas available to users."},
-		ageColumn,
-		wide("Containers", "The pod template's container names."),
-		wide("Images", "The pod template's container images."),
-		wide("Selector", "The label selector of the deployment's pods."),
-	},
-	cells: deploymentCells,
 }
 
 // defaultPrinter is the apiserver's table for kinds without a printer of
@@ -85,19 +81,22 @@ var defaultPrinter = &printer{
 	columns: []column{nameColumn, {Name: "Created At", Type: "date", Description: "When the object was created (metadata.creationTimestamp)."}},
 	cells: func(body map[string]any, _ time.Time) []any {
 		created, _ := time.Parse(time.RFC3339, str(dig(body, "metadata", "creationTimestamp")))
-		return []any{str(dig(body, "metadata", "name")), created.UTC().Format(time.RFC3339)}
+		return []any{name(body), created.UTC().Format(time.RFC3339)}
 	},
+}
+
+// printers maps a kind to its printer; the others get defaultPrinter.
+var printers = map[string]*printer{
+	"Pod": podPrinter, "ConfigMap": configMapPrinter, "Secret": secretPrinter,
+	"Service": servicePrinter, "ServiceAccount": serviceAccountPrinter, "Event": eventPrinter,
+	"Namespace": namespacePrinter, "Node": nodePrinter, "Deployment": deploymentPrinter,
+	"ReplicaSet": replicaSetPrinter, "StatefulSet": statefulSetPrinter, "DaemonSet": daemonSetPrinter,
 }
 
 // printerFor returns the printer of ri's kind.
 func printerFor(ri *resourceInfo) *printer {
-	switch ri.Resource {
-	case Pods:
-		return podPrinter
-	case Namespaces:
-		return namespacePrinter
-	case Deployments:
-		return deploymentPrinter
+	if p, ok := printers[ri.kind]; ok {
+		return p
 	}
 	return defaultPrinter
 }
@@ -151,7 +150,7 @@ func podCells(pod map[string]any, now time.Time) []any {
 		gates = fmt.Sprintf("%d/%d", n, len(g))
 	}
 	return []any{
-		str(dig(pod, "metadata", "name")),
+		name(pod),
 		fmt.Sprintf("%d/%d", ready, len(list(spec["containers"]))),
 		reason, restartCell, age(pod, now),
 		orNone(str(status["podIP"])), orNone(str(spec["nodeName"])),
@@ -176,41 +175,19 @@ func containerReason(state map[string]any) string {
 	return fmt.Sprintf("ExitCode:%d", num(term["exitCode"]))
 }
 
-// deploymentCells fills a deployment's row. An unset spec.replicas is 1,
-// the value the real server defaults it to.
-func deploymentCells(d map[string]any, now time.Time) []any {
-	spec, status := obj(d["spec"]), obj(d["status"])
-	desired := int64(1)
-	if v, ok := spec["replicas"]; ok {
-		desired = num(v)
-	}
-	var names, images []string
-	for _, c := range list(dig(spec, "template", "spec", "containers")) {
-		names = append(names, str(obj(c)["name"]))
-		images = append(images, str(obj(c)["image"]))
-	}
-	var selector []string
-	for k, v := range obj(dig(spec, "selector", "matchLabels")) {
-		selector = append(selector, k+"="+str(v))
-	}
-	sort.Strings(selector)
-	return []any{
-		str(dig(d, "metadata", "name")),
-		fmt.Sprintf("%d/%d", num(status["readyReplicas"]), desired),
-		num(status["updatedReplicas"]), num(status["availableReplicas"]),
-		age(d, now),
-		strings.Join(names, ","), strings.Join(images, ","),
-		orNone(strings.Join(selector, ",")),
-	}
-}
-
 // age is the AGE cell: the time since metadata.creationTimestamp.
 func age(body map[string]any, now time.Time) string {
-	created, err := time.Parse(time.RFC3339, str(dig(body, "metadata", "creationTimestamp")))
+	return since(dig(body, "metadata", "creationTimestamp"), now)
+}
+
+// since renders the time since timestamp t as an age, "<unknown>" when t
+// is unset or not a time.
+func since(t any, now time.Time) string {
+	when, err := time.Parse(time.RFC3339, str(t))
 	if err != nil {
 		return "<unknown>"
 	}
-	return humanDuration(now.Sub(created))
+	return humanDuration(now.Sub(when))
 }
 
 // humanDuration renders d as kubectl's AGE column does: in one or two
@@ -263,6 +240,9 @@ func dig(v any, keys ...string) any {
 	}
 	return v
 }
+
+// name is the object's metadata.name.
+func name(body map[string]any) string { return str(dig(body, "metadata", "name")) }
 
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func list(v any) []any         { l, _ := v.([]any); return l }
