@@ -120,22 +120,24 @@ func unfile(indices Indices, key string, values indexValues) {
 	}
 }
 
-// Update stores obj under key and re-files it where its index values changed.
-func (s *threadSafeStore) Update(key string, obj any) error {
+// Update stores obj under key and re-files it where its index values
+// changed. It returns the object it replaced, if there was one.
+func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed bool, err error) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	old := s.filed[key]
 	values, changed, err := computeIndexValues(s.indexers, key, obj, old)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
+	replaced, existed = s.items[key]
 	s.items[key] = obj
 	if changed {
 		unfile(s.indices, key, old)
 		file(s.indices, key, values)
 		s.filed[key] = values
 	}
-	return nil
+	return replaced, existed, nil
 }
 
 // Delete removes key and its index entries; an absent key is ignored.
