@@ -256,7 +256,14 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	isInInitialList := !f.hasSyncedLocked()
 	key := f.queue[0]
 	f.queue[0] = "" // let the string be collected
-	f.queue = f.queue[1:]
+	if len(f.queue) == 1 {
+		// Keep the slot: re-slicing past the last key would leave no
+		// capacity, and the next key (usually the next event) would need
+		// a new array.
+		f.queue = f.queue[:0]
+	} else {
+		f.queue = f.queue[1:]
+	}
 	deltas := f.items[key]
 	delete(f.items, key)
 	if f.initialPopulationCount > 0 {

@@ -203,18 +203,15 @@ func processDeltas(handler ResourceEventHandler, clientState Store, deltas Delta
 		obj := d.Object
 		switch d.Type {
 		case Sync, Replaced, Added, Updated:
-			old, exists, err := clientState.Get(obj)
-			if err == nil && exists {
-				if err := clientState.Update(obj); err != nil {
-					return err
-				}
-				handler.OnUpdate(old, obj)
-				continue
-			}
-			if err := clientState.Add(obj); err != nil {
+			old, exists, err := addOrUpdate(clientState, obj)
+			if err != nil {
 				return err
 			}
-			handler.OnAdd(obj, isInInitialList)
+			if exists {
+				handler.OnUpdate(old, obj)
+			} else {
+				handler.OnAdd(obj, isInInitialList)
+			}
 		case Deleted:
 			if err := clientState.Delete(obj); err != nil {
 				return err
@@ -223,6 +220,21 @@ func processDeltas(handler ResourceEventHandler, clientState Store, deltas Delta
 		}
 	}
 	return nil
+}
+
+// addOrUpdate stores obj in clientState and returns the object it replaced,
+// if any. With any Store that is a Get, then an Update or an Add; the
+// cache of NewIndexer does both in one step, so that the key of every event
+// is computed once here instead of twice.
+func addOrUpdate(clientState Store, obj any) (old any, exists bool, err error) {
+	if c, ok := clientState.(*cache); ok {
+		return c.swap(obj)
+	}
+	old, exists, err = clientState.Get(obj)
+	if err == nil && exists {
+		return old, true, clientState.Update(obj)
+	}
+	return nil, false, clientState.Add(obj)
 }
 
 // OnAdd distributes an add to every handler.

@@ -127,9 +127,16 @@ func (c *cache) key(obj any) (string, error) {
 // Add inserts obj, or replaces the object with the same key, and updates
 // the indexes. If the key or an index cannot be computed, nothing changes.
 func (c *cache) Add(obj any) error {
+	_, _, err := c.swap(obj)
+	return err
+}
+
+// swap is Add that also returns the object obj replaced, if any: a Get and
+// an Add in one step, computing the key once (see addOrUpdate).
+func (c *cache) swap(obj any) (replaced any, existed bool, err error) {
 	key, err := c.key(obj)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	return c.storage.Update(key, obj)
 }

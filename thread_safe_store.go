@@ -56,24 +56,35 @@ func unknownIndex(name string) error {
 	return fmt.Errorf("index %q does not exist", name)
 }
 
-// computeIndexValues runs every index function of indexers on obj. It
-// returns nil when there are no index functions.
-func computeIndexValues(indexers Indexers, key string, obj any) (indexValues, error) {
-	if len(indexers) == 0 {
-		return nil, nil
-	}
-	out := make(indexValues, len(indexers))
+// computeIndexValues runs every index function of indexers on obj. When
+// every function gives the values that old (the values filed for this key)
+// already holds, it returns old itself and changed=false: the index entries
+// stand as they are, and nothing is allocated (an update usually leaves an
+// object's namespace and labels alone). Otherwise it returns a new map that
+// shares old's unchanged slices; it returns nil when there are no values.
+func computeIndexValues(indexers Indexers, key string, obj any, old indexValues) (values indexValues, changed bool, err error) {
+	values = old
 	for name, fn := range indexers {
 		if fn == nil {
-			return nil, fmt.Errorf("index %q has no index function", name)
+			return nil, false, fmt.Errorf("index %q has no index function", name)
 		}
-		values, err := fn(obj)
+		vs, err := fn(obj)
 		if err != nil {
-			return nil, fmt.Errorf("index %q cannot index %q: %w", name, key, err)
+			return nil, false, fmt.Errorf("index %q cannot index %q: %w", name, key, err)
 		}
-		out[name] = slices.Clone(values) // the function may reuse its slice
+		if slices.Equal(vs, old[name]) {
+			continue
+		}
+		if !changed {
+			// Filed slices are never changed in place, so sharing is safe.
+			values, changed = maps.Clone(old), true
+			if values == nil {
+				values = make(indexValues, len(indexers))
+			}
+		}
+		values[name] = slices.Clone(vs) // the function may reuse its slice
 	}
-	return out, nil
+	return values, changed, nil
 }
 
 // file adds key under each of its values to indices.
@@ -109,27 +120,24 @@ func unfile(indices Indices, key string, values indexValues) {
 	}
 }
 
-// Update stores obj under key and re-files it in every index.
-func (s *threadSafeStore) Update(key string, obj any) error {
+// Update stores obj under key and re-files it where its index values
+// changed. It returns the object it replaced, if there was one.
+func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed bool, err error) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	values, err := computeIndexValues(s.indexers, key, obj)
+	old := s.filed[key]
+	values, changed, err := computeIndexValues(s.indexers, key, obj, old)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	unfile(s.indices, key, s.filed[key])
-	file(s.indices, key, values)
+	replaced, existed = s.items[key]
 	s.items[key] = obj
-	s.setFiled(key, values)
-	return nil
-}
-
-func (s *threadSafeStore) setFiled(key string, values indexValues) {
-	if values == nil {
-		delete(s.filed, key)
-		return
+	if changed {
+		unfile(s.indices, key, old)
+		file(s.indices, key, values)
+		s.filed[key] = values
 	}
-	s.filed[key] = values
+	return replaced, existed, nil
 }
 
 // Delete removes key and its index entries; an absent key is ignored.
@@ -171,7 +179,7 @@ func (s *threadSafeStore) Replace(items map[string]any) error {
 	indices := Indices{}
 	filed := map[string]indexValues{}
 	for key, obj := range items {
-		values, err := computeIndexValues(s.indexers, key, obj)
+		values, _, err := computeIndexValues(s.indexers, key, obj, nil)
 		if err != nil {
 			return err
 		}
@@ -202,7 +210,7 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	}
 	added := make(map[string]indexValues, len(s.items))
 	for key, obj := range s.items {
-		values, err := computeIndexValues(newIndexers, key, obj)
+		values, _, err := computeIndexValues(newIndexers, key, obj, nil)
 		if err != nil {
 			return err
 		}
