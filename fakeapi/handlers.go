@@ -72,6 +72,15 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := writeRequest{ri: rt.ri, ns: rt.ns, name: rt.name}
+	// A write's options are checked before its body or object, as on the
+	// real server: a bad fieldValidation or dryRun changes nothing.
+	if kind := writeOptionsKind[r.Method]; kind != "" && (rt.name != "" || r.Method == http.MethodPost) {
+		var e *APIError
+		if req.dryRun, e = parseWriteOptions(r.URL.Query(), kind); e != nil {
+			writeError(w, e)
+			return
+		}
+	}
 	switch {
 	case rt.name == "" && r.Method == http.MethodGet:
 		s.serveListOrWatch(w, r, rt)
@@ -113,6 +122,12 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errMethodNotAllowed())
 	}
+}
+
+// writeOptionsKind names the options type of each write method.
+var writeOptionsKind = map[string]string{
+	http.MethodPost: "CreateOptions", http.MethodPut: "UpdateOptions",
+	http.MethodPatch: "PatchOptions", http.MethodDelete: "DeleteOptions",
 }
 
 // serveListOrWatch answers GET on a collection.

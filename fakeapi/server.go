@@ -193,7 +193,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, &APIError{Code: http.StatusUnauthorized, Reason: "Unauthorized", Message: "Unauthorized"})
 		return
 	}
-	if s.serveDiscovery(sw, r) {
+	if s.serveDiscovery(sw, r) || s.serveOpenAPI(sw, r) {
 		return
 	}
 	defer func() {

@@ -21,9 +21,10 @@ import (
 // writeRequest is one write, already decoded: the resource, the namespace of
 // the URL, and the object (or, for delete, the name and preconditions).
 type writeRequest struct {
-	ri   *resourceInfo
-	ns   string
-	name string
+	ri     *resourceInfo
+	ns     string
+	name   string
+	dryRun bool // check everything, answer as if written, store nothing (options.go)
 }
 
 // checkBody validates the kind, apiVersion, namespace and name of a body
@@ -146,6 +147,11 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	if s.objects[w.ri][key] != nil {
 		return nil, errAlreadyExists(w.ri, name)
 	}
+	if w.dryRun { // a dry-run object has no version: it was never stored
+		o := newObject(body, 0)
+		delete(meta, "resourceVersion")
+		return o, nil
+	}
 	s.rv++
 	o := newObject(body, s.rv)
 	s.commitLocked(&event{typ: "ADDED", res: w.ri, rv: s.rv, obj: o})
@@ -193,6 +199,9 @@ func (s *store) modify(w writeRequest, change func(old map[string]any) (map[stri
 	if reflect.DeepEqual(body, old.body) {
 		return old, nil
 	}
+	if w.dryRun { // answered with the stored version, as the real server does
+		return newObject(body, old.rv), nil
+	}
 	s.rv++
 	o := newObject(body, s.rv)
 	s.commitLocked(&event{typ: "MODIFIED", res: w.ri, rv: s.rv, obj: o, prev: old})
@@ -222,6 +231,9 @@ func (s *store) remove(w writeRequest, preRV, preUID string) (*object, *APIError
 		meta := metadata(body)
 		meta["deletionTimestamp"] = time.Now().UTC().Format(time.RFC3339)
 		meta["deletionGracePeriodSeconds"] = int64(0)
+	}
+	if w.dryRun {
+		return newObject(body, old.rv), nil
 	}
 	s.rv++
 	o := newObject(body, s.rv)
