@@ -1,6 +1,7 @@
 // advanced_test.go holds the edge cases of the advanced chapters: retry.go,
 // diff.go, chain.go, health.go, consistency.go, mutation.go and typed.go.
 // The walkthrough steps for them are in informer_test.go (Steps 09–15).
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 // NewExponentialBackoffManager, BackoffUntil) as the Reflector configures it.
 //
 // Tutorial: 000 §4.3 (exponential backoff after failures).
+
 package informer
 
 import (

@@ -1,6 +1,7 @@
 // backoff_test.go checks the Reflector's backoff and the FakeClock it runs
 // on: 800 ms doubling to a 30 s cap, jitter within [d, 2d), a reset after
 // two minutes of health — all without sleeping.
+
 package informer
 
 import (

@@ -3,6 +3,7 @@
 // latency as the cache grows, event throughput with many handlers, and the
 // allocations of the event path itself. See bench_test.go for how to run
 // them; none asserts a speed.
+
 package informer
 
 import (

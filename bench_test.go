@@ -11,6 +11,7 @@
 //	go test -run '^$' -bench . -benchmem ./...
 //
 // The README's "What it costs" section has the figures and how to read them.
+
 package informer
 
 import (

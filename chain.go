@@ -18,6 +18,7 @@
 //
 // Tutorial: 004 §4.3 (handler chains, filters, priority) and 000 ch. 5
 // (生产环境热升级: adding and removing handlers at run time).
+
 package informer
 
 import (

@@ -4,6 +4,7 @@
 // wrapper that counts calls and can compact the server in the middle of a
 // paged list, and a driver that moves the fake clock forward whenever the
 // informer waits on it, so backoffs cost no real time.
+
 package informer
 
 import (

@@ -16,6 +16,7 @@
 //	CHAOS_LONG=200 go test -run TestChaos -timeout=2h .    the same
 //
 // Tutorial: 000 §4.3 (when things go wrong) and 004 §4 (why an informer converges).
+
 package informer
 
 import (

@@ -7,6 +7,7 @@
 //
 // Tutorial: 000 §4.3 (exponential backoff) and 004 §4.4 (resync), where
 // time is what the code waits on.
+
 package informer
 
 import (

@@ -20,6 +20,7 @@
 //
 // Tutorial: 000 ch. 5 (缓存一致性保障机制的工程落地: checking that the cache
 // matches the server).
+
 package informer
 
 import (

@@ -10,6 +10,7 @@
 //
 // Tutorial: 004 §4.2 (the controller run loop; the CFRunLoop detour of the
 // text is not part of it) and §4.4 (resync).
+
 package informer
 
 import (

@@ -7,6 +7,7 @@
 // fmt.Sprintf); BenchmarkStore reproduces 000 §2.4 (our RWMutex + map store
 // vs a sync.Map variant, read-heavy and mixed); BenchmarkDeltaFIFOAddPop
 // measures one object through the queue.
+
 package informer
 
 import (

@@ -6,6 +6,7 @@
 // delta_fifo.go.
 //
 // Tutorial: 004 §2.2 (DeltaFIFO) and 000 §4.2 (tombstones for deletes).
+
 package informer
 
 // DeltaType says what happened to an object.

@@ -14,6 +14,7 @@
 // version, only a re-delivery; another version, a real change.
 //
 // Tutorial: 000 §3.2 (snapshots and incremental diff).
+
 package informer
 
 import (

@@ -1,5 +1,6 @@
 // example_advanced_test.go holds runnable examples of the advanced helpers;
 // `go test -run Example` checks their output.
+
 package informer
 
 import "fmt"

@@ -2,6 +2,7 @@
 // beside NewSharedIndexInformer: an informer over fakeapi printing
 // "ADD event for default/nginx-pod" and what follows. Its output is checked
 // by `go test`.
+
 package informer_test
 
 import (

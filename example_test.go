@@ -1,6 +1,7 @@
 // example_test.go holds the runnable examples that `go doc` shows beside
 // MetaNamespaceKeyFunc, NewDeltaFIFOWithOptions and NewIndexer. Their
 // output is checked by `go test`.
+
 package informer_test
 
 import (

@@ -9,6 +9,7 @@
 //
 // Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1 and
 // §4.2 (what is really deduplicated, and tombstones for missed deletions).
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 //
 // Tutorial: 000 §3.2 (snapshot + diff: what a relist computes), §4.2
 // (tombstones for missed deletions); 004 §4.4 (resync).
+
 package informer
 
 // Replace records a full relist: a Replaced delta (Sync, unless

@@ -2,6 +2,7 @@
 // client-go's: per-key accumulation, the one dedup rule, Delete of unknown
 // keys, Replace and its tombstones, Resync, HasSynced, Pop and Close, the
 // transformer rules, and concurrent use under -race.
+
 package informer
 
 import (

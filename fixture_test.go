@@ -1,6 +1,7 @@
 // fixture_test.go holds the fakeapi fixtures of the Reflector and informer
 // tests: a server per test, a pods ListerWatcher over real HTTP to it, a
 // wrapper that records every request's options, and pod helpers.
+
 package informer
 
 import (

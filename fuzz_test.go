@@ -3,6 +3,7 @@
 // `go test` runs the seeds and the corpus in testdata/fuzz/;
 // `go test -run=^$ -fuzz=^FuzzWatchStream$ -fuzztime=5m -parallel=1 .`
 // searches for more (figures in the README, "How we know it works").
+
 package informer
 
 import (

@@ -7,6 +7,7 @@
 // k8s.io/client-go/tools/cache controller.go.
 //
 // Tutorial: 004 §4.3 (handler registration and filters).
+
 package informer
 
 // ResourceEventHandler receives an informer's notifications. The calls for

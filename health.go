@@ -14,6 +14,7 @@
 //
 // Tutorial: 000 ch. 5 (面向可观测性的缓存健康度建模: health figures; and 增量事件流控与背压:
 // a handler's backlog is watched, never dropped).
+
 package informer
 
 import (

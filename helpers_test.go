@@ -1,4 +1,5 @@
 // helpers_test.go holds the small test helpers every _test.go file uses.
+
 package informer
 
 import (

@@ -11,6 +11,7 @@
 // Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of
 // Reflector, DeltaFIFO, controller and Indexer), §4.3 (handlers), §4.4
 // (resync).
+
 package informer
 
 import (

@@ -2,6 +2,7 @@
 // against fakeapi: a late handler's initial list and HasSynced, a blocked
 // handler, filters, removing a handler, stopping with no goroutine left,
 // running twice, and the settings that are refused after start.
+
 package informer
 
 import (

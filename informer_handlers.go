@@ -5,6 +5,7 @@
 // client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go.
 //
 // Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
+
 package informer
 
 import (

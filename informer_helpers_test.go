@@ -1,6 +1,7 @@
 // helpers_test.go holds what the Reflector and informer tests share: a
 // goroutine-leak check, polling with a deadline, a watcher tests feed by
 // hand, and a handler that records what it is told.
+
 package informer
 
 import (

@@ -5,6 +5,7 @@
 // section and the file it exercises, then narrates with t.Log what happens
 // and why. From Step 04 on, everything runs over real HTTP against fakeapi.
 // Edge cases and stress live in the other _test.go files.
+
 package informer
 
 import (

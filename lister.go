@@ -7,6 +7,7 @@
 // PodNamespaceLister) and ListAll / ListAllByNamespace in tools/cache.
 //
 // Tutorial: 004 §3.3 (Store vs Indexer: the Indexer is what readers use).
+
 package informer
 
 // PodLister lists pods from an Indexer. The pods are the cache's own: do

@@ -2,6 +2,7 @@
 // selector across namespaces, a list by namespace (with and without the
 // namespace index) and a get by name. Like the Store's tests it needs no
 // server: a lister only reads the cache.
+
 package informer
 
 import (

@@ -7,6 +7,7 @@
 // metav1.ListOptions / metav1.ListMeta in k8s.io/apimachinery.
 //
 // Tutorial: 004 §2.4 (the ListWatch abstraction: ListFunc and WatchFunc).
+
 package informer
 
 import (

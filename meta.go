@@ -1,7 +1,4 @@
-// Package informer is a small, readable re-implementation of the Kubernetes
-// client-go informer: Reflector → DeltaFIFO → controller → Indexer + handlers.
-//
-// This file, meta.go, holds what every stage of the pipeline agrees on: object
+// meta.go holds what every stage of the pipeline agrees on: object
 // metadata (TypeMeta, ObjectMeta), the Object contract that every cached object
 // satisfies, the sample Pod kind, and the key functions that name an object in
 // the cache.
@@ -13,6 +10,7 @@
 //
 // Tutorial: 004 §3.2 (the minimal ObjectMeta / TypeMeta contract), 000 §1 and
 // §2.1–2.3 (keys, slice → map by key, shared pointers and deep copies).
+
 package informer
 
 import (

@@ -2,6 +2,7 @@
 // every kind of input, SplitMetaNamespaceKey, SliceToMapByKey, and that real
 // Pod JSON from a kube-apiserver round-trips through Pod and Unstructured,
 // with deep copies that share nothing.
+
 package informer
 
 import (

@@ -20,6 +20,7 @@
 //
 // Tutorial: 000 §2.3 (deep copy vs shared references on the cache's write
 // path).
+
 package informer
 
 import (

@@ -10,6 +10,7 @@
 //
 // Tutorial: 004 §2.3 and §4.3 (many handlers on one informer), §4.4
 // (per-handler resync periods).
+
 package informer
 
 import (

@@ -2,6 +2,7 @@
 // handler delays neither the sender nor another handler, every handler sees
 // its notifications in order, a removed handler gets nothing more, and
 // stopping ends every goroutine.
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 // In a namespace of its own it creates, updates and deletes a pod and checks
 // that an informer (list+watch, and streaming-list) sees each change and
 // converges to what the server holds.
+
 package informer
 
 import (

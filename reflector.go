@@ -13,6 +13,7 @@
 // Tutorial: 004 §2.4 and §4.1 (list, then watch over HTTP), 000 §4.1
 // (event type → store operation, bookmarks), 000 §4.3 (410 → relist,
 // backoff).
+
 package informer
 
 import (

@@ -7,6 +7,7 @@
 // k8s.io/client-go/tools/cache reflector.go, and k8s.io/client-go/tools/pager.
 //
 // Tutorial: 004 §4.1 (list, then watch), 000 §2.5 (an atomic full relist).
+
 package informer
 
 import (

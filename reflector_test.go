@@ -2,6 +2,7 @@
 // fakeapi: bookmarks, streaming lists and their fallback, paging across a
 // compaction, the relist versions after 410, and the backoff sequence while
 // the server is down.
+
 package informer
 
 import (

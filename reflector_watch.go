@@ -10,6 +10,7 @@
 //
 // Tutorial: 004 §4.1 (watch over HTTP streaming), 000 §4.1 (event type →
 // store operation; bookmarks) and §4.3 (410 → relist, backoff).
+
 package informer
 
 import (

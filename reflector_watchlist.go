@@ -10,6 +10,7 @@
 // reflector.go (the WatchListClient feature, on by default since 1.35).
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
+
 package informer
 
 import (

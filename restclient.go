@@ -8,6 +8,7 @@
 // NewListWatchFromClient / NewFilteredListWatchFromClient in tools/cache.
 //
 // Tutorial: 004 §2.4 (ListWatch) and §4.1 (the Reflector over HTTP).
+
 package informer
 
 import (

@@ -2,6 +2,7 @@
 // resource decoded as Unstructured with every field kept, server-side label
 // selectors (a pod that stops matching arrives as a delete), Status errors,
 // and TLS with a CA file or insecure-skip-verify plus a bearer token.
+
 package informer
 
 import (

@@ -9,6 +9,7 @@
 // k8s.io/client-go/rest's Request.
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
+
 package informer
 
 import (

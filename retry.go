@@ -16,6 +16,7 @@
 //
 // Tutorial: 000 §3.3 (optimistic locking under concurrent writers) and
 // 004 §2.5 (resourceVersion and 409).
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 // Everything, SelectorFromSet, Parse).
 //
 // Tutorial: 004 §3.3 (reading the cache through listers).
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 //
 // Tutorial: 004 §2.5 (409 Conflict, resource versions) and 000 §4.3
 // (410 Gone → relist).
+
 package informer
 
 import (

@@ -6,6 +6,7 @@
 //
 // Tutorial: 004 §3.3 (Store vs Indexer), 000 §1 and §2.4 (a thread-safe map
 // with indexers; sync.Map vs RWMutex + map).
+
 package informer
 
 import "fmt"

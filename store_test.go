@@ -1,6 +1,7 @@
 // store_test.go checks the thread-safe Store and Indexer: keys, indexes kept
 // exact through update, delete and Replace, AddIndexers, the error cases that
 // must leave the store unchanged, and readers running during Replace.
+
 package informer
 
 import (

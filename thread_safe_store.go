@@ -7,6 +7,7 @@
 //
 // Tutorial: 000 §1 (a thread-safe map with indexers) and §2.4 (why a plain
 // map behind an RWMutex: see BenchmarkStore for the comparison with sync.Map).
+
 package informer
 
 import (

@@ -18,6 +18,7 @@
 // pattern every client-go controller writes in its delete handler.
 //
 // Tutorial: 004 §3.1 (generics for type-safe informers).
+
 package informer
 
 import (

@@ -8,6 +8,7 @@
 //
 // Tutorial: 004 §3.2 (the minimal metadata contract) and §3.1 (generics vs.
 // one type for all kinds).
+
 package informer
 
 import (

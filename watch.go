@@ -9,6 +9,7 @@
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event
 // type → cache operation).
+
 package informer
 
 import (

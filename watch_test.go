@@ -2,6 +2,7 @@
 // one by one as they are written (no buffering of the whole body), a broken
 // event becomes an ERROR event, and both the end of the stream and Stop
 // close the channel.
+
 package informer
 
 import (

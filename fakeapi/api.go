@@ -6,6 +6,7 @@
 // a test sees exactly what a client on the wire would.
 // client-go counterpart: the typed clients' Create/Update/Delete/Get/List
 // (k8s.io/client-go/kubernetes), here without HTTP. Tutorial: 004 §2.4.
+
 package fakeapi
 
 import (

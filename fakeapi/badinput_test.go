@@ -3,6 +3,7 @@
 // server's state exactly as it was. errors_test.go, list_test.go and
 // wire_test.go hold the first cases (bad JSON, wrong kind, unknown paths,
 // 3 MiB bodies, stale versions...); this file adds the rest.
+
 package fakeapi
 
 import (

@@ -3,6 +3,7 @@
 // answer or in pages. They measure; they assert nothing about speed. Run
 //
 //	go test -run '^$' -bench . -benchmem ./fakeapi
+
 package fakeapi
 
 import (

@@ -1,6 +1,7 @@
 // concurrency_test.go: many writers, many watchers and one watcher that never
 // reads, under -race: the writers finish, every reading watcher sees every
 // event in order, and the stuck one holds up nobody.
+
 package fakeapi
 
 import (

@@ -1,5 +1,6 @@
 // crud_test.go: get, create, update, patch and delete over HTTP and through
 // the Go methods, and the fields the server owns.
+
 package fakeapi
 
 import (

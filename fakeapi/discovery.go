@@ -5,6 +5,7 @@
 // client falls back to. /healthz, /readyz and /livez answer "ok".
 // client-go counterpart: k8s.io/client-go/discovery (the client side) and the
 // apiserver's discovery handlers. Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (

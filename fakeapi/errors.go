@@ -4,6 +4,7 @@
 // a watch). client-go counterpart: k8s.io/apimachinery/pkg/api/errors
 // (StatusError, NewNotFound, NewConflict, ...) and metav1.Status.
 // Tutorial: 000 §2.5 (what 404, 409, 410 and 429 mean to a client).
+
 package fakeapi
 
 import (

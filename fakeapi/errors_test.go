@@ -1,5 +1,6 @@
 // errors_test.go: every error answer is a Status with the right code and
 // reason, and a rejected request changes nothing.
+
 package fakeapi
 
 import (

@@ -7,6 +7,7 @@
 // away and comes back. client-go counterpart: none (client-go's tests use
 // tools/cache/testing.FakeControllerSource and watch.FakeWatcher).
 // Tutorial: 000 §4.3 (when things go wrong), 004 §4.1.
+
 package fakeapi
 
 import "time"

@@ -1,5 +1,6 @@
 // faults_test.go: stop and restart with the data kept, delays, history size,
 // discovery, and the overflow rule for slow watchers.
+
 package fakeapi
 
 import (

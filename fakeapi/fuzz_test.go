@@ -3,6 +3,7 @@
 // Plain `go test` runs the seeds below and the corpus in testdata/fuzz/;
 // `go test -fuzz=FuzzRequest -fuzztime=5m -parallel=1 ./fakeapi` searches
 // for more (figures in the README, "How we know it works").
+
 package fakeapi
 
 import (

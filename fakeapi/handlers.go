@@ -7,6 +7,7 @@
 // (k8s.io/apiserver/pkg/endpoints/handlers: get.go, create.go, update.go,
 // patch.go, delete.go); on the client side, client-go's rest.Request builds
 // these URLs. Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (

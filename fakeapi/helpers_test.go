@@ -1,6 +1,7 @@
 // helpers_test.go: what every fakeapi test shares: starting a server, plain
 // HTTP requests decoded as JSON maps, watch streams read line by line, and
 // the check that no goroutine outlives the server.
+
 package fakeapi
 
 import (

@@ -4,6 +4,7 @@
 // configures), get -l, delete. create and apply run with kubectl's default
 // --validate=strict: openapi.go tells kubectl the server validates fields.
 // Skipped where kubectl is not on the PATH.
+
 package fakeapi
 
 import (

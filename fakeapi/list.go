@@ -9,6 +9,7 @@
 // client-go counterparts: metav1.ListOptions and its validation
 // (k8s.io/apimachinery/pkg/apis/meta/internalversion/validation), the
 // apiserver's list handler and etcd3 paging. Tutorial: 000 §2.5, 004 §4.1.
+
 package fakeapi
 
 import (

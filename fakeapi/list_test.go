@@ -1,5 +1,6 @@
 // list_test.go: selectors, paging with continue tokens, and the
 // resourceVersion / resourceVersionMatch semantics of lists.
+
 package fakeapi
 
 import (

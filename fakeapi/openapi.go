@@ -15,6 +15,7 @@
 // client-go counterparts: k8s.io/client-go/openapi and openapi3 (the client
 // side), k8s.io/kube-openapi's handler3 (the server side), and kubectl's
 // query_param_verifier_v3.go. Tutorial: 000 §2.5 (what else the API server serves).
+
 package fakeapi
 
 import (

@@ -1,6 +1,7 @@
 // openapi_test.go: the OpenAPI v3 index and group-version documents, read
 // as plain JSON the way kubectl reads them, and the write options
 // (fieldValidation, dryRun) that kubectl sends once it has read them.
+
 package fakeapi
 
 import (

@@ -11,6 +11,7 @@
 // DeleteOptions and their validation in the apiserver
 // (k8s.io/apimachinery/pkg/apis/meta/v1/validation).
 // Tutorial: 000 §2.5 (the API server's verbs and their options).
+
 package fakeapi
 
 import (

@@ -10,6 +10,7 @@
 // (so $setElementOrder does not reorder). Lists of anything else replace.
 // client-go counterparts: k8s.io/apimachinery/pkg/util/strategicpatch and
 // github.com/evanphx/json-patch (MergePatch). Tutorial: 000 §2.5.
+
 package fakeapi
 
 import "strings"

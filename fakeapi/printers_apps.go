@@ -7,6 +7,7 @@
 // Counterparts: the apiserver's printers (kubernetes/pkg/printers/internalversion),
 // apimachinery's labels.FormatLabels and metav1.FormatLabelSelector.
 // Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (

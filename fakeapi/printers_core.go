@@ -10,6 +10,7 @@
 // have filled in, so an object prints as it would on a real cluster.
 // Counterpart: the apiserver's printers (kubernetes/pkg/printers/internalversion).
 // Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (

@@ -1,6 +1,7 @@
 // printers_test.go: the columns and cells of every kind's Table, compared
 // with a real kube-apiserver's (testdata/printers-real.json, v1.37.2), and
 // the cell rules that capture does not reach.
+
 package fakeapi
 
 import (

@@ -5,6 +5,7 @@
 // namespace. client-go counterpart: the RESTMapper and the discovery
 // documents (k8s.io/apimachinery/pkg/apis/meta/v1.APIResource).
 // Tutorial: 000 §2.5 (the API server's paths and verbs).
+
 package fakeapi
 
 import "strings"

@@ -6,6 +6,7 @@
 // and status.phase for pods) with =, == and !=.
 // client-go counterpart: k8s.io/apimachinery/pkg/labels and pkg/fields.
 // Tutorial: 000 §2.5 (asking the server for less: selectors).
+
 package fakeapi
 
 import (

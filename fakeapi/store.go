@@ -6,6 +6,7 @@
 // etcd3 store and watch cache (k8s.io/apiserver/pkg/storage), and the fake
 // source in client-go's tools/cache/testing, which keeps a history the same way.
 // Tutorial: 000 §2.5 and 004 §2.4 (resource versions, resuming a watch, 410).
+
 package fakeapi
 
 import (

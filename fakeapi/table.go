@@ -14,6 +14,7 @@
 // Counterparts: metav1.Table and the apiserver's content negotiation and
 // response transformation (k8s.io/apiserver/pkg/endpoints/handlers/response.go);
 // on the client, kubectl get's table printer. Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (

@@ -1,6 +1,7 @@
 // table_test.go: Tables (server-side printing, what `kubectl get` shows),
 // decoded as plain JSON and compared with a real kube-apiserver's
 // (testdata/table-pods.json and watch-table.jsonl, v1.37.2, managedFields cut).
+
 package fakeapi
 
 import (

@@ -1,4 +1,5 @@
 // unit_test.go: the label selector parser and the two patch flavours.
+
 package fakeapi
 
 import (

@@ -10,6 +10,7 @@
 // (k8s.io/apiserver/pkg/storage/cacher) and its watch encoder
 // (k8s.io/apiserver/pkg/endpoints/handlers/watch.go).
 // Tutorial: 004 §2.4 and §4.1 (list then watch), 000 §4.1 and §4.3 (410, bookmarks).
+
 package fakeapi
 
 import (

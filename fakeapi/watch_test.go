@@ -1,5 +1,6 @@
 // watch_test.go: watch streams: initial events, resuming after a version,
 // bookmarks, timeouts, selectors, 410 as an ERROR event, streaming lists.
+
 package fakeapi
 
 import (

@@ -1,5 +1,6 @@
 // wire_test.go: the fake's answers have the shape of a real kube-apiserver's
 // (testdata/ holds answers captured from v1.37.2), decoded as plain JSON.
+
 package fakeapi
 
 import (

@@ -6,6 +6,7 @@
 // registry (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
 // BeforeCreate/BeforeUpdate checks.
 // Tutorial: 000 §2.5 (optimistic concurrency: resourceVersion and 409).
+
 package fakeapi
 
 import (
