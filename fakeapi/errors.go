@@ -168,6 +168,12 @@ func errMethodNotAllowed() *APIError {
 		Message: "the server does not allow this method on the requested resource"}
 }
 
+// errNotAcceptable is a 406: the answer cannot take the form the client
+// asked for in its Accept header (negotiate.go).
+func errNotAcceptable(msg string) *APIError {
+	return &APIError{Code: http.StatusNotAcceptable, Reason: "NotAcceptable", Message: msg}
+}
+
 func errPathNotFound() *APIError {
 	return &APIError{Code: http.StatusNotFound, Reason: "NotFound",
 		Message: "the server could not find the requested resource",

@@ -68,7 +68,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A bad includeObject is refused before anything is written.
-	if _, e := askedTable(r); e != nil {
+	if _, e := negotiate(r); e != nil {
 		writeError(w, e)
 		return
 	}
@@ -138,7 +138,13 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
-	o.table, _ = askedTable(r) // checked by serveResource
+	o.as, _ = negotiate(r) // checked by serveResource
+	// A watch's events are single objects; a list is a list. (The real
+	// server accepts a watch asked for as a list and then sends no events.)
+	if e := o.as.refuses(rt.ri, !o.watch); e != nil {
+		writeError(w, e)
+		return
+	}
 	if o.watch {
 		s.watches.Add(1)
 		s.serveWatch(w, r, rt.ri, rt.ns, o)
@@ -150,21 +156,23 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
-	if o.table != nil {
-		writeJSON(w, http.StatusOK, o.table.listTable(rt.ri, list))
+	if o.as != nil {
+		writeJSON(w, http.StatusOK, o.as.list(rt.ri, list))
 		return
 	}
 	writeList(w, list)
 }
 
-// writeObject answers with one object of ri, as a Table if the client asked
-// for one (as the real server does for gets and writes alike).
+// writeObject answers with one object of ri, in the form the client asked
+// for (as the real server does for gets and writes alike: a write is done
+// before its answer can be refused).
 func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourceInfo, code int, body map[string]any) {
-	if tr, _ := askedTable(r); tr != nil { // checked by serveResource
-		writeJSON(w, code, tr.objectTable(ri, body, true))
+	rd, _ := negotiate(r) // checked by serveResource
+	if e := rd.refuses(ri, false); e != nil {
+		writeError(w, e)
 		return
 	}
-	writeJSON(w, code, body)
+	writeJSON(w, code, rd.object(ri, body, true))
 }
 
 // servePatch applies a merge patch (or a strategic merge patch, simplified:

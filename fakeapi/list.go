@@ -34,8 +34,8 @@ type listOptions struct {
 	filter         filter
 	allowBookmarks bool
 	timeout        time.Duration
-	sendInitial    *bool         // nil when not given
-	table          *tableRequest // from the Accept header; nil = plain JSON
+	sendInitial    *bool      // nil when not given
+	as             *rendering // from the Accept header; nil = plain JSON
 }
 
 // parseListOptions reads and validates the query of a list or watch; bad
@@ -246,7 +246,7 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 
 // listBody is a typed list, its fields in the real server's order. Its
 // items are already encoded; writeList sends it. objs are the same items,
-// stored, for a Table (table.go).
+// stored, for another form (negotiate.go).
 type listBody struct {
 	Kind       string         `json:"kind"`
 	APIVersion string         `json:"apiVersion"`

@@ -46,7 +46,7 @@ func TestPrintersMatchRealServer(t *testing.T) {
 		if ri.namespaced {
 			path += "namespaces/default/"
 		}
-		_, got := getTable(t, s.URL()+path+resource, kubectlAccept)
+		_, got := getAccept(t, s.URL()+path+resource, kubectlAccept)
 		wantTable := want.(map[string]any)
 		var gotCols []any
 		for _, c := range got["columnDefinitions"].([]any) {

@@ -1,4 +1,5 @@
 // table.go: server-side printing: answering with a meta.k8s.io Table.
+// (Which form a client asked for is read in negotiate.go.)
 //
 // `kubectl get` sends `Accept: application/json;as=Table;v=v1;g=meta.k8s.io,
 // ...,application/json`: it asks for a Table first and plain JSON second.
@@ -11,55 +12,13 @@
 // kubectl reads the namespace and labels from it (-A, --show-labels). In a
 // watch, as on the real server, only the first event carries the column
 // definitions; every event is a Table of one row. The columns are in printers.go.
-// Counterparts: metav1.Table and the apiserver's content negotiation and
-// response transformation (k8s.io/apiserver/pkg/endpoints/handlers/response.go);
+// Counterparts: metav1.Table and the apiserver's response transformation
+// (k8s.io/apiserver/pkg/endpoints/handlers/response.go);
 // on the client, kubectl get's table printer. Tutorial: 000 §2.5.
 
 package fakeapi
 
-import (
-	"fmt"
-	"mime"
-	"net/http"
-	"strings"
-	"time"
-)
-
-// tableRequest says that, and how, a client asked for a Table.
-type tableRequest struct {
-	apiVersion string // "meta.k8s.io/v1" or "meta.k8s.io/v1beta1"
-	include    string // each row's object: "None", "Metadata" or "Object"
-}
-
-// askedTable reads the Accept header in order; the first media type this
-// server can produce wins: a Table, or plain JSON (nil). Types it cannot
-// produce (protobuf, YAML, other as= forms) are passed over; if none is
-// left, plain JSON is served, as this fake always has.
-func askedTable(r *http.Request) (*tableRequest, *APIError) {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil || (mt != "application/json" && mt != "application/*" && mt != "*/*") {
-			continue
-		}
-		v := params["v"]
-		switch {
-		case params["as"] == "":
-			return nil, nil
-		case params["as"] != "Table" || params["g"] != "meta.k8s.io" || (v != "v1" && v != "v1beta1"):
-			continue
-		}
-		tr := &tableRequest{apiVersion: "meta.k8s.io/" + v, include: "Metadata"}
-		switch inc := r.URL.Query().Get("includeObject"); inc {
-		case "":
-		case "None", "Metadata", "Object":
-			tr.include = inc
-		default:
-			return nil, errBadRequest(fmt.Sprintf("Unable to convert to Table as requested: includeObject: Invalid value: %q: must be 'Metadata', 'Object', 'None', or empty", inc))
-		}
-		return tr, nil
-	}
-	return nil, nil
-}
+import "time"
 
 // table is a meta.k8s.io Table, its fields in the real server's order.
 // ColumnDefinitions is null in every watch event but the first.
@@ -80,8 +39,8 @@ type tableRow struct {
 
 // newTable starts an empty Table of p's columns (none when withColumns is
 // false) whose metadata is meta.
-func (tr *tableRequest) newTable(p *printer, meta map[string]any, withColumns bool) *table {
-	t := &table{Kind: "Table", APIVersion: tr.apiVersion, Metadata: meta, Rows: []tableRow{}}
+func (rd *rendering) newTable(p *printer, meta map[string]any, withColumns bool) *table {
+	t := &table{Kind: "Table", APIVersion: rd.apiVersion, Metadata: meta, Rows: []tableRow{}}
 	if withColumns {
 		t.ColumnDefinitions = p.columns
 	}
@@ -89,38 +48,34 @@ func (tr *tableRequest) newTable(p *printer, meta map[string]any, withColumns bo
 }
 
 // addRow appends body's row. body is only read: it may be a stored object.
-func (tr *tableRequest) addRow(t *table, p *printer, body map[string]any, now time.Time) {
+func (rd *rendering) addRow(t *table, p *printer, body map[string]any, now time.Time) {
 	row := tableRow{Cells: p.cells(body, now)}
-	switch tr.include {
+	switch rd.include {
 	case "Object":
 		row.Object = body
 	case "Metadata":
-		meta := obj(body["metadata"])
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		row.Object = map[string]any{"kind": "PartialObjectMetadata", "apiVersion": tr.apiVersion, "metadata": meta}
+		row.Object = rd.partial(body)
 	}
 	t.Rows = append(t.Rows, row)
 }
 
 // listTable is list l of ri as a Table: the list's version, continue token
 // and remaining count, one row per item.
-func (tr *tableRequest) listTable(ri *resourceInfo, l *listBody) *table {
+func (rd *rendering) listTable(ri *resourceInfo, l *listBody) *table {
 	p, now := printerFor(ri), time.Now()
-	t := tr.newTable(p, l.Metadata, true)
+	t := rd.newTable(p, l.Metadata, true)
 	for _, o := range l.objs {
-		tr.addRow(t, p, o.body, now)
+		rd.addRow(t, p, o.body, now)
 	}
 	return t
 }
 
 // objectTable is one object of ri as a Table at the object's own version.
 // withColumns is false for every watch event but the first.
-func (tr *tableRequest) objectTable(ri *resourceInfo, body map[string]any, withColumns bool) *table {
+func (rd *rendering) objectTable(ri *resourceInfo, body map[string]any, withColumns bool) *table {
 	p := printerFor(ri)
 	meta := map[string]any{"resourceVersion": str(dig(body, "metadata", "resourceVersion"))}
-	t := tr.newTable(p, meta, withColumns)
-	tr.addRow(t, p, body, time.Now())
+	t := rd.newTable(p, meta, withColumns)
+	rd.addRow(t, p, body, time.Now())
 	return t
 }

@@ -19,11 +19,20 @@ import (
 // kubectlAccept is the Accept header of `kubectl get`.
 const kubectlAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
 
-// getTable GETs url with accept and decodes the answer as plain JSON.
-func getTable(t *testing.T, url, accept string) (int, map[string]any) {
+// getAccept GETs url with Accept: accept and decodes the answer as plain JSON.
+func getAccept(t *testing.T, url, accept string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	return callAccept(t, "GET", url, "", "", accept)
+}
+
+// callAccept is call with an Accept header.
+func callAccept(t *testing.T, method, url, contentType, body, accept string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
 	req.Header.Set("Accept", accept)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +79,7 @@ func TestTablePods(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustCreatePod(t, s, "plain", "")
-	code, got := getTable(t, s.URL()+"/api/v1/namespaces/default/pods", kubectlAccept)
+	code, got := getAccept(t, s.URL()+"/api/v1/namespaces/default/pods", kubectlAccept)
 	want := readCapture(t, "table-pods.json")
 	if code != 200 || got["kind"] != "Table" || got["apiVersion"] != "meta.k8s.io/v1" {
 		t.Fatalf("%d %v %v, want 200 Table meta.k8s.io/v1", code, got["kind"], got["apiVersion"])
@@ -133,24 +142,24 @@ func TestTableRowObjects(t *testing.T) {
 	s := startServer(t, Options{})
 	created := mustCreatePod(t, s, "demo", "app=demo")
 	u := s.URL() + "/api/v1/namespaces/default/pods"
-	_, got := getTable(t, u+"?includeObject=Object", kubectlAccept)
+	_, got := getAccept(t, u+"?includeObject=Object", kubectlAccept)
 	if o := got["rows"].([]any)[0].(map[string]any)["object"].(map[string]any); o["kind"] != "Pod" || o["spec"] == nil {
 		t.Errorf("includeObject=Object: row object %v, want the whole Pod", o)
 	}
-	_, got = getTable(t, u+"?includeObject=None", kubectlAccept)
+	_, got = getAccept(t, u+"?includeObject=None", kubectlAccept)
 	if o, ok := got["rows"].([]any)[0].(map[string]any)["object"]; !ok || o != nil {
 		t.Errorf("includeObject=None: object = %v (present %v), want null", o, ok)
 	}
-	code, got := getTable(t, u+"?includeObject=All", kubectlAccept)
+	code, got := getAccept(t, u+"?includeObject=All", kubectlAccept)
 	if code != 400 || got["reason"] != "BadRequest" {
 		t.Errorf("includeObject=All: %d %v, want 400 BadRequest", code, got["reason"])
 	}
-	_, got = getTable(t, u+"/demo", "application/json;as=Table;v=v1beta1;g=meta.k8s.io")
+	_, got = getAccept(t, u+"/demo", "application/json;as=Table;v=v1beta1;g=meta.k8s.io")
 	if got["apiVersion"] != "meta.k8s.io/v1beta1" || rvOf(got) != rvOf(created) || len(got["rows"].([]any)) != 1 {
 		t.Errorf("get as a v1beta1 Table: %v", got)
 	}
 	for _, accept := range []string{"", "application/json", "application/vnd.kubernetes.protobuf,application/json"} {
-		if _, got = getTable(t, u, accept); got["kind"] != "PodList" {
+		if _, got = getAccept(t, u, accept); got["kind"] != "PodList" {
 			t.Errorf("Accept %q: kind %v, want PodList", accept, got["kind"])
 		}
 	}
@@ -196,7 +205,7 @@ func TestTableOtherKinds(t *testing.T) {
 		if _, err := s.Create(c.r, "default", obj); err != nil {
 			t.Fatal(err)
 		}
-		_, got := getTable(t, s.URL()+c.path, kubectlAccept)
+		_, got := getAccept(t, s.URL()+c.path, kubectlAccept)
 		if cols := columnNames(got); cols != c.cols {
 			t.Errorf("%v: columns %s, want %s", c.r, cols, c.cols)
 		}

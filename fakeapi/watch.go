@@ -135,7 +135,7 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Set("Cache-Control", "no-cache, private")
 	rw.WriteHeader(http.StatusOK)
-	out := &eventWriter{rw: rw, rc: http.NewResponseController(rw), ri: ri, table: o.table}
+	out := &eventWriter{rw: rw, rc: http.NewResponseController(rw), ri: ri, as: o.as}
 	out.flush()
 	if start.tooOld != nil {
 		out.send("ERROR", start.tooOld.status())
@@ -211,13 +211,13 @@ func bookmark(ri *resourceInfo, rv uint64, initialEnd bool) map[string]any {
 // eventWriter writes watch events to one client and remembers the first
 // write error (the client went away), after which it writes nothing. Events
 // are buffered until flush; what is still buffered when the handler returns
-// is sent then. If table is set, objects are sent as Tables (table.go).
+// is sent then. If as is set, objects are sent in that form (negotiate.go).
 type eventWriter struct {
 	rw      http.ResponseWriter
 	rc      *http.ResponseController
 	err     error
 	ri      *resourceInfo
-	table   *tableRequest
+	as      *rendering
 	columns bool // a Table with the column definitions has been sent
 }
 
@@ -239,13 +239,14 @@ func (e *eventWriter) sendEvent(f filter, ev *event) {
 	}
 }
 
-// send writes one event line. An ERROR event's Status is never a Table.
+// send writes one event line. An ERROR event's Status keeps its own form;
+// a BOOKMARK's object takes the asked form, as on the real server.
 func (e *eventWriter) send(typ string, obj any) {
 	if e.err != nil {
 		return
 	}
-	if body, ok := obj.(map[string]any); ok && e.table != nil {
-		obj, e.columns = e.table.objectTable(e.ri, body, !e.columns), true
+	if body, ok := obj.(map[string]any); ok && e.as != nil {
+		obj, e.columns = e.as.object(e.ri, body, !e.columns), true
 	}
 	var line bytes.Buffer
 	enc := json.NewEncoder(&line) // Encode ends the line with '\n'
@@ -262,8 +263,8 @@ func (e *eventWriter) send(typ string, obj any) {
 // one send would write, put together from the object's kept encoding, so
 // that every watcher shares one encoding of it.
 func (e *eventWriter) sendObject(typ string, o *object) {
-	if e.err != nil || e.table != nil {
-		e.send(typ, o.body) // a Table is made for each watcher: its AGE is now
+	if e.err != nil || e.as != nil {
+		e.send(typ, o.body) // made for each watcher: a Table's AGE is now
 		return
 	}
 	raw, err := o.json()
