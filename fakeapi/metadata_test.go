@@ -2,6 +2,7 @@
 // PartialObjectMetadata(List), as client-go's metadata client and informers
 // ask (negotiate.go), decoded as plain JSON; the shapes and 406 messages are
 // those of a real kube-apiserver v1.37.2.
+
 package fakeapi
 
 import (

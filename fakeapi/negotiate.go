@@ -18,6 +18,7 @@
 // transformation (k8s.io/apiserver/pkg/endpoints/handlers/response.go), and
 // metav1.PartialObjectMetadata/PartialObjectMetadataList; on the client,
 // k8s.io/client-go/metadata and metadatainformer. Tutorial: 000 §2.5.
+
 package fakeapi
 
 import (
