@@ -214,3 +214,47 @@ func checkStored(t *testing.T, s *Server) {
 		}
 	}
 }
+
+// FuzzAccept checks content negotiation (negotiate.go) with any Accept
+// header, on a list, one object and a watch: the answer is JSON in some
+// form or a Status (406 for a form that does not fit), never a panic, and
+// a read never changes the state.
+func FuzzAccept(f *testing.F) {
+	for _, a := range []string{"", "application/json", "*/*",
+		"application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
+		"application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json",
+		"application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+		"application/json;as=Table;v=v2;g=meta.k8s.io", "application/json;as=;g=;v=", "application/json;;;,,",
+		"text/html, application/xml;q=0.9", "application/json;as=Table;v=v1;g=meta.k8s.io;q=0"} {
+		for kind := range uint8(3) {
+			f.Add(kind, a, "")
+		}
+	}
+	f.Add(uint8(0), "application/json;as=Table;v=v1;g=meta.k8s.io", "includeObject=Object")
+	f.Add(uint8(1), "application/json;as=Table;v=v1;g=meta.k8s.io", "includeObject=Bogus")
+	s, err := Start(Options{VersionWait: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(s.Close)
+	paths := []string{"/api/v1/namespaces/a/pods", "/api/v1/namespaces/a/pods/web", "/api/v1/pods"}
+	f.Fuzz(func(t *testing.T, kind uint8, accept, query string) {
+		s.st = newStore(s.opts.History) // ServeHTTP is called directly: nothing else uses s.st
+		seedObjects(t, s)
+		before := dumpState(s)
+		path := paths[int(kind)%len(paths)]
+		if path == "/api/v1/pods" {
+			query = "watch=1&" + query
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // a watch sends what it has at once, then ends
+		r := (&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path, RawQuery: query}, Header: http.Header{}}).WithContext(ctx)
+		r.Header.Set("Accept", accept)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if after := dumpState(s); after != before {
+			t.Fatalf("GET %s (Accept %q) changed the state", path, accept)
+		}
+		checkAnswer(t, w, r, s.st.current())
+	})
+}
