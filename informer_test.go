@@ -1,9 +1,9 @@
 // informer_test.go is the walkthrough: the tutorial's story told as tests,
 // in its order, from objects and keys (Step 01) to the advanced chapters
-// (Steps 09–15). Run `go test -v -run Step` to read it as a chapter, or one
-// step alone with `go test -v -run Step04`. Each step names its tutorial
+// (Steps 12–18). Run `go test -v -run Step` to read it as a chapter, or one
+// step alone with `go test -v -run Step06`. Each step names its tutorial
 // section and the file it exercises, then narrates with t.Log what happens
-// and why. From Step 04 on, everything runs over real HTTP against fakeapi.
+// and why. From Step 06 on, everything runs over real HTTP against fakeapi.
 // Edge cases and stress live in the other _test.go files.
 
 package informer
@@ -123,7 +123,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 }
 
 func TestStep03StoreAndIndexes(t *testing.T) {
-	t.Log("Step 3 — the store and its indexes. Tutorial 004 §3.3 and 000 §1, §2.4; files store.go, thread_safe_store.go.")
+	t.Log("Step 4 — the store and its indexes. Tutorial 004 §3.3 and 000 §1, §2.4; files store.go, thread_safe_store.go.")
 
 	t.Log("The informer keeps the current state in an Indexer: a thread-safe map by key")
 	t.Log("plus indexes. Here, the usual one: by namespace.")
@@ -170,7 +170,7 @@ func TestStep03StoreAndIndexes(t *testing.T) {
 }
 
 func TestStep04Reflector(t *testing.T) {
-	t.Log("Step 4 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
+	t.Log("Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
@@ -232,7 +232,7 @@ func TestStep04Reflector(t *testing.T) {
 }
 
 func TestStep05RunLoop(t *testing.T) {
-	t.Log("Step 5 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes. Tutorial 004 §4.2. File: controller.go")
+	t.Log("Step 8 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes. Tutorial 004 §4.2. File: controller.go")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -291,7 +291,7 @@ func TestStep05RunLoop(t *testing.T) {
 }
 
 func TestStep06SharedInformer(t *testing.T) {
-	t.Log("Step 6 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3. Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go")
+	t.Log("Step 9 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3. Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "db", map[string]string{"app": "db"})
 
@@ -346,7 +346,7 @@ func TestStep06SharedInformer(t *testing.T) {
 }
 
 func TestStep07Resync(t *testing.T) {
-	t.Log("Step 7 — resync: every period, handlers that asked for it get every cached object again as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go")
+	t.Log("Step 10 — resync: every period, handlers that asked for it get every cached object again as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	clock := NewFakeClock(time.Unix(0, 0))
@@ -383,7 +383,7 @@ func TestStep07Resync(t *testing.T) {
 }
 
 func TestStep08WhenThingsGoWrong(t *testing.T) {
-	t.Log("Step 8 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go")
+	t.Log("Step 11 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)
@@ -464,7 +464,7 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 }
 
 func TestStep09OptimisticConcurrency(t *testing.T) {
-	t.Log("Step 9 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5); file retry.go.")
+	t.Log("Step 12 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5); file retry.go.")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -527,7 +527,7 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 }
 
 func TestStep10SnapshotDiff(t *testing.T) {
-	t.Log("Step 10 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2; file diff.go (and fifo_relist.go, Replace).")
+	t.Log("Step 13 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2; file diff.go (and fifo_relist.go, Replace).")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -606,7 +606,7 @@ func TestStep10SnapshotDiff(t *testing.T) {
 }
 
 func TestStep11HandlerChains(t *testing.T) {
-	t.Log("Step 11 — handler chains, filters, and handlers added and removed at run time. Tutorial 004 §4.3 and 000 ch. 5 (热升级); file chain.go (with handlers.go, informer_handlers.go).")
+	t.Log("Step 14 — handler chains, filters, and handlers added and removed at run time. Tutorial 004 §4.3 and 000 ch. 5 (热升级); file chain.go (with handlers.go, informer_handlers.go).")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -686,7 +686,7 @@ func TestStep11HandlerChains(t *testing.T) {
 }
 
 func TestStep12HealthFigures(t *testing.T) {
-	t.Log("Step 12 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs. Tutorial 000 ch. 5 (可观测性, 背压); file health.go.")
+	t.Log("Step 15 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs. Tutorial 000 ch. 5 (可观测性, 背压); file health.go.")
 	srv := startServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	quietLogs(t)
@@ -769,7 +769,7 @@ func TestStep12HealthFigures(t *testing.T) {
 }
 
 func TestStep13ConsistencyDetector(t *testing.T) {
-	t.Log("Step 13 — the consistency detector: list from the server, diff against the cache. Tutorial 000 ch. 5 (缓存一致性); file consistency.go (with diff.go).")
+	t.Log("Step 16 — the consistency detector: list from the server, diff against the cache. Tutorial 000 ch. 5 (缓存一致性); file consistency.go (with diff.go).")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -812,7 +812,7 @@ func TestStep13ConsistencyDetector(t *testing.T) {
 }
 
 func TestStep14MutationDetector(t *testing.T) {
-	t.Log("Step 14 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.")
+	t.Log("Step 17 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	advCreatePods(t, c, "web", "db")
@@ -865,7 +865,7 @@ func TestStep14MutationDetector(t *testing.T) {
 }
 
 func TestStep15TypedHelpers(t *testing.T) {
-	t.Log("Step 15 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.")
+	t.Log("Step 18 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.")
 	srv := advServer(t)
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	quietLogs(t)
