@@ -122,7 +122,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	}
 }
 
-func TestStep03StoreAndIndexes(t *testing.T) {
+func TestStep04StoreAndIndexes(t *testing.T) {
 	t.Log("Step 4 — the store and its indexes. Tutorial 004 §3.3 and 000 §1, §2.4; files store.go, thread_safe_store.go.")
 
 	t.Log("The informer keeps the current state in an Indexer: a thread-safe map by key")
@@ -169,7 +169,7 @@ func TestStep03StoreAndIndexes(t *testing.T) {
 	t.Logf("  after Replace: %v, namespaces %v", idx.ListKeys(), idx.ListIndexFuncValues(NamespaceIndex))
 }
 
-func TestStep04Reflector(t *testing.T) {
+func TestStep06Reflector(t *testing.T) {
 	t.Log("Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
@@ -231,7 +231,7 @@ func TestStep04Reflector(t *testing.T) {
 	<-done
 }
 
-func TestStep05RunLoop(t *testing.T) {
+func TestStep08RunLoop(t *testing.T) {
 	t.Log("Step 8 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes. Tutorial 004 §4.2. File: controller.go")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
@@ -290,7 +290,7 @@ func TestStep05RunLoop(t *testing.T) {
 	}
 }
 
-func TestStep06SharedInformer(t *testing.T) {
+func TestStep09SharedInformer(t *testing.T) {
 	t.Log("Step 9 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3. Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "db", map[string]string{"app": "db"})
@@ -345,7 +345,7 @@ func TestStep06SharedInformer(t *testing.T) {
 	t.Logf("late handler: %v; its registration HasSynced = %v", late.get(), reg.HasSynced())
 }
 
-func TestStep07Resync(t *testing.T) {
+func TestStep10Resync(t *testing.T) {
 	t.Log("Step 10 — resync: every period, handlers that asked for it get every cached object again as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -382,7 +382,7 @@ func TestStep07Resync(t *testing.T) {
 	t.Logf("30s handler: %v", every30s.get())
 }
 
-func TestStep08WhenThingsGoWrong(t *testing.T) {
+func TestStep11WhenThingsGoWrong(t *testing.T) {
 	t.Log("Step 11 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
@@ -463,7 +463,7 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	}
 }
 
-func TestStep09OptimisticConcurrency(t *testing.T) {
+func TestStep12OptimisticConcurrency(t *testing.T) {
 	t.Log("Step 12 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5); file retry.go.")
 	srv := advServer(t)
 	c := advClient(t, srv)
@@ -526,7 +526,7 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 	t.Log("No increment was lost: the server refused every stale write, and each writer re-read and tried again.")
 }
 
-func TestStep10SnapshotDiff(t *testing.T) {
+func TestStep13SnapshotDiff(t *testing.T) {
 	t.Log("Step 13 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2; file diff.go (and fifo_relist.go, Replace).")
 	srv := advServer(t)
 	c := advClient(t, srv)
@@ -605,7 +605,7 @@ func TestStep10SnapshotDiff(t *testing.T) {
 	t.Log("Same answer: the relist is a snapshot diff between the cache and the server's list.")
 }
 
-func TestStep11HandlerChains(t *testing.T) {
+func TestStep14HandlerChains(t *testing.T) {
 	t.Log("Step 14 — handler chains, filters, and handlers added and removed at run time. Tutorial 004 §4.3 and 000 ch. 5 (热升级); file chain.go (with handlers.go, informer_handlers.go).")
 	srv := advServer(t)
 	c := advClient(t, srv)
@@ -685,7 +685,7 @@ func TestStep11HandlerChains(t *testing.T) {
 	t.Log("  default/after reached v2 only: the removed v1 chain is gone, and the informer never stopped.")
 }
 
-func TestStep12HealthFigures(t *testing.T) {
+func TestStep15HealthFigures(t *testing.T) {
 	t.Log("Step 15 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs. Tutorial 000 ch. 5 (可观测性, 背压); file health.go.")
 	srv := startServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
@@ -768,7 +768,7 @@ func TestStep12HealthFigures(t *testing.T) {
 	t.Log("Every figure moved for the reason it names. examples/health publishes them with expvar.")
 }
 
-func TestStep13ConsistencyDetector(t *testing.T) {
+func TestStep16ConsistencyDetector(t *testing.T) {
 	t.Log("Step 16 — the consistency detector: list from the server, diff against the cache. Tutorial 000 ch. 5 (缓存一致性); file consistency.go (with diff.go).")
 	srv := advServer(t)
 	c := advClient(t, srv)
@@ -811,7 +811,7 @@ func TestStep13ConsistencyDetector(t *testing.T) {
 	t.Log("the fix is to find the code that wrote into the cache, and a restart (a fresh list) in the meantime.")
 }
 
-func TestStep14MutationDetector(t *testing.T) {
+func TestStep17MutationDetector(t *testing.T) {
 	t.Log("Step 17 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.")
 	srv := advServer(t)
 	c := advClient(t, srv)
@@ -864,7 +864,7 @@ func TestStep14MutationDetector(t *testing.T) {
 	}
 }
 
-func TestStep15TypedHelpers(t *testing.T) {
+func TestStep18TypedHelpers(t *testing.T) {
 	t.Log("Step 18 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.")
 	srv := advServer(t)
 	// The server is stopped on purpose below: no Reflector log lines in the story.
