@@ -455,7 +455,7 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	h.waitLine(t, "delete default/doomed tombstone")
 	h.waitLine(t, "add default/born initial=false")
 	h.waitLine(t, "update default/keep same")
-	lists, _ := lw.calls()
+	lists := lw.fullLists() // plain lists, or streaming lists (the default since client-go 1.35)
 	t.Logf("relisted from resourceVersion %q (the last seen was %s); handlers got: delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
 		lists[len(lists)-1].ResourceVersion, lastSeen)
 	if len(lists) != 2 {
