@@ -171,7 +171,7 @@ func (r *recordingLW) fullLists() []ListOptions {
 }
 
 // listCount counts the full lists (see fullLists).
-func (r *recordingLW) listCount() int { return len(r.fullLists()) }
+func (r *recordingLW) listCount() int  { return len(r.fullLists()) }
 func (r *recordingLW) watchCount() int { _, w := r.calls(); return len(w) }
 func (r *recordingLW) lastWatch() ListOptions {
 	_, w := r.calls()
