@@ -326,6 +326,9 @@ func (f *RealFIFO) batchLenLocked() int {
 	if f.initialPopulationCount > 0 {
 		limit = min(limit, f.initialPopulationCount)
 	}
+	if limit == 1 {
+		return 1 // the usual case while watching: no key to compare
+	}
 	seen := make(map[string]struct{}, limit)
 	for i, d := range f.items[:limit] {
 		if !batchable(d.Type) {
