@@ -10,7 +10,9 @@ package informer
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -34,6 +36,56 @@ func nginx(resourceVersion string) *Pod {
 
 func TestStep01ObjectsAndKeys(t *testing.T) {
 	say(t, "Step 1 — objects and keys. Tutorial 004 §3.2 and 000 §2.1–2.2; file meta.go.", "第 1 步 — 对象与键。教程 004 §3.2 和 000 §2.1–2.2；文件 meta.go。")
+
+	say(t, "A Kubernetes object is JSON with two parts an informer relies on (004 §3.2):",
+		"Kubernetes 对象是一段 JSON，其中有两部分是 informer 依赖的（004 §3.2）：")
+	say(t, "  TypeMeta (kind, apiVersion) says what it is; ObjectMeta (name, namespace, uid, resourceVersion) which one.",
+		"  TypeMeta（kind、apiVersion）说明它是什么；ObjectMeta（name、namespace、uid、resourceVersion）说明是哪一个。")
+	raw, err := os.ReadFile("testdata/pod-get.json")
+	must(t, err)
+	var fromServer Pod
+	must(t, json.Unmarshal(raw, &fromServer))
+	say(t, "  a Pod from a real kube-apiserver (testdata/pod-get.json): kind=%q apiVersion=%q",
+		"  真实 kube-apiserver 返回的 Pod（testdata/pod-get.json）：kind=%q apiVersion=%q",
+		fromServer.Kind, fromServer.APIVersion)
+	say(t, "  name=%q namespace=%q uid=%q resourceVersion=%q",
+		"  名字 name=%q，命名空间 namespace=%q，uid=%q，资源版本 resourceVersion=%q",
+		fromServer.Name, fromServer.Namespace, fromServer.UID, fromServer.ResourceVersion)
+	if fromServer.Kind != "Pod" || fromServer.Name == "" || fromServer.ResourceVersion == "" {
+		t.Fatalf("decoded %+v", fromServer.ObjectMeta)
+	}
+
+	say(t, "The cache sees every object through one small interface, Object: the metadata getters,",
+		"缓存只通过一个小接口 Object 看待每个对象：元数据的取值方法、")
+	say(t, "SetResourceVersion and DeepCopyObject (client-go: metav1.Object and runtime.Object).",
+		"SetResourceVersion 和 DeepCopyObject（client-go 里是 metav1.Object 和 runtime.Object）。")
+	var obj Object = &fromServer
+	copied := obj.DeepCopyObject()
+	say(t, "  *Pod gets the getters by embedding ObjectMeta and writes DeepCopyObject itself: a copy is a %T at %q",
+		"  *Pod 通过嵌入 ObjectMeta 得到取值方法，DeepCopyObject 自己实现：拷贝是一个 %T，版本 %q",
+		copied, copied.GetResourceVersion())
+	var other Object = &Unstructured{Object: map[string]any{"kind": "ConfigMap", "apiVersion": "v1",
+		"metadata": map[string]any{"name": "settings", "namespace": "default", "resourceVersion": "9"}}}
+	say(t, "  any other kind decodes into *Unstructured, a map with the same methods: %s %s/%s at %q",
+		"  其他种类都解码成 *Unstructured，一个带同样方法的 map：%s %s/%s，版本 %q",
+		other.(*Unstructured).GetKind(), other.GetNamespace(), other.GetName(), other.GetResourceVersion())
+	if other.GetName() != "settings" || copied.GetResourceVersion() != fromServer.ResourceVersion {
+		t.Fatalf("Object methods: %q %q", other.GetName(), copied.GetResourceVersion())
+	}
+
+	say(t, "The key function needs even less: GetNamespace and GetName. Anything with those two has a key;",
+		"键函数要的更少：GetNamespace 和 GetName。有这两个方法的东西就有键；")
+	say(t, "anything without them gets an error, not a guess.", "没有的就得到一个错误，而不是猜一个。")
+	if key, err := MetaNamespaceKeyFunc(namedThing{namespace: "default", name: "just-names"}); err != nil || key != "default/just-names" {
+		t.Fatalf("key of a namedThing = %q, %v", key, err)
+	} else {
+		say(t, "  a struct with only those two methods → key %q", "  只有这两个方法的结构体 → 键 %q", key)
+	}
+	if _, err := MetaNamespaceKeyFunc(struct{ Name string }{"no-methods"}); err == nil {
+		t.Fatal("a struct without GetNamespace/GetName got a key")
+	} else {
+		say(t, "  a struct without them → error: %v", "  没有这两个方法的结构体 → 错误：%v", err)
+	}
 
 	say(t, "Every object carries ObjectMeta. A cache names it by a key: \"namespace/name\".", "每个对象都带着 ObjectMeta。缓存用一个键来称呼它：\"namespace/name\"。")
 	p := nginx("1")
@@ -235,6 +287,99 @@ func TestStep04StoreAndIndexes(t *testing.T) {
 	say(t, "  after Replace: %v, namespaces %v", "  Replace 之后：%v，命名空间 %v", idx.ListKeys(), idx.ListIndexFuncValues(NamespaceIndex))
 }
 
+// namedThing has the two methods a key function needs and nothing else.
+type namedThing struct{ namespace, name string }
+
+func (n namedThing) GetNamespace() string { return n.namespace }
+func (n namedThing) GetName() string      { return n.name }
+
+func TestStep05ListWatch(t *testing.T) {
+	say(t, "Step 5 — ListWatch: all a Reflector asks of an API server. Tutorial 004 §2.4.",
+		"第 5 步 — ListWatch：Reflector 对 API server 的全部要求。教程 004 §2.4。")
+	say(t, "Files: listwatch.go, restclient.go, watch.go.", "文件：listwatch.go、restclient.go、watch.go。")
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "web-1", nil)
+	createPod(t, s, "kube-system", "dns", nil)
+
+	say(t, "A ListerWatcher has two methods, List(ctx, options) and Watch(ctx, options). ListWatch makes one",
+		"ListerWatcher 只有两个方法：List(ctx, options) 和 Watch(ctx, options)。ListWatch 用两个函数")
+	say(t, "from two functions, ListFunc and WatchFunc (client-go: ListWithContextFunc, WatchFuncWithContext).",
+		"ListFunc 和 WatchFunc 拼出一个（client-go 里叫 ListWithContextFunc、WatchFuncWithContext）。")
+	say(t, "NewListWatchFromClient fills both with HTTP: GET .../namespaces/default/pods, then the same with watch=true.",
+		"NewListWatchFromClient 用 HTTP 填好这两个函数：GET .../namespaces/default/pods，然后同一路径加 watch=true。")
+	overHTTP := podsLW(t, s, "default")
+
+	say(t, "Our own ListWatch wraps it, as client-go's NewFilteredListWatchFromClient wraps the REST client:",
+		"我们自己的 ListWatch 包住它，就像 client-go 的 NewFilteredListWatchFromClient 包住 REST 客户端：")
+	say(t, "it records each call's options before passing it on.", "它先记下每次调用的参数，再转交下去。")
+	var mu sync.Mutex
+	var lists, watches []ListOptions
+	lw := &ListWatch{
+		ListFunc: func(ctx context.Context, o ListOptions) (*ObjectList, error) {
+			mu.Lock()
+			lists = append(lists, o)
+			mu.Unlock()
+			return overHTTP.List(ctx, o)
+		},
+		WatchFunc: func(ctx context.Context, o ListOptions) (Watcher, error) {
+			mu.Lock()
+			watches = append(watches, o)
+			mu.Unlock()
+			return overHTTP.Watch(ctx, o)
+		},
+	}
+	var _ ListerWatcher = lw
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list, err := lw.List(ctx, ListOptions{ResourceVersion: "0"})
+	must(t, err)
+	say(t, "  List(resourceVersion=\"0\") → %d pod(s), %s, and the list's own version %q",
+		"  List(resourceVersion=\"0\") → %d 个 Pod，%s，以及列表自己的版本 %q",
+		len(list.Items), list.Items[0].GetName(), list.ResourceVersion)
+	if len(list.Items) != 1 || list.ResourceVersion != s.ResourceVersion() {
+		t.Fatalf("list: %d items at %q (server at %s)", len(list.Items), list.ResourceVersion, s.ResourceVersion())
+	}
+	w, err := lw.Watch(ctx, ListOptions{ResourceVersion: list.ResourceVersion})
+	must(t, err)
+	createPod(t, s, "default", "web-2", nil)
+	select {
+	case ev := <-w.ResultChan():
+		say(t, "  Watch(resourceVersion=%q), then a pod is created → %s %s at version %s",
+			"  Watch(resourceVersion=%q)，然后创建一个 Pod → %s %s，版本 %s",
+			list.ResourceVersion, ev.Type, keyOf(ev.Object), ev.Object.(Object).GetResourceVersion())
+		if ev.Type != WatchAdded || keyOf(ev.Object) != "default/web-2" {
+			t.Fatalf("event %s %v", ev.Type, ev.Object)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no watch event")
+	}
+	w.Stop()
+	for range w.ResultChan() { // Stop closes the channel
+	}
+	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
+
+	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once, then watches from the list's version.",
+		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，然后从列表的版本开始 watch。")
+	mu.Lock()
+	lists, watches = nil, nil
+	mu.Unlock()
+	store := NewStore(MetaNamespaceKeyFunc)
+	runReflector(t, NewReflector(lw, &Pod{}, store))
+	waitFor(t, "the Reflector's watch", func() bool { mu.Lock(); defer mu.Unlock(); return len(watches) == 1 })
+	mu.Lock()
+	l, wo := lists[0], watches[0]
+	mu.Unlock()
+	say(t, "  our ListFunc got resourceVersion=%q limit=%d; our WatchFunc got resourceVersion=%q allowWatchBookmarks=%v",
+		"  我们的 ListFunc 收到 resourceVersion=%q limit=%d；WatchFunc 收到 resourceVersion=%q allowWatchBookmarks=%v",
+		l.ResourceVersion, l.Limit, wo.ResourceVersion, wo.AllowWatchBookmarks)
+	if wo.ResourceVersion != s.ResourceVersion() || len(store.ListKeys()) != 2 {
+		t.Fatalf("watch from %q (server at %s); store %v", wo.ResourceVersion, s.ResourceVersion(), store.ListKeys())
+	}
+	say(t, "Where the objects come from is the ListerWatcher's business: HTTP here, anything in a test.",
+		"对象从哪里来是 ListerWatcher 的事：这里是 HTTP，测试里可以是任何东西。")
+}
+
 func TestStep06Reflector(t *testing.T) {
 	say(t, "Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.", "第 6 步 — Reflector：先 List，再 watch。教程 004 §2.4、§4.1；000 §4.1。")
 	say(t, "Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go.", "文件：reflector.go、reflector_watch.go、reflector_list.go、restclient.go、watch.go。")
@@ -296,6 +441,72 @@ func TestStep06Reflector(t *testing.T) {
 	say(t, "Cancelling the context stops the Reflector and every goroutine it started.", "取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
 	cancel()
 	<-done
+}
+
+func TestStep07Bookmarks(t *testing.T) {
+	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",
+		"第 7 步 — 书签（BOOKMARK）：服务器说\"你已经到版本 N 了\"，却没有任何对象变化。")
+	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go (fakeapi/watch.go sends them).",
+		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go（由 fakeapi/watch.go 发送）。")
+	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
+	createPod(t, s, "default", "web", nil)
+	lw := podsLW(t, s, "default")
+
+	say(t, "On the wire: a watch with allowWatchBookmarks=true; pods change in another namespace only.",
+		"线上看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list, err := lw.List(ctx, ListOptions{})
+	must(t, err)
+	w, err := lw.Watch(ctx, ListOptions{ResourceVersion: list.ResourceVersion, AllowWatchBookmarks: true})
+	must(t, err)
+	createPod(t, s, "elsewhere", "other", nil)
+	deadline := time.After(10 * time.Second)
+	for seen := false; !seen; {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != WatchBookmark || ev.Object.(Object).GetResourceVersion() != s.ResourceVersion() {
+				if ev.Type != WatchBookmark {
+					t.Fatalf("a %s event for a namespace we do not watch", ev.Type)
+				}
+				continue // an earlier bookmark
+			}
+			o := ev.Object.(*Pod)
+			say(t, "  BOOKMARK: a %T with only metadata.resourceVersion=%q (name %q): no object, just a version",
+				"  BOOKMARK：一个 %T，只有 metadata.resourceVersion=%q（name 是 %q）：没有对象，只有版本",
+				o, o.ResourceVersion, o.Name)
+			if o.Name != "" {
+				t.Fatalf("a bookmark with a name: %+v", o.ObjectMeta)
+			}
+			seen = true
+		case <-deadline:
+			t.Fatal("no bookmark at the server's version")
+		}
+	}
+	w.Stop()
+
+	say(t, "Through a Reflector into a DeltaFIFO: the list queues default/web; then only bookmarks arrive.",
+		"经过 Reflector 进入 DeltaFIFO：List 把 default/web 放进队列；之后到来的只有书签。")
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
+	r := NewReflector(lw, &Pod{}, fifo)
+	runReflector(t, r)
+	waitFor(t, "the first list", func() bool { return r.LastSyncResourceVersion() != "" })
+	before := r.LastSyncResourceVersion()
+	for i := range 3 {
+		createPod(t, s, "elsewhere", "p"+strconv.Itoa(i), nil)
+	}
+	waitFor(t, "a bookmark at the server's version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
+	item, _, _ := fifo.GetByKey("default/web")
+	say(t, "  LastSyncResourceVersion %s → %s; the queue still holds %v, default/web with %d delta (Replaced)",
+		"  LastSyncResourceVersion %s → %s；队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）",
+		before, r.LastSyncResourceVersion(), fifo.ListKeys(), len(item.(Deltas)))
+	if keys := fifo.ListKeys(); len(keys) != 1 || len(item.(Deltas)) != 1 {
+		t.Fatalf("a bookmark queued something: keys %v, deltas %v", keys, item)
+	}
+	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server still",
+		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
+	say(t, "remembers, so a quiet resource does not fall out of the history into 410 and a full relist (000 §4.3).",
+		"所以一个安静的资源不会掉出历史、得到 410、再付出一次全量 List 的代价（000 §4.3）。")
 }
 
 func TestStep08RunLoop(t *testing.T) {
