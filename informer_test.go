@@ -446,8 +446,8 @@ func TestStep06Reflector(t *testing.T) {
 func TestStep07Bookmarks(t *testing.T) {
 	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",
 		"第 7 步 — 书签（BOOKMARK）：服务器说\"你已经到版本 N 了\"，却没有任何对象变化。")
-	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go (fakeapi/watch.go sends them).",
-		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go（由 fakeapi/watch.go 发送）。")
+	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go, realfifo.go, process.go (fakeapi sends them).",
+		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go、realfifo.go、process.go（由 fakeapi 发送）。")
 	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
 	createPod(t, s, "default", "web", nil)
 	lw := podsLW(t, s, "default")
@@ -485,8 +485,8 @@ func TestStep07Bookmarks(t *testing.T) {
 	}
 	w.Stop()
 
-	say(t, "Through a Reflector into a DeltaFIFO: the list queues default/web; then only bookmarks arrive.",
-		"经过 Reflector 进入 DeltaFIFO：List 把 default/web 放进队列；之后到来的只有书签。")
+	say(t, "Through a Reflector into a DeltaFIFO (client-go ≤1.32): the list queues default/web; then only bookmarks.",
+		"经过 Reflector 进入 DeltaFIFO（client-go ≤1.32）：List 把 default/web 放进队列；之后到来的只有书签。")
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 	r := NewReflector(lw, &Pod{}, fifo)
 	runReflector(t, r)
@@ -507,6 +507,47 @@ func TestStep07Bookmarks(t *testing.T) {
 		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
 	say(t, "remembers, so a quiet resource does not fall out of the history into 410 and a full relist (000 §4.3).",
 		"所以一个安静的资源不会掉出历史、得到 410、再付出一次全量 List 的代价（000 §4.3）。")
+
+	say(t, "client-go v0.37.2 runs a RealFIFO (Step 3) with AtomicFIFO on: there a bookmark does travel, as a",
+		"client-go v0.37.2 运行的是开启 AtomicFIFO 的 RealFIFO（第 3 步）：在那里书签确实会走完全程，")
+	say(t, "Bookmark delta that carries only the version, and reaches the cache (process.go, features.go).",
+		"变成一个只带版本的 Bookmark Delta，一直送到缓存（process.go、features.go）。")
+	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
+	r2 := NewReflector(lw, &Pod{}, realFIFO)
+	runReflector(t, r2)
+	first, err := realFIFO.Pop(func(any, bool) error { return nil })
+	must(t, err)
+	say(t, "  the list pops as one %s", "  List 作为一个 %s 被 Pop 出来", first.(Deltas)[0].Type)
+	createPod(t, s, "elsewhere", "p3", nil)
+	var bookmark BookmarkInfo
+	for bookmark.ResourceVersion != s.ResourceVersion() {
+		popped, err := realFIFO.Pop(func(any, bool) error { return nil })
+		must(t, err)
+		d := popped.(Deltas)[0]
+		if d.Type != Bookmark {
+			t.Fatalf("popped %s, want only bookmarks", d.Type)
+		}
+		bookmark = d.Object.(BookmarkInfo)
+	}
+	say(t, "  then a %s delta: %+v", "  然后是一个 %s Delta：%+v", Bookmark, bookmark)
+
+	gates := DefaultFeatureGates()
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{FeatureGates: &gates})
+	events := &recorder{}
+	_, _ = inf.AddEventHandler(events)
+	runInformer(t, inf)
+	events.waitLine(t, "add default/web initial=true")
+	createPod(t, s, "elsewhere", "p4", nil)
+	waitFor(t, "the cache at the server's version", func() bool {
+		return inf.GetIndexer().LastStoreSyncResourceVersion() == s.ResourceVersion()
+	})
+	say(t, "  an informer with the v0.37.2 defaults: its cache says LastStoreSyncResourceVersion %s, and the handler",
+		"  使用 v0.37.2 默认设置的 informer：缓存的 LastStoreSyncResourceVersion 是 %s，而处理器",
+		inf.GetIndexer().LastStoreSyncResourceVersion())
+	say(t, "  heard nothing but the initial add: %v", "  除了初始的 add 什么都没收到：%v", events.get())
+	if got := events.get(); len(got) != 1 {
+		t.Fatalf("a bookmark reached the handler: %v", got)
+	}
 }
 
 func TestStep08RunLoop(t *testing.T) {
