@@ -178,12 +178,12 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 // servePatch applies a merge patch (or a strategic merge patch, simplified:
 // see patch.go) to the stored object.
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	var apply func(target, patch map[string]any) map[string]any
+	var apply patchFunc
 	switch mediaType(r) {
 	case "application/merge-patch+json":
 		apply = mergePatch
 	case "application/strategic-merge-patch+json":
-		apply = strategicMergePatch
+		apply = strategicMergePatch(req.ri)
 	default:
 		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
 		return
@@ -194,7 +194,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 		return
 	}
 	o, e := s.st.modify(req, func(old map[string]any) (map[string]any, *APIError) {
-		return apply(old, patch), nil
+		return apply(old, patch)
 	})
 	if e != nil {
 		writeError(w, e)

@@ -97,7 +97,7 @@ func decodeProtobuf(raw []byte, ri *resourceInfo, kind string) (map[string]any, 
 	case kind != "DeleteOptions":
 		for _, c := range catalog {
 			if c.kind == gotKind && c.apiVersion() == apiVersion {
-				msg = "k8s.io.api." + groupOrCore(c) + "." + c.Version + "." + c.kind
+				msg = protoMessageName(c)
 			}
 		}
 	}
@@ -178,4 +178,14 @@ func uvarint(b []byte) (v uint64, n int) {
 		}
 	}
 	return 0, -1
+}
+
+// protoMessageName is the .proto name of ri's message, such as
+// "k8s.io.api.core.v1.Pod" or "k8s.io.api.apps.v1.Deployment".
+func protoMessageName(ri *resourceInfo) string {
+	group := ri.Group
+	if group == "" {
+		group = "core"
+	}
+	return "k8s.io.api." + group + "." + ri.Version + "." + ri.kind
 }

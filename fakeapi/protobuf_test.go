@@ -131,3 +131,90 @@ func TestProtobufOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestProtobufRefused: what cannot be decoded is a 400 Status that says why,
+// and nothing is stored.
+func TestProtobufRefused(t *testing.T) {
+	s := startServer(t, Options{})
+	cm, err := os.ReadFile(filepath.Join("testdata", "protobuf", "kubectl-create-configmap.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The envelope's raw field (2) holds the ConfigMap: append a field 99
+	// (varint 1) to it, fixing up the lengths by re-encoding the envelope.
+	withField99 := rewrapUnknown(t, cm, func(obj []byte) []byte { return append(obj, 0x98, 0x06, 0x01) })
+	for _, c := range []struct {
+		name, path, body, want string
+	}{
+		{"no magic", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"x"}}`, "does not appear to be a protobuf message"},
+		{"cut short", "/api/v1/namespaces/default/configmaps", string(cm[:len(cm)-3]), "(must be of type ConfigMap)"},
+		{"unknown field", "/api/v1/namespaces/default/configmaps", string(withField99), "field number 99 (wire type 0) of message k8s.io.api.core.v1.ConfigMap is not in the schema"},
+		{"kind not served here", "/api/v1/namespaces/default/pods", string(cm), "the kind in the data (ConfigMap) does not match the expected kind (Pod)"},
+	} {
+		code, st := call(t, "POST", s.URL()+c.path, protobufMediaType, c.body)
+		msg, _ := st["message"].(string)
+		if code != http.StatusBadRequest || st["kind"] != "Status" || st["reason"] != "BadRequest" || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %d %v, want 400 BadRequest saying %q", c.name, code, st, c.want)
+		}
+	}
+	if code, l := call(t, "GET", s.URL()+"/api/v1/configmaps", "", ""); code != 200 || len(l["items"].([]any)) != 0 {
+		t.Errorf("after refused writes: %d %v, want an empty list", code, l)
+	}
+}
+
+// rewrapUnknown rebuilds a protobuf body with its object bytes changed by f.
+func rewrapUnknown(t *testing.T, body []byte, f func([]byte) []byte) []byte {
+	t.Helper()
+	out := append([]byte(nil), protobufMagic...)
+	for b := body[len(protobufMagic):]; len(b) > 0; {
+		wf, rest, err := nextWireField(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = rest
+		if wf.num == 2 {
+			wf.b = f(append([]byte(nil), wf.b...))
+		}
+		out = append(out, byte(wf.num<<3|2))
+		out = appendUvarint(out, uint64(len(wf.b)))
+		out = append(out, wf.b...)
+	}
+	return out
+}
+
+// FuzzProtobuf checks the protobuf decoder on any body: it never panics,
+// every failure is a 400 Status, what it accepts is JSON, and the JSON
+// stays within a fixed multiple of the body's size (zero values of absent
+// fields are the only growth). Seeds: the captured bodies.
+// `go test -fuzz=FuzzProtobuf -fuzztime=60s -parallel=1 ./fakeapi`.
+func FuzzProtobuf(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "protobuf", "*.pb"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, strings.Contains(name, "delete"))
+	}
+	f.Add([]byte("k8s\x00"), false)
+	f.Fuzz(func(t *testing.T, body []byte, deleteOptions bool) {
+		kind := "Pod"
+		if deleteOptions {
+			kind = "DeleteOptions"
+		}
+		obj, e := decodeProtobuf(body, lookup(Pods), kind)
+		if e != nil {
+			if e.Code != http.StatusBadRequest || e.Reason != "BadRequest" || e.Message == "" {
+				t.Fatalf("error %+v is not a 400 Status", e)
+			}
+			return
+		}
+		out, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatalf("decoded object is not JSON: %v", err)
+		}
+		if len(out) > 64*len(body)+4096 {
+			t.Fatalf("%d bytes of protobuf became %d bytes of JSON", len(body), len(out))
+		}
+	})
+}
