@@ -243,27 +243,36 @@ func applyGoFields(src string, msgs map[string]*protoMessage) error {
 	return nil
 }
 
-// goFieldType is the Go type of field key of the OpenAPI schema named
-// schemaName ("io.k8s.api.core.v1.PodSpec"), looked up in its message
-// and the messages it embeds; "" when unknown.
-func goFieldType(schemaName, key string) string {
+// goField is the field with JSON name key of the Go type behind the
+// OpenAPI schema named schemaName ("io.k8s.api.core.v1.PodSpec"), looked
+// up in its message and the messages it embeds; nil when unknown.
+func goField(schemaName, key string) *protoField {
 	m := protoSchema()["k8s.io."+strings.TrimPrefix(schemaName, "io.k8s.")]
-	return goFieldTypeIn(m, key, 0)
+	return goFieldIn(m, key, 0)
 }
 
-func goFieldTypeIn(m *protoMessage, key string, depth int) string {
+func goFieldIn(m *protoMessage, key string, depth int) *protoField {
 	if m == nil || depth > 4 {
-		return ""
+		return nil
 	}
 	for _, f := range m.order {
 		if f.json == key {
-			return f.goType
+			return f
 		}
 		if f.inline {
-			if t := goFieldTypeIn(protoSchema()[f.typ], key, depth+1); t != "" {
-				return t
+			if g := goFieldIn(protoSchema()[f.typ], key, depth+1); g != nil {
+				return g
 			}
 		}
+	}
+	return nil
+}
+
+// goFieldType is the Go type of field key of schemaName, as Go's errors
+// spell it ("[]v1.Container"); "" when unknown.
+func goFieldType(schemaName, key string) string {
+	if f := goField(schemaName, key); f != nil {
+		return f.goType
 	}
 	return ""
 }
