@@ -34,6 +34,8 @@ type SharedInformer interface {
 	// AddEventHandlerWithResyncPeriod is AddEventHandler with the handler's
 	// own resync period (0: no resync for this handler).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithOptions is AddEventHandler with options.
+	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler unregisters a handler; removing one twice is fine.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	// GetStore returns the cache.
@@ -52,6 +54,14 @@ type SharedInformer interface {
 	SetTransform(handler TransformFunc) error
 	// IsStopped reports whether Run has returned.
 	IsStopped() bool
+}
+
+// HandlerOptions configures AddEventHandlerWithOptions. (client-go's also
+// has a Logger.)
+type HandlerOptions struct {
+	// ResyncPeriod is the handler's resync period (0: none); nil means
+	// the informer's default.
+	ResyncPeriod *time.Duration
 }
 
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
