@@ -44,76 +44,83 @@ func benchDecodeInput(b *testing.B, n int) (list, stream []byte) {
 
 // naiveItems decodes a list's items the obvious way: dec.Decode(obj) for
 // each, which hands a generic object's bytes to its UnmarshalJSON.
-func naiveItems(dec *json.Decoder, newObject func() Object) (n int, err error) {
-	// Token by token, as decodeList, but through the object itself.
+func naiveItems(body []byte, newObject func() Object) ([]Object, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var objs []Object
 	if _, err := dec.Token(); err != nil {
-		return 0, err
+		return nil, err
 	}
 	for dec.More() {
-		key, _ := dec.Token()
-		if key != "items" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return n, err
+		if key, _ := dec.Token(); key != "items" {
+			if err := skipValue(dec); err != nil {
+				return objs, err
 			}
 			continue
 		}
 		_, _ = dec.Token()
 		for dec.More() {
-			if err := dec.Decode(newObject()); err != nil {
-				return n, err
+			obj := newObject()
+			if err := dec.Decode(obj); err != nil {
+				return objs, err
 			}
-			n++
+			objs = append(objs, obj)
 		}
 		_, _ = dec.Token()
 	}
-	return n, nil
+	return objs, nil
 }
 
 // naiveEvents decodes a watch stream the obvious way: the envelope with the
 // object as raw JSON, then json.Unmarshal of the object.
-func naiveEvents(dec *json.Decoder, newObject func() Object) (n int, err error) {
+func naiveEvents(body []byte, newObject func() Object) ([]Object, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var objs []Object
 	for dec.More() {
 		var raw struct {
 			Type   WatchEventType  `json:"type"`
 			Object json.RawMessage `json:"object"`
 		}
 		if err := dec.Decode(&raw); err != nil {
-			return n, err
+			return objs, err
 		}
-		if err := json.Unmarshal(raw.Object, newObject()); err != nil {
-			return n, err
+		obj := newObject()
+		if err := json.Unmarshal(raw.Object, obj); err != nil {
+			return objs, err
 		}
-		n++
+		objs = append(objs, obj)
 	}
-	return n, nil
+	return objs, nil
 }
 
 // BenchmarkDecode: ns/obj and allocations per object of each way of
-// decoding, for each kind of object.
+// decoding, for each kind of object; for lists also B/obj, the heap the
+// decoded objects hold (it shows what sharedValues saves).
 func BenchmarkDecode(b *testing.B) {
 	const n = 1000
 	list, stream := benchDecodeInput(b, n)
-	ours := map[string]func(*json.Decoder, func() Object) (int, error){
-		"list": func(dec *json.Decoder, newObject func() Object) (int, error) {
-			l, err := decodeList(dec, newObject)
+	type way func(body []byte, newObject func() Object) ([]Object, error)
+	ours := map[string]way{
+		"list": func(body []byte, newObject func() Object) ([]Object, error) {
+			l, err := decodeList(newDecoder(bytes.NewReader(body), newObject), newObject)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
-			return len(l.Items), nil
+			return l.Items, nil
 		},
-		"watch": func(dec *json.Decoder, newObject func() Object) (int, error) {
-			count := 0
+		"watch": func(body []byte, newObject func() Object) ([]Object, error) {
+			dec := newDecoder(bytes.NewReader(body), newObject)
+			var objs []Object
 			for dec.More() {
-				if _, err := decodeEvent(dec, newObject); err != nil {
-					return count, err
+				ev, err := decodeEvent(dec, newObject)
+				if err != nil {
+					return objs, err
 				}
-				count++
+				objs = append(objs, ev.Object.(Object))
 			}
-			return count, nil
+			return objs, nil
 		},
 	}
-	naive := map[string]func(*json.Decoder, func() Object) (int, error){"list": naiveItems, "watch": naiveEvents}
+	naive := map[string]way{"list": naiveItems, "watch": naiveEvents}
 	for _, kind := range []string{"Pod", "Unstructured"} {
 		newObject := decodeFactories[kind]
 		for _, what := range []string{"list", "watch"} {
@@ -121,24 +128,30 @@ func BenchmarkDecode(b *testing.B) {
 			if what == "watch" {
 				body = stream
 			}
-			for _, way := range []string{"decode.go", "naive"} {
+			for _, name := range []string{"decode.go", "naive"} {
 				decode := ours[what]
-				if way == "naive" {
+				if name == "naive" {
 					decode = naive[what]
 				}
-				b.Run(kind+"/"+what+"/"+way, func(b *testing.B) {
+				b.Run(kind+"/"+what+"/"+name, func(b *testing.B) {
 					b.SetBytes(int64(len(body)))
 					b.ReportAllocs()
+					var held float64
 					for b.Loop() {
-						dec := json.NewDecoder(bytes.NewReader(body))
-						if way == "decode.go" {
-							dec = newDecoder(bytes.NewReader(body), newObject)
+						objs, err := decode(body, newObject)
+						if err != nil || len(objs) != n {
+							b.Fatalf("decoded %d objects (%v), want %d", len(objs), err, n)
 						}
-						if got, err := decode(dec, newObject); err != nil || got != n {
-							b.Fatalf("decoded %d objects (%v), want %d", got, err, n)
+						if what == "list" {
+							b.StopTimer()
+							held = benchHeapHeld(func() { objs = nil }) / n
+							b.StartTimer()
 						}
 					}
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/obj")
+					if what == "list" {
+						b.ReportMetric(held, "B/obj")
+					}
 				})
 			}
 		}

@@ -23,30 +23,45 @@ import (
 	"strings"
 )
 
-// newDecoder returns a json.Decoder over r for objects made by newObject.
-// For a generic object it keeps numbers as json.Number, exactly as
-// Unstructured.UnmarshalJSON does; typed objects decode as json.Unmarshal
-// would decode them.
-func newDecoder(r io.Reader, newObject func() Object) *json.Decoder {
-	dec := json.NewDecoder(r)
-	if _, ok := newObject().(*Unstructured); ok {
-		dec.UseNumber()
-	}
-	return dec
+// decoder is a json.Decoder for the objects of one resource. For generic
+// objects it keeps numbers as json.Number, exactly as
+// Unstructured.UnmarshalJSON does, and makes the objects share their equal
+// values (see sharedValues); typed objects decode as json.Unmarshal would
+// decode them.
+type decoder struct {
+	*json.Decoder
+	shared *sharedValues // nil unless the objects are *Unstructured
 }
 
-// decodeInto decodes the next value of dec into v, a pointer.
+// newDecoder returns a decoder over r for objects made by newObject.
+func newDecoder(r io.Reader, newObject func() Object) *decoder {
+	d := &decoder{Decoder: json.NewDecoder(r)}
+	if _, ok := newObject().(*Unstructured); ok {
+		d.UseNumber()
+		d.shared = newSharedValues()
+	}
+	return d
+}
+
+// decodeInto decodes the next value into v, a pointer.
 //
-// A generic object is filled through its map: dec.Decode(u) would make the
+// A generic object is filled through its map: d.Decode(u) would make the
 // decoder scan the value once more to skip it, copy its bytes and hand them
 // to u.UnmarshalJSON, whose own Decoder scans them twice again. Decoding
-// into &u.Object gives the same map (dec uses numbers as UnmarshalJSON
-// does, see newDecoder) for half the reading and no copy.
-func decodeInto(dec *json.Decoder, v any) error {
-	if u, ok := v.(*Unstructured); ok {
-		return dec.Decode(&u.Object)
+// into &u.Object gives the same map (d uses numbers as UnmarshalJSON does)
+// for half the reading and no copy.
+func (d *decoder) decodeInto(v any) error {
+	u, ok := v.(*Unstructured)
+	if !ok {
+		return d.Decode(v)
 	}
-	return dec.Decode(v)
+	if err := d.Decode(&u.Object); err != nil {
+		return err
+	}
+	if d.shared != nil {
+		d.shared.shareIn(u.Object)
+	}
+	return nil
 }
 
 // decodeObject decodes one object from its bytes, as json.Unmarshal does.
@@ -72,9 +87,9 @@ func withoutTypeMeta(obj Object) Object {
 // type: the body is never held whole, and no item is decoded twice (first
 // as raw JSON, then as an object). This is most of the cost of an initial
 // sync (see BenchmarkInformer). The fields may come in any order.
-func decodeList(dec *json.Decoder, newObject func() Object) (*ObjectList, error) {
+func decodeList(dec *decoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
-	if err := expectDelim(dec, '{', "a list"); err != nil {
+	if err := expectDelim(dec.Decoder, '{', "a list"); err != nil {
 		return nil, err
 	}
 	for dec.More() {
@@ -92,7 +107,7 @@ func decodeList(dec *json.Decoder, newObject func() Object) (*ObjectList, error)
 		case "items":
 			list.Items, err = decodeItems(dec, newObject)
 		default:
-			err = skipValue(dec)
+			err = skipValue(dec.Decoder)
 		}
 		if err != nil {
 			return nil, err
@@ -102,7 +117,7 @@ func decodeList(dec *json.Decoder, newObject func() Object) (*ObjectList, error)
 }
 
 // decodeItems decodes the array of a list's items, one item at a time.
-func decodeItems(dec *json.Decoder, newObject func() Object) ([]Object, error) {
+func decodeItems(dec *decoder, newObject func() Object) ([]Object, error) {
 	tok, err := dec.Token()
 	if err != nil || tok == nil { // "items": null is an empty list
 		return nil, err
@@ -113,7 +128,7 @@ func decodeItems(dec *json.Decoder, newObject func() Object) ([]Object, error) {
 	var items []Object
 	for dec.More() {
 		obj := newObject()
-		if err := decodeInto(dec, obj); err != nil {
+		if err := dec.decodeInto(obj); err != nil {
 			return nil, fmt.Errorf("item %d: %w", len(items), err)
 		}
 		items = append(items, withoutTypeMeta(obj))
@@ -152,8 +167,8 @@ func skipValue(dec *json.Decoder) error {
 // once the type is known. Field names match as encoding/json matches them
 // (case aside); a field given twice is refused, as nothing would say which
 // one the server meant.
-func decodeEvent(dec *json.Decoder, newObject func() Object) (WatchEvent, error) {
-	if err := expectDelim(dec, '{', "a watch event"); err != nil {
+func decodeEvent(dec *decoder, newObject func() Object) (WatchEvent, error) {
+	if err := expectDelim(dec.Decoder, '{', "a watch event"); err != nil {
 		return WatchEvent{}, err
 	}
 	var (
@@ -175,14 +190,14 @@ func decodeEvent(dec *json.Decoder, newObject func() Object) (WatchEvent, error)
 		case strings.EqualFold(key, "object") && !haveObj:
 			haveObj = true
 			if target := eventTarget(ev.Type, newObject); haveType && target != nil {
-				ev.Object, err = target, decodeInto(dec, target)
+				ev.Object, err = target, dec.decodeInto(target)
 			} else {
 				err = dec.Decode(&raw)
 			}
 		case strings.EqualFold(key, "type"), strings.EqualFold(key, "object"):
 			return WatchEvent{}, fmt.Errorf("a watch event has two %q fields", key)
 		default:
-			err = skipValue(dec)
+			err = skipValue(dec.Decoder)
 		}
 		if err != nil {
 			return WatchEvent{}, err

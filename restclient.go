@@ -250,11 +250,13 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
+	// Items of a list carry no kind; a generic object should, as in
+	// client-go. Every item gets the same two boxed strings (one allocation
+	// each for the whole list, not per item).
+	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
 	for _, obj := range list.Items {
-		// Items of a list carry no kind; a generic object should, as in client-go.
-		if u, ok := obj.(*Unstructured); ok && u.GetKind() == "" {
-			u.Object["kind"] = strings.TrimSuffix(list.Kind, "List")
-			u.Object["apiVersion"] = list.APIVersion
+		if u, ok := obj.(*Unstructured); ok && u.Object != nil && u.GetKind() == "" {
+			u.Object["kind"], u.Object["apiVersion"] = kind, apiVersion
 		}
 	}
 	return list, nil

@@ -91,15 +91,22 @@ func unfileEverywhere(indices Indices, key string) {
 	}
 }
 
-// holds counts the entries of values that hold key, a value given twice
-// once (the slices are short; a quadratic look-back is cheapest).
-func holds(indices Indices, names []string, key string, values [][]string) (n int) {
+// filedExactly reports whether key is filed under values and nothing else:
+// every entry of values holds key, and they are n, the count of entries
+// that hold key. A value given twice is one entry (the slices are short; a
+// quadratic look-back is cheapest).
+func filedExactly(indices Indices, names []string, key string, values [][]string, n int) bool {
+	entries := 0
 	for i, vs := range values {
 		for j, v := range vs {
-			if _, ok := indices[names[i]][v][key]; ok && !slices.Contains(vs[:j], v) {
-				n++
+			if slices.Contains(vs[:j], v) {
+				continue
 			}
+			if _, ok := indices[names[i]][v][key]; !ok {
+				return false
+			}
+			entries++
 		}
 	}
-	return n
+	return entries == n
 }

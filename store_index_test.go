@@ -52,9 +52,18 @@ func (m filedModel) snapshot(names []string) map[string]map[string][]string {
 }
 
 func TestIndexerMatchesAModelThatKeepsFiledValues(t *testing.T) {
+	for seed := range uint64(8) {
+		t.Run("seed="+strconv.FormatUint(seed, 10), func(t *testing.T) {
+			checkIndexerAgainstModel(t, rand.New(rand.NewPCG(seed, 2)))
+		})
+	}
+}
+
+// checkIndexerAgainstModel runs 3000 random writes on an Indexer and on a
+// filedModel, and compares their indexes after each.
+func checkIndexerAgainstModel(t *testing.T, rnd *rand.Rand) {
 	indexers := Indexers{NamespaceIndex: MetaNamespaceIndexFunc, "app": byApp, "tags": tagsIndex}
 	names := []string{NamespaceIndex, "app", "tags"}
-	rnd := rand.New(rand.NewPCG(1, 2))
 	value := func() string { return []string{"a", "b", "c"}[rnd.IntN(3)] }
 	randomLabels := func() map[string]string {
 		labels := map[string]string{}
@@ -81,9 +90,18 @@ func TestIndexerMatchesAModelThatKeepsFiledValues(t *testing.T) {
 
 	idx := NewIndexer(MetaNamespaceKeyFunc, indexers)
 	model := filedModel{}
-	for step := range 5000 {
+	for step := range 3000 {
 		var did string
 		switch op := rnd.IntN(10); {
+		case step == 1500: // an index added late files the objects as they are now
+			late := func(obj any) ([]string, error) { return slices.Repeat([]string{"x"}, len(obj.(*Pod).Labels)%3), nil }
+			must(t, idx.AddIndexers(Indexers{"late": late}))
+			indexers["late"], names = late, append(names, "late")
+			for key, byIndex := range model {
+				obj, _, _ := idx.GetByKey(key)
+				byIndex["late"], _ = late(obj)
+			}
+			did = "add an index"
 		case op < 5:
 			p := newPod()
 			must(t, idx.Update(p))
@@ -95,7 +113,7 @@ func TestIndexerMatchesAModelThatKeepsFiledValues(t *testing.T) {
 			delete(model, p.Namespace+"/"+p.Name)
 			did = "delete " + p.Name
 		case op < 9: // the misuse: change a cached object without writing it
-			keys := idx.ListKeys()
+			keys := slices.Sorted(slices.Values(idx.ListKeys())) // the same run every time
 			if len(keys) == 0 {
 				continue
 			}
@@ -115,6 +133,26 @@ func TestIndexerMatchesAModelThatKeepsFiledValues(t *testing.T) {
 		}
 		if got, want := indexSnapshot(t, idx), model.snapshot(names); !equalSnapshots(got, want) {
 			t.Fatalf("step %d (%s): indexes\n got %v\nwant %v", step, did, got, want)
+		}
+		checkEntryCounts(t, idx.(*cache).storage)
+	}
+}
+
+// checkEntryCounts fails t unless the count the store keeps for each key is
+// the number of index sets that hold it.
+func checkEntryCounts(t *testing.T, s *threadSafeStore) {
+	t.Helper()
+	for key := range s.items {
+		n := 0
+		for _, index := range s.indices {
+			for _, set := range index {
+				if _, ok := set[key]; ok {
+					n++
+				}
+			}
+		}
+		if got := s.entryCount(key); got != n {
+			t.Fatalf("the store counts %d index entries for %q; %d sets hold it", got, key, n)
 		}
 	}
 }

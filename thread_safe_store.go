@@ -43,9 +43,10 @@ type threadSafeStore struct {
 	names    []string
 	// indices maps index name → value → set of keys, with no empty sets.
 	indices Indices
-	// entries counts, per key, the index entries that hold it (one per
-	// index and distinct value). Invariant: the key is in exactly that many
-	// sets. A key with none has no count.
+	// entries counts, per stored key, the index entries that hold it (one
+	// per index and distinct value): the key is in exactly that many sets.
+	// Most objects have one value per index, so a count of len(names) is
+	// the default and is not stored: usually the map stays empty.
 	entries map[string]int
 	// newValues and oldValues are reused by every write for the values it
 	// computes, so that computing them allocates no [][]string.
@@ -66,29 +67,46 @@ func unknownIndex(name string) error {
 	return fmt.Errorf("index %q does not exist", name)
 }
 
+// entryCount returns how many index entries hold key, a stored key.
+func (s *threadSafeStore) entryCount(key string) int {
+	if n, ok := s.entries[key]; ok {
+		return n
+	}
+	return len(s.names)
+}
+
+// setEntryCount records that n index entries hold key.
+func (s *threadSafeStore) setEntryCount(entries map[string]int, key string, n int) {
+	if n == len(s.names) {
+		delete(entries, key)
+	} else {
+		entries[key] = n
+	}
+}
+
 // refile moves key's index entries from old, the object stored under key
-// until now, to values (nil to delete it). The entries of old are found by
+// until now (if existed), to values (nil to delete it). The entries of old are found by
 // computing its values again, as client-go does; if that finds fewer than
 // the count says (old was changed in place), the key is looked for
 // everywhere. An update that leaves every value as it was changes nothing.
-func (s *threadSafeStore) refile(key string, old any, values [][]string) {
-	if n := s.entries[key]; n > 0 {
+func (s *threadSafeStore) refile(key string, old any, existed bool, values [][]string) {
+	if n := s.entryCount(key); existed && n > 0 {
 		oldValues, err := indexValues(s.indexers, s.names, key, old, s.oldValues[:0])
 		s.oldValues = oldValues
 		defer clear(oldValues) // keep no slice of an old object alive
 		if err == nil && values != nil && slices.EqualFunc(oldValues, values, slices.Equal) &&
-			holds(s.indices, s.names, key, oldValues) == n {
+			filedExactly(s.indices, s.names, key, oldValues, n) {
 			return
 		}
 		if err != nil || unfile(s.indices, s.names, key, oldValues) != n {
 			unfileEverywhere(s.indices, key)
 		}
 	}
-	if n := file(s.indices, s.names, key, values); n > 0 {
-		s.entries[key] = n
-	} else {
+	if values == nil { // a delete
 		delete(s.entries, key)
+		return
 	}
+	s.setEntryCount(s.entries, key, file(s.indices, s.names, key, values))
 }
 
 // Update stores obj under key and re-files it where its index values
@@ -104,7 +122,7 @@ func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed boo
 	}
 	replaced, existed = s.items[key]
 	s.items[key] = obj
-	s.refile(key, replaced, values)
+	s.refile(key, replaced, existed, values)
 	return replaced, existed, nil
 }
 
@@ -113,7 +131,7 @@ func (s *threadSafeStore) Delete(key string) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	if old, ok := s.items[key]; ok {
-		s.refile(key, old, nil)
+		s.refile(key, old, true, nil)
 		delete(s.items, key)
 	}
 }
@@ -146,7 +164,7 @@ func (s *threadSafeStore) Replace(items map[string]any) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	indices := Indices{}
-	entries := make(map[string]int, len(items))
+	entries := map[string]int{}
 	for key, obj := range items {
 		values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
 		s.newValues = values
@@ -154,9 +172,7 @@ func (s *threadSafeStore) Replace(items map[string]any) error {
 			clear(values)
 			return err
 		}
-		if n := file(indices, s.names, key, values); n > 0 {
-			entries[key] = n
-		}
+		s.setEntryCount(entries, key, file(indices, s.names, key, values))
 	}
 	clear(s.newValues)
 	s.items, s.indices, s.entries = items, indices, entries
@@ -187,7 +203,7 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 		if err != nil {
 			return err
 		}
-		counts[key] = file(added, names, key, values)
+		counts[key] = s.entryCount(key) + file(added, names, key, values)
 	}
 	if s.indexers == nil {
 		s.indexers = Indexers{}
@@ -195,10 +211,8 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	maps.Copy(s.indexers, newIndexers)
 	s.names = slices.Sorted(maps.Keys(s.indexers))
 	maps.Copy(s.indices, added)
-	for key, n := range counts {
-		if n > 0 {
-			s.entries[key] += n
-		}
+	for key, n := range counts { // the default count changed with names
+		s.setEntryCount(s.entries, key, n)
 	}
 	return nil
 }
