@@ -136,7 +136,8 @@ func replayListWatch(b *testing.B, url string, generic bool) (ListerWatcher, Obj
 
 // BenchmarkInformerReplay runs an informer (one counting handler, a
 // namespace index, no resync) against a replay server of 1k, 10k and 50k
-// pods, typed and generic, with a paged list or a streaming list, and
+// pods, typed and generic, in both pipelines (client-go v0.37.2's RealFIFO
+// and the DeltaFIFO of 1.32), with a paged list or a streaming list, and
 // reports the figures of the comparison with client-go:
 //
 //   - sync-ms: from Run until the handler has seen every pod;
@@ -153,20 +154,27 @@ func BenchmarkInformerReplay(b *testing.B) {
 			n    int
 		}{{"1k", 1_000}, {"10k", 10_000}, {"50k", 50_000}} {
 			var data *replayData // encoded on first use: a filtered run skips the cost
-			for _, mode := range []string{"list", "watchlist"} {
-				b.Run(kind+"/"+size.name+"/"+mode, func(b *testing.B) {
-					if data == nil {
-						data = newReplayData(b, size.n)
+			for _, pipeline := range []string{"RealFIFO", "DeltaFIFO"} {
+				for _, mode := range []string{"list", "watchlist"} {
+					gates := DefaultFeatureGates()
+					if pipeline == "DeltaFIFO" {
+						gates = FeatureGates132()
 					}
-					benchReplay(b, data, kind == "Unstructured", mode == "watchlist")
-				})
+					gates.WatchListClient = mode == "watchlist"
+					b.Run(kind+"/"+size.name+"/"+pipeline+"/"+mode, func(b *testing.B) {
+						if data == nil {
+							data = newReplayData(b, size.n)
+						}
+						benchReplay(b, data, kind == "Unstructured", gates)
+					})
+				}
 			}
 		}
 	}
 }
 
 // benchReplay runs BenchmarkInformerReplay's ops for one case.
-func benchReplay(b *testing.B, d *replayData, generic, watchList bool) {
+func benchReplay(b *testing.B, d *replayData, generic bool, gates FeatureGates) {
 	var syncTime, eventTime time.Duration
 	var held float64
 	for b.Loop() {
@@ -175,7 +183,7 @@ func benchReplay(b *testing.B, d *replayData, generic, watchList bool) {
 		lw, example := replayListWatch(b, srv.URL, generic)
 		seen := newBenchCounter()
 		inf := NewSharedIndexInformerWithOptions(lw, example, SharedIndexInformerOptions{
-			Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, UseWatchList: watchList,
+			Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, FeatureGates: &gates,
 		})
 		if _, err := inf.AddEventHandler(seen.handler()); err != nil {
 			b.Fatal(err)

@@ -51,6 +51,9 @@ type threadSafeStore struct {
 	// newValues and oldValues are reused by every write for the values it
 	// computes, so that computing them allocates no [][]string.
 	newValues, oldValues [][]string
+	// rv is the resource version of the last write or bookmark
+	// (LastStoreSyncResourceVersion, in store_txn.go).
+	rv string
 }
 
 func newThreadSafeStore(indexers Indexers) *threadSafeStore {
@@ -114,6 +117,15 @@ func (s *threadSafeStore) refile(key string, old any, existed bool, values [][]s
 func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed bool, err error) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
+	replaced, existed, err = s.updateLocked(key, obj)
+	if err == nil {
+		s.observeLocked(obj)
+	}
+	return replaced, existed, err
+}
+
+// updateLocked is Update for a caller that holds the lock.
+func (s *threadSafeStore) updateLocked(key string, obj any) (replaced any, existed bool, err error) {
 	values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
 	s.newValues = values
 	defer clear(values)
@@ -126,10 +138,17 @@ func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed boo
 	return replaced, existed, nil
 }
 
-// Delete removes key and its index entries; an absent key is ignored.
-func (s *threadSafeStore) Delete(key string) {
+// Delete removes key and its index entries; an absent key is ignored. obj,
+// the deleted object as the caller knows it, may be nil.
+func (s *threadSafeStore) Delete(key string, obj any) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
+	s.deleteLocked(key)
+	s.observeLocked(obj)
+}
+
+// deleteLocked is Delete for a caller that holds the lock.
+func (s *threadSafeStore) deleteLocked(key string) {
 	if old, ok := s.items[key]; ok {
 		s.refile(key, old, true, nil)
 		delete(s.items, key)
@@ -160,7 +179,7 @@ func (s *threadSafeStore) ListKeys() []string {
 
 // Replace takes ownership of items and makes it the whole contents. The new
 // indexes are built before the swap; if one cannot be, nothing changes.
-func (s *threadSafeStore) Replace(items map[string]any) error {
+func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	indices := Indices{}
@@ -176,6 +195,7 @@ func (s *threadSafeStore) Replace(items map[string]any) error {
 	}
 	clear(s.newValues)
 	s.items, s.indices, s.entries = items, indices, entries
+	s.rv = resourceVersion
 	return nil
 }
 
