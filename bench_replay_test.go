@@ -55,12 +55,19 @@ func newReplayData(b *testing.B, n int) *replayData {
 	var list, initial, events bytes.Buffer
 	listRV := n + 1
 	list.WriteString(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"` + strconv.Itoa(listRV) + `"},"items":[`)
+	kind, apiVersion := pod["kind"], pod["apiVersion"]
 	for i := range n {
+		// A real server's list items carry no kind and apiVersion; the
+		// objects of watch events do.
+		delete(pod, "kind")
+		delete(pod, "apiVersion")
+		item := encode(i, i+1)
+		pod["kind"], pod["apiVersion"] = kind, apiVersion
 		raw := encode(i, i+1)
 		if i > 0 {
 			list.WriteByte(',')
 		}
-		list.Write(raw)
+		list.Write(item)
 		initial.WriteString(`{"type":"ADDED","object":`)
 		initial.Write(raw)
 		initial.WriteString("}\n")
