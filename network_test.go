@@ -13,6 +13,7 @@ package informer
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -154,7 +155,7 @@ func TestBlackHoleDetectedByHTTP2Pings(t *testing.T) {
 	t.Logf("recovered %v after the hole began (read idle %v + ping timeout %v, then a relist)",
 		time.Since(start).Round(time.Millisecond), readIdle, pingTimeout)
 	h, _ = HealthOf(inf)
-	if h.Lists != 2 || h.WatchErrors["InternalError"] == 0 {
+	if h.Lists < 2 || h.WatchErrors["InternalError"] == 0 {
 		t.Fatalf("lists %d, errors %v: client-go ends the watch with a 500 ERROR and relists", h.Lists, h.WatchErrors)
 	}
 	rec.waitLine(t, "delete default/x tombstone") // the relist found it gone
@@ -218,4 +219,31 @@ func TestTransportLikeClientGo(t *testing.T) {
 			t.Fatal("DisableHTTP2 should leave HTTP/1.1 only")
 		}
 	})
+}
+
+// The health figures count watch restarts the same way in both list modes:
+// the streaming list's own watch is the first watch after the list, so the
+// first re-watch after it is a restart.
+func TestHealthCountsWatchRestartsInEveryListMode(t *testing.T) {
+	for _, watchList := range []bool{false, true} {
+		t.Run(fmt.Sprint("UseWatchList=", watchList), func(t *testing.T) {
+			quietLogs(t)
+			srv := startServer(t, fakeapi.Options{})
+			createPod(t, srv, "default", "a", nil)
+			lw := &recordingLW{inner: podsLW(t, srv, NamespaceAll)}
+			clock := NewFakeClock(time.Now())
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock, UseWatchList: watchList})
+			runInformer(t, inf)
+			for i := 1; i <= 2; i++ {
+				clock.Step(2 * time.Second) // not a "very short watch"
+				watches := lw.watchCount()
+				srv.CloseWatches()
+				waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
+				waitFor(t, "the count", func() bool { h, _ := HealthOf(inf); return h.WatchRestarts >= int64(i) })
+				if h, _ := HealthOf(inf); h.WatchRestarts != int64(i) || h.Lists != 1 {
+					t.Fatalf("after %d re-watches: %d restarts, %d lists", i, h.WatchRestarts, h.Lists)
+				}
+			}
+		})
+	}
 }
