@@ -16,7 +16,10 @@
 package fakeapi
 
 import (
+	"context"
+	"crypto/tls"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,9 +31,31 @@ import (
 // again gets through once the hole is over. A dark connection's resources
 // are freed when the client closes it or the server stops. d <= 0 only
 // darkens the open connections.
-func (s *Server) BlackHole(d time.Duration) {
+func (s *Server) BlackHole(d time.Duration) { s.blackHole(d, nil) }
+
+// blackHole is BlackHole sparing one connection (the one a debug request
+// came on, so that its answer gets out); nil spares none.
+func (s *Server) blackHole(d time.Duration, spare *holeConn) {
 	s.holeUntil.Store(time.Now().Add(d).UnixNano())
-	s.conns.darkenAll()
+	s.conns.darkenAll(spare)
+}
+
+// connKey is the request context key of the connection a request came on.
+type connKey struct{}
+
+// withConn is the http.Server's ConnContext: it remembers the connection.
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// holeConnOf returns the connection r came on.
+func holeConnOf(r *http.Request) *holeConn {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	hc, _ := c.(*holeConn)
+	return hc
 }
 
 // connSet is the server's open connections, wrapped so they can go dark.
@@ -54,11 +79,13 @@ func (cs *connSet) remove(c *holeConn) {
 	delete(cs.conns, c)
 }
 
-func (cs *connSet) darkenAll() {
+func (cs *connSet) darkenAll(spare *holeConn) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	for c := range cs.conns {
-		c.dark.Store(true)
+		if c != spare {
+			c.dark.Store(true)
+		}
 	}
 }
 

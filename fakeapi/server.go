@@ -48,6 +48,9 @@ type Options struct {
 	VersionWait time.Duration
 	// Logf, if set, receives one line per request.
 	Logf func(format string, args ...any)
+	// Debug serves the fault switches as POST endpoints under
+	// /debug/fakeapi/ to loopback clients (debug.go).
+	Debug bool
 	// TLS serves HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate
 	// made at Start (CACertPEM returns it), instead of plain HTTP/1.1.
 	TLS bool
@@ -82,6 +85,9 @@ type Server struct {
 	certPEM   []byte
 	conns     connSet      // every open connection (blackhole.go)
 	holeUntil atomic.Int64 // unix nanoseconds: connections accepted before it go dark
+
+	closing   chan struct{} // closed by Close: ends the goroutines of debug actions
+	closeOnce sync.Once
 }
 
 // Start starts a server and returns once it is listening.
@@ -101,7 +107,7 @@ func Start(opts Options) (*Server, error) {
 	if opts.VersionWait <= 0 {
 		opts.VersionWait = time.Second
 	}
-	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr}
+	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr, closing: make(chan struct{})}
 	if opts.TLS {
 		var err error
 		if s.tlsCert, s.certPEM, err = selfSigned(); err != nil {
@@ -126,6 +132,7 @@ func (s *Server) listen() error {
 	s.hs = &http.Server{
 		Handler:           s,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnContext:       withConn,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
@@ -196,10 +203,11 @@ func (s *Server) Restart() error {
 // Close stops the server for good, ending every watch and every goroutine
 // it started. It is safe to call more than once.
 func (s *Server) Close() {
-	_ = s.Stop()
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.mu.Lock()
-	s.closed = true
+	s.closed = true // first, so that no Restart slips in while stopping
 	s.mu.Unlock()
+	_ = s.Stop()
 }
 
 // ServeHTTP is the front door: logging, authentication, faults, then routing.
@@ -220,7 +228,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, &APIError{Code: http.StatusUnauthorized, Reason: "Unauthorized", Message: "Unauthorized"})
 		return
 	}
-	if s.serveDiscovery(sw, r) || s.serveOpenAPI(sw, r) {
+	if s.serveDebug(sw, r) || s.serveDiscovery(sw, r) || s.serveOpenAPI(sw, r) {
 		return
 	}
 	defer func() {
