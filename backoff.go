@@ -1,13 +1,16 @@
 // backoff.go holds the Reflector's backoff: how long to wait after a failed
 // list/watch cycle, or before re-watching after "connection refused" or a
 // 429. It grows exponentially from 800 ms, doubling, capped at 30 s, with up
-// to 100 % jitter, and starts over after 2 minutes without trouble. Time
-// comes from a Clock, so tests step through it instantly.
+// to 100 % jitter, and starts over every 2 minutes: a fixed period counted
+// from the manager's creation or its last reset, whether or not failures
+// kept coming meanwhile (not 2 minutes of quiet). Time comes from a Clock,
+// so tests step through it instantly.
 //
-// client-go counterpart: k8s.io/apimachinery/pkg/util/wait v0.37.2:
-// Backoff.DelayWithReset and its backoffManager.Step (the reset rule), as
-// NewReflectorWithOptions configures it (defaultBackoffInit, ...Max,
-// ...Reset, ...Factor, ...Jitter in tools/cache/reflector.go).
+// client-go counterpart: in v0.37.2, NewReflectorWithOptions builds a
+// wait.Backoff{Duration: 800ms, Cap: 30s, Factor: 2, Jitter: 1} and calls
+// its DelayWithReset(clock, 2*time.Minute) (k8s.io/apimachinery/pkg/util/wait);
+// RunWithContext loops with that delay's Until. The reset rule is that
+// backoffManager's Step.
 //
 // Tutorial: 000 §4.3 (exponential backoff after failures).
 

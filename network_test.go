@@ -232,7 +232,9 @@ func TestHealthCountsWatchRestartsInEveryListMode(t *testing.T) {
 			createPod(t, srv, "default", "a", nil)
 			lw := &recordingLW{inner: podsLW(t, srv, NamespaceAll)}
 			clock := NewFakeClock(time.Now())
-			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock, UseWatchList: watchList})
+			gates := DefaultFeatureGates()
+			gates.WatchListClient = watchList
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock, FeatureGates: &gates})
 			runInformer(t, inf)
 			for i := 1; i <= 2; i++ {
 				clock.Step(2 * time.Second) // not a "very short watch"
