@@ -85,7 +85,8 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	// short" and makes the next cycle relist, in client-go too: let it age.
 	inf.(*sharedIndexInformer).clock.(*FakeClock).Step(2 * time.Second)
 
-	t.Log("the server shuts down gracefully: GOAWAY, then the connection closes under the watches")
+	say(t, "the server shuts down gracefully: GOAWAY, then the connection closes under the watches",
+		"服务器优雅关闭：先发 GOAWAY，随后在 watch 还开着时关闭连接")
 	if err := srv.Shutdown(50 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "server sent GOAWAY and closed the connection") || !endsWatchNormally(err) {
 		t.Fatalf("the watch ended with %v; want the GOAWAY error, a normal end", err)
 	}
-	t.Logf("the watch ended with: %v", err)
+	say(t, "the watch ended with: %v", "watch 以此结束：%v", err)
 
 	// While it is down: a delete and a re-create, a change, a new pod.
 	deletePod(t, srv, "default", "a")
@@ -115,7 +116,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	if !rec.has("delete default/a") || !rec.has("add default/a initial=false") {
 		t.Fatalf("the handler should see a's delete and re-create, not one update: %q", rec.get())
 	}
-	t.Logf("zero relists; %d watch restarts", h.WatchRestarts)
+	say(t, "zero relists; %d watch restarts", "零次重新 List；watch 重启 %d 次", h.WatchRestarts)
 }
 
 func TestBlackHoleDetectedByHTTP2Pings(t *testing.T) {
@@ -152,7 +153,8 @@ func TestBlackHoleDetectedByHTTP2Pings(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond) // polling interval
 	}
-	t.Logf("recovered %v after the hole began (read idle %v + ping timeout %v, then a relist)",
+	say(t, "recovered %v after the hole began (read idle %v + ping timeout %v, then a relist)",
+		"黑洞开始后 %v 恢复（读空闲 %v + ping 超时 %v，然后重新 List）",
 		time.Since(start).Round(time.Millisecond), readIdle, pingTimeout)
 	h, _ = HealthOf(inf)
 	if h.Lists < 2 || h.WatchErrors["InternalError"] == 0 {

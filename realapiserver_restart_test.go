@@ -72,12 +72,12 @@ func TestRealAPIServerRestart(t *testing.T) {
 	create("e")
 	h.waitLine(t, "add "+ns+"/e initial=false")
 
-	t.Log("restarting the API server")
+	say(t, "restarting the API server", "重启 API 服务器")
 	start := time.Now()
 	if out, err := exec.Command("sh", "-c", restart).CombinedOutput(); err != nil {
 		t.Fatalf("restart: %v\n%s", err, out)
 	}
-	t.Logf("the server is back after %v", time.Since(start).Round(time.Millisecond))
+	say(t, "the server is back after %v", "服务器在 %v 后恢复", time.Since(start).Round(time.Millisecond))
 	remove("a")
 	create("a")
 	remove("b")
@@ -98,9 +98,10 @@ func TestRealAPIServerRestart(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // polling interval
 	}
 	hl, _ := HealthOf(inf)
-	t.Logf("converged %v after the restart began: lists=%d relistsAfterExpired=%d watchRestarts=%d errors=%v",
+	say(t, "converged %v after the restart began: lists=%d relistsAfterExpired=%d watchRestarts=%d errors=%v",
+		"重启开始后 %v 收敛：lists=%d relistsAfterExpired=%d watchRestarts=%d errors=%v",
 		time.Since(start).Round(time.Millisecond), hl.Lists, hl.RelistsAfterExpired, hl.WatchRestarts, hl.WatchErrors)
-	t.Logf("events: %q", h.get())
+	say(t, "events: %q", "事件：%q", h.get())
 }
 
 // serverKeys is key@version of every object a fresh list returns, sorted.
