@@ -91,7 +91,11 @@ func main() {
 	}
 	log.Printf("fake API server on %s (resourceVersion %s); try: %s get pods", srv.URL(), srv.ResourceVersion(), kubectl)
 	if *debug {
-		log.Printf("break it: curl -X POST %s/debug/fakeapi/compact (also close-watches, fail, delay, shutdown, blackhole)", srv.URL())
+		curl := "curl -X POST"
+		if *useTLS {
+			curl += " --cacert " + *caFile
+		}
+		log.Printf("break it: %s %s/debug/fakeapi/compact (also close-watches, fail, delay, shutdown, blackhole)", curl, srv.URL())
 	}
 	if *failN > 0 {
 		srv.FailNext(*failN, *failCode)
