@@ -1,4 +1,4 @@
-// features_test.go tests the FeatureGates switches: which queue each
+// features_test.go tests the PipelineGates switches: which queue each
 // combination builds (as client-go's newQueueFIFO), and, over HTTP against
 // fakeapi, that bookmarks reach the cache's LastStoreSyncResourceVersion
 // through the RealFIFO while the 1.32 pipeline's cache answers "".
@@ -20,18 +20,18 @@ import (
 
 func TestNewQueueFIFOFollowsTheGates(t *testing.T) {
 	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, nil)
-	nonAtomic := DefaultFeatureGates()
+	nonAtomic := DefaultPipelineGates()
 	nonAtomic.AtomicFIFO = false
-	noUnlock := DefaultFeatureGates()
+	noUnlock := DefaultPipelineGates()
 	noUnlock.UnlockWhileProcessingFIFO = false
 	tests := []struct {
-		gates FeatureGates
+		gates PipelineGates
 		want  string
 	}{
-		{DefaultFeatureGates(), "RealFIFO atomic=true unlock=true bookmarks=true known=false"},
+		{DefaultPipelineGates(), "RealFIFO atomic=true unlock=true bookmarks=true known=false"},
 		{noUnlock, "RealFIFO atomic=true unlock=false bookmarks=true known=false"},
 		{nonAtomic, "RealFIFO atomic=false unlock=false bookmarks=false known=true"},
-		{FeatureGates132(), "DeltaFIFO replaced=true known=true"},
+		{PipelineGates132(), "DeltaFIFO replaced=true known=true"},
 	}
 	for _, tt := range tests {
 		var got string
@@ -58,7 +58,7 @@ func TestBookmarksReachTheStoreVersion(t *testing.T) {
 			createPod(t, s, "default", "a", nil)
 			gates := p.gates
 			inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{},
-				SharedIndexInformerOptions{FeatureGates: &gates})
+				SharedIndexInformerOptions{PipelineGates: &gates})
 			runInformer(t, inf)
 			waitFor(t, "the sync", inf.HasSynced)
 			// Writes to another namespace's pods move the server's version;
