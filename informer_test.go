@@ -531,8 +531,8 @@ func TestStep07Bookmarks(t *testing.T) {
 	}
 	say(t, "  then a %s delta: %+v", "  然后是一个 %s Delta：%+v", Bookmark, bookmark)
 
-	gates := DefaultFeatureGates()
-	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{FeatureGates: &gates})
+	gates := DefaultPipelineGates()
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{PipelineGates: &gates})
 	events := &recorder{}
 	_, _ = inf.AddEventHandler(events)
 	runInformer(t, inf)
