@@ -79,6 +79,12 @@ type SharedIndexInformerOptions struct {
 	UseWatchList bool
 	// WatchListPageSize sets the Reflector's list page size.
 	WatchListPageSize int64
+	// WrapQueue, when set, is called once by Run with the queue Run built;
+	// the informer then uses the Queue it returns: the Reflector writes into
+	// it and the run loop pops from it. Tests and tools use it to look into
+	// the queue or to pace the consumer; a wrapper hands every call on.
+	// (Ours: client-go has no such option.)
+	WrapQueue func(Queue) Queue
 }
 
 type sharedIndexInformer struct {
@@ -155,8 +161,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		EmitDeltaTypeReplaced: true,
 		Transformer:           transform,
 	})
+	var queue Queue = fifo
+	if s.options.WrapQueue != nil {
+		queue = s.options.WrapQueue(fifo)
+	}
 	s.controller = New(&Config{
-		Queue:             fifo,
+		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		ObjectDescription: s.options.ObjectDescription,
