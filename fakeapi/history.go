@@ -20,7 +20,7 @@ type HistoryEvent struct {
 }
 
 // History returns the oldest version a watch may start from and the events
-// kept after it, oldest first.
+// kept after it, oldest first: a watch from oldest gets them all.
 func (s *Server) History() (oldest string, events []HistoryEvent) {
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()

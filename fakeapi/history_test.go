@@ -22,7 +22,7 @@ func TestHistoryWindow(t *testing.T) {
 	}
 	s.Compact(1)
 	oldest, events = s.History()
-	if len(events) != 1 || events[0].Name != "c" || oldest != events[0].ResourceVersion {
+	if len(events) != 1 || events[0].Name != "c" || oldest != "3" || events[0].ResourceVersion != "4" {
 		t.Fatalf("after Compact(1): History() = %s, %+v", oldest, events)
 	}
 	n, _ := strconv.Atoi(oldest)
@@ -31,8 +31,7 @@ func TestHistoryWindow(t *testing.T) {
 		t.Fatalf("a watch from before the window got %+v, want a 410 ERROR", ev)
 	}
 	st = openWatch(t, s.URL()+"/api/v1/pods?watch=1&resourceVersion="+oldest)
-	s.Delete(Pods, "default", "c")
-	if ev := st.next(t, true); ev.Type != "DELETED" {
-		t.Fatalf("a watch from the oldest version got %+v, want the DELETED", ev)
+	if ev := st.next(t, true); ev.Type != "ADDED" {
+		t.Fatalf("a watch from the oldest version got %+v, want the kept ADDED of c", ev)
 	}
 }
