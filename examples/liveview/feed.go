@@ -23,6 +23,7 @@ const maxEntries = 300
 type entry struct {
 	Seq   int64  `json:"seq"`
 	At    string `json:"at"`    // wall-clock time, 15:04:05.000
+	Ms    int64  `json:"ms"`    // the same, in Unix milliseconds
 	Panel string `json:"panel"` // control, server, wire, queue, cache, handlers
 	Kind  string `json:"kind"`
 	Key   string `json:"key,omitempty"`
@@ -46,8 +47,9 @@ func (f *feed) add(panel, kind, key, rv, text string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
+	now := time.Now()
 	f.entries = append(f.entries, entry{
-		Seq: f.seq, At: time.Now().Format("15:04:05.000"),
+		Seq: f.seq, At: now.Format("15:04:05.000"), Ms: now.UnixMilli(),
 		Panel: panel, Kind: kind, Key: key, RV: rv, Text: text,
 	})
 	if len(f.entries) > maxEntries {
