@@ -129,14 +129,15 @@ var podIndexers = informer.Indexers{
 func (a *app) startInformer() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	inf := informer.NewSharedIndexInformerWithOptions(a.wire, &informer.Pod{}, informer.SharedIndexInformerOptions{
+	var inf informer.SharedIndexInformer
+	inf = informer.NewSharedIndexInformerWithOptions(a.wire, &informer.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: a.cfg.ResyncPeriod,
 		Indexers:     podIndexers,
 		Clock:        a.clock,
 		WrapQueue: func(q informer.Queue) informer.Queue {
 			a.mu.Lock()
 			defer a.mu.Unlock()
-			a.queue = newPacedQueue(q, a.feed, a.paused, a.popped)
+			a.queue = newPacedQueue(q, a.feed, inf.GetIndexer(), a.paused)
 			return a.queue
 		},
 	})
@@ -163,21 +164,6 @@ func (a *app) stopInformer() {
 	if cancel != nil {
 		cancel()
 		<-done
-	}
-}
-
-// popped tells where a popped item went: the cache's copy after the Pop,
-// and the handlers' backlogs.
-func (a *app) popped(key string, _ informer.Deltas) {
-	a.mu.Lock()
-	inf := a.inf
-	a.mu.Unlock()
-	obj, exists, _ := inf.GetIndexer().GetByKey(key)
-	if !exists {
-		a.feed.add("cache", "cache: deleted", key, "", "")
-	} else {
-		_, rv := keyAndVersion(obj)
-		a.feed.add("cache", "cache: stored", key, rv, "")
 	}
 }
 

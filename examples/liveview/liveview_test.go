@@ -26,9 +26,11 @@ func TestPodControlsTravelThroughEveryStage(t *testing.T) {
 		match{panel: "wire", kind: "ADDED", key: key},
 		match{panel: "queue", kind: "Add", key: key},
 		match{panel: "queue", kind: "Pop", key: key, text: "Added@"},
-		match{panel: "cache", kind: "cache: stored", key: key},
 		match{panel: "handlers", kind: "OnAdd", key: key, text: "main.fastHandler"},
 	)
+	if s := st.waitState(t, "the pod in the cache", func(s state) bool { return len(s.Cache.Objects) == 1 }); s.Cache.Objects[0].Key != key {
+		t.Fatalf("the cache holds %+v", s.Cache.Objects)
+	}
 	post(t, a, "update", nil)
 	st.expect(t,
 		match{panel: "control", kind: "update"},
@@ -44,7 +46,7 @@ func TestPodControlsTravelThroughEveryStage(t *testing.T) {
 		match{panel: "control", kind: "delete"},
 		match{panel: "wire", kind: "DELETED", key: key},
 		match{panel: "queue", kind: "Delete", key: key},
-		match{panel: "cache", kind: "cache: deleted", key: key},
+		match{panel: "queue", kind: "Pop", key: key, text: "Deleted@"},
 		match{panel: "handlers", kind: "OnDelete", key: key},
 	)
 	s := st.waitState(t, "an empty cache", func(s state) bool { return len(s.Cache.Objects) == 0 })
@@ -102,7 +104,6 @@ func TestMissedDeletionAfterCompactionIsARelistWithATombstone(t *testing.T) {
 		match{panel: "wire", kind: "LIST answered", text: "2 items"},
 		match{panel: "queue", kind: "Replace", text: "2 objects"},
 		match{panel: "queue", kind: "Pop", key: key, text: "DeletedFinalStateUnknown"},
-		match{panel: "cache", kind: "cache: deleted", key: key},
 		match{panel: "handlers", kind: "OnDelete", key: key, text: "DeletedFinalStateUnknown"},
 	)
 }

@@ -43,8 +43,8 @@ type queueState struct {
 type pacedQueue struct {
 	informer.Queue
 	feed *feed
-	// popped is told about each Pop once its processing is done.
-	popped func(key string, deltas informer.Deltas)
+	// cache is the informer's Indexer, read after each Pop.
+	cache informer.Indexer
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -54,49 +54,52 @@ type pacedQueue struct {
 	pops   int64
 }
 
-func newPacedQueue(q informer.Queue, f *feed, paused bool, popped func(string, informer.Deltas)) *pacedQueue {
-	p := &pacedQueue{Queue: q, feed: f, paused: paused, popped: popped}
+func newPacedQueue(q informer.Queue, f *feed, cache informer.Indexer, paused bool) *pacedQueue {
+	p := &pacedQueue{Queue: q, feed: f, cache: cache, paused: paused}
 	p.cond.L = &p.mu
 	return p
 }
 
 // Add records the Reflector's Add.
-func (p *pacedQueue) Add(obj any) error { return p.write("Add", obj, p.Queue.Add(obj)) }
+func (p *pacedQueue) Add(obj any) error { return p.write("Add", obj, p.Queue.Add) }
 
 // Update records the Reflector's Update.
-func (p *pacedQueue) Update(obj any) error { return p.write("Update", obj, p.Queue.Update(obj)) }
+func (p *pacedQueue) Update(obj any) error { return p.write("Update", obj, p.Queue.Update) }
 
 // Delete records the Reflector's Delete.
-func (p *pacedQueue) Delete(obj any) error { return p.write("Delete", obj, p.Queue.Delete(obj)) }
+func (p *pacedQueue) Delete(obj any) error { return p.write("Delete", obj, p.Queue.Delete) }
 
-func (p *pacedQueue) write(op string, obj any, err error) error {
-	p.wake()
+// write records a write, then makes it: recorded after, it could follow the
+// Pop of what it queued in the feed.
+func (p *pacedQueue) write(op string, obj any, do func(any) error) error {
 	key, rv := keyAndVersion(obj)
-	text := ""
-	if err != nil {
-		text = err.Error()
-	}
-	p.feed.add("queue", op, key, rv, text)
+	p.feed.add("queue", op, key, rv, "")
+	err := do(obj)
+	p.done(op, err)
 	return err
+}
+
+// done wakes a waiting Pop and records a failed write.
+func (p *pacedQueue) done(op string, err error) {
+	p.wake()
+	if err != nil {
+		p.feed.add("queue", op+" failed", "", "", err.Error())
+	}
 }
 
 // Replace records a relist's Replace: the whole list at once.
 func (p *pacedQueue) Replace(list []any, rv string) error {
+	p.feed.add("queue", "Replace", "", rv, fmt.Sprintf("%d objects", len(list)))
 	err := p.Queue.Replace(list, rv)
-	p.wake()
-	text := fmt.Sprintf("%d objects", len(list))
-	if err != nil {
-		text = err.Error()
-	}
-	p.feed.add("queue", "Replace", "", rv, text)
+	p.done("Replace", err)
 	return err
 }
 
 // Resync records a resync.
 func (p *pacedQueue) Resync() error {
-	err := p.Queue.Resync()
-	p.wake()
 	p.feed.add("queue", "Resync", "", "", "")
+	err := p.Queue.Resync()
+	p.done("Resync", err)
 	return err
 }
 
@@ -121,16 +124,27 @@ func (p *pacedQueue) Pop(process informer.PopProcessFunc) (any, error) {
 	}
 	p.mu.Unlock()
 	p.feed.poke()
-	item, err := p.Queue.Pop(process)
-	if deltas, ok := item.(informer.Deltas); ok && len(deltas) > 0 {
+	return p.Queue.Pop(func(item any, isInInitialList bool) error {
+		deltas, _ := item.(informer.Deltas)
+		if len(deltas) == 0 {
+			return process(item, isInInitialList)
+		}
+		key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(deltas.Newest().Object)
 		p.mu.Lock()
 		p.pops++
 		p.mu.Unlock()
-		key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(deltas.Newest().Object)
 		p.feed.add("queue", "Pop", key, "", describeDeltas(deltas))
-		p.popped(key, deltas)
-	}
-	return item, err
+		err := process(item, isInInitialList)
+		// Where it went: the cache was written before any handler was told;
+		// the handlers' goroutines may already be at work (and in the feed).
+		if obj, exists, _ := p.cache.GetByKey(key); exists {
+			_, rv := keyAndVersion(obj)
+			p.feed.add("cache", "cache: stored", key, rv, "")
+		} else {
+			p.feed.add("cache", "cache: deleted", key, "", "")
+		}
+		return err
+	})
 }
 
 // Close closes the queue and releases a Pop waiting for a step.
