@@ -100,13 +100,13 @@ func (h *viewHandler) OnAdd(obj any, isInInitialList bool) {
 	h.got("OnAdd", obj, note)
 }
 
-// OnUpdate records an update; one that kept the version is a resync (or a
-// relist that found the object unchanged).
+// OnUpdate records an update; one that kept the version is a resync, or a
+// relist that found the object unchanged.
 func (h *viewHandler) OnUpdate(oldObj, newObj any) {
 	note := ""
 	if _, oldRV := keyAndVersion(oldObj); oldRV != "" {
 		if _, newRV := keyAndVersion(newObj); oldRV == newRV {
-			note = "same version: resync"
+			note = "same version: relist or resync"
 		}
 	}
 	h.got("OnUpdate", newObj, note)

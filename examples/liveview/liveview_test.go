@@ -169,7 +169,7 @@ func TestHandlerControls(t *testing.T) {
 	post(t, a, "resync", nil)
 	st.expect(t, match{kind: "resync"}, match{panel: "queue", kind: "Resync"},
 		match{panel: "queue", kind: "Pop", text: "Sync@"},
-		match{panel: "handlers", kind: "OnUpdate", text: "same version: resync"})
+		match{panel: "handlers", kind: "OnUpdate", text: "same version: relist or resync"})
 }
 
 func TestTwoPagesSeeTheSameFeed(t *testing.T) {

@@ -39,7 +39,7 @@ const I18N = {
     "w.cache: stored": "cache: stored", "w.cache: deleted": "cache: deleted", "w.watch ended": "watch ended",
     "w.informer started": "informer started", "w.backoff": "backoff", "w.LIST answered": "LIST answered",
     "w.LIST failed": "LIST failed", "w.WATCH failed": "WATCH failed",
-    "w.initial list": "initial list", "w.same version: resync": "same version: resync",
+    "w.initial list": "initial list", "w.same version: relist or resync": "same version: relist or resync",
   },
   zh: {
     "title": "Informer 实时视图",
@@ -77,6 +77,6 @@ const I18N = {
     "w.cache: stored": "缓存：已写入", "w.cache: deleted": "缓存：已删除", "w.watch ended": "watch 已结束",
     "w.informer started": "informer 已启动", "w.backoff": "退避", "w.LIST answered": "LIST 已应答",
     "w.LIST failed": "LIST 失败", "w.WATCH failed": "WATCH 失败",
-    "w.initial list": "初始列表", "w.same version: resync": "版本不变：resync",
+    "w.initial list": "初始列表", "w.same version: relist or resync": "版本不变：relist 或 resync",
   },
 };
