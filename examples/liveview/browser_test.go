@@ -125,10 +125,13 @@ func (p page) eval(expr string) any {
 	return v
 }
 
-// click clicks a control's button, as a learner does.
+// click clicks a control's button, as a learner does, and waits for the
+// page to show the answer (so that the next click comes after it).
 func (p page) click(control string) {
 	p.t.Helper()
-	p.eval(fmt.Sprintf(`document.querySelector("[data-control=%s]").click()`, control))
+	p.eval(fmt.Sprintf(`document.getElementById("answer").textContent = "";
+		document.querySelector("[data-control=%s]").click()`, control))
+	p.waitText("answer", "✓ "+control+":")
 }
 
 // waitText waits until the element's text contains every one of want.
@@ -238,8 +241,11 @@ func TestBrowserShowsAddRewatchAndRelist(t *testing.T) {
 	p.click("create")
 	p.click("burst")
 	p.waitText("queue", "Updated@", "default/pod-4")
-	p.click("step")
-	p.waitText("queue-meta", "Pops")
+	p.click("step") // Pops default/pod-4, the first key, with its merged Deltas
+	p.waitText("cache", "default/pod-4")
+	if q := p.eval(`document.getElementById("queue").textContent`).(string); strings.Contains(q, "default/pod-4") {
+		t.Fatalf("after one step default/pod-4 is both in the cache and still queued: %s", q)
+	}
 
 	dir := os.Getenv("LIVEVIEW_SCREENSHOTS")
 	if dir == "" {
