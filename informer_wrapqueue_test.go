@@ -6,6 +6,7 @@
 package informer
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/learn-k8s/informer/fakeapi"
@@ -31,7 +32,9 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 	s := startServer(t, fakeapi.Options{})
 	var fifo *DeltaFIFO
 	gate := make(chan struct{})
+	gates := FeatureGates132() // the DeltaFIFO, whose queued keys this test reads
 	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{}, SharedIndexInformerOptions{
+		FeatureGates: &gates,
 		WrapQueue: func(q Queue) Queue {
 			fifo, _ = q.(*DeltaFIFO)
 			return gatedQueue{Queue: q, gate: gate}
@@ -67,4 +70,18 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 	}
 	gate <- struct{}{}
 	rec.waitLine(t, "add default/b initial=false")
+}
+
+func TestInformerWrapQueueGetsTheQueueTheGatesChoose(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	got := make(chan Queue, 1)
+	gates := DefaultFeatureGates()
+	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{}, SharedIndexInformerOptions{
+		FeatureGates: &gates,
+		WrapQueue:    func(q Queue) Queue { got <- q; return q },
+	})
+	runInformer(t, inf)
+	if q := <-got; fmt.Sprintf("%T", q) != "*informer.RealFIFO" {
+		t.Fatalf("with client-go v0.37.2's gates WrapQueue got a %T, want a *RealFIFO", q)
+	}
 }

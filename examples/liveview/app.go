@@ -33,6 +33,15 @@ type config struct {
 	BookmarkInterval time.Duration // how often fakeapi sends BOOKMARKs
 	ResyncPeriod     time.Duration // the informer's resync period
 	Pods             int           // pods created before the informer starts
+	Queue            string        // "DeltaFIFO" (client-go ≤1.32's pipeline) or "RealFIFO" (v0.37.2's)
+}
+
+// queueKinds maps each queue the page can switch to onto the feature gates
+// that make an informer run it: every gate off is client-go 1.32's pipeline,
+// the one the tutorial teaches; every gate on is client-go v0.37.2's default.
+var queueKinds = map[string]func() informer.FeatureGates{
+	"DeltaFIFO": informer.FeatureGates132,
+	"RealFIFO":  informer.DefaultFeatureGates,
 }
 
 // app is the running program.
@@ -49,16 +58,19 @@ type app struct {
 
 	served chan struct{}
 
-	mu       sync.Mutex // guards the fields below
-	inf      informer.SharedIndexInformer
-	queue    *pacedQueue
-	stopInf  context.CancelFunc
-	infDone  chan struct{}
-	handlers [handlerSlots]*viewHandler
-	paused   bool
-	apiDown  bool
-	podSeq   int
-	closed   bool
+	switchMu sync.Mutex // one queue switch at a time
+
+	mu        sync.Mutex // guards the fields below
+	inf       informer.SharedIndexInformer
+	queue     *pacedQueue
+	stopInf   context.CancelFunc
+	infDone   chan struct{}
+	handlers  [handlerSlots]*viewHandler
+	paused    bool
+	apiDown   bool
+	podSeq    int
+	closed    bool
+	queueKind string
 }
 
 // start starts fakeapi, the informer and the page's server.
@@ -69,6 +81,12 @@ func start(cfg config) (*app, error) {
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, fmt.Errorf("the live view listens on loopback only, not %q", cfg.Addr)
+	}
+	if cfg.Queue == "" {
+		cfg.Queue = "DeltaFIFO"
+	}
+	if queueKinds[cfg.Queue] == nil {
+		return nil, fmt.Errorf("no queue %q: DeltaFIFO or RealFIFO", cfg.Queue)
 	}
 	api, err := fakeapi.Start(fakeapi.Options{BookmarkInterval: cfg.BookmarkInterval, History: 100})
 	if err != nil {
@@ -94,7 +112,7 @@ func start(cfg config) (*app, error) {
 	for slot := range 2 {
 		a.handlers[slot] = newHandler(slot, a.feed, a.ctx)
 	}
-	a.startInformer()
+	a.startInformer(cfg.Queue)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -124,20 +142,23 @@ var podIndexers = informer.Indexers{
 	},
 }
 
-// startInformer makes and runs a new informer with the handlers of every
-// filled slot. The caller must not hold a.mu.
-func (a *app) startInformer() {
+// startInformer makes and runs a new informer on the queue kind, with the
+// handlers of every filled slot. The caller must not hold a.mu.
+func (a *app) startInformer(kind string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.queueKind, a.queue = kind, nil // the new queue comes with Run
+	gates := queueKinds[kind]()
 	var inf informer.SharedIndexInformer
 	inf = informer.NewSharedIndexInformerWithOptions(a.wire, &informer.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: a.cfg.ResyncPeriod,
 		Indexers:     podIndexers,
 		Clock:        a.clock,
+		FeatureGates: &gates,
 		WrapQueue: func(q informer.Queue) informer.Queue {
 			a.mu.Lock()
 			defer a.mu.Unlock()
-			a.queue = newPacedQueue(q, a.feed, inf.GetIndexer(), a.paused)
+			a.queue = newPacedQueue(q, a.feed, inf.GetIndexer(), a.paused, gates.AtomicFIFO)
 			return a.queue
 		},
 	})
@@ -153,7 +174,7 @@ func (a *app) startInformer() {
 		defer close(done)
 		inf.Run(ctx)
 	}()
-	a.feed.add("control", "informer started", "", "", "")
+	a.feed.add("control", "informer started", "", "", gates.String())
 }
 
 // stopInformer stops the informer and waits until it has ended.

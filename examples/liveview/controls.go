@@ -39,6 +39,7 @@ func (a *app) controls() map[string]controlFunc {
 		"resync":        a.resync,
 		"pause":         a.pause,
 		"step":          a.step,
+		"queue":         a.switchQueue,
 		"slower": func(*http.Request) (string, error) {
 			return "slowHandler: " + a.handlers[1].slower(false).String(), nil
 		},
@@ -273,4 +274,19 @@ func (a *app) step(*http.Request) (string, error) {
 		return "", errors.New("not in step mode")
 	}
 	return "one Pop allowed", nil
+}
+
+// switchQueue stops the informer and starts a new one on the other queue
+// (kind=DeltaFIFO or kind=RealFIFO); the handlers carry over, and get the
+// new informer's initial list.
+func (a *app) switchQueue(r *http.Request) (string, error) {
+	kind := r.FormValue("kind")
+	if queueKinds[kind] == nil {
+		return "", fmt.Errorf("%w: kind must be DeltaFIFO or RealFIFO", errBadRequest)
+	}
+	a.switchMu.Lock()
+	defer a.switchMu.Unlock()
+	a.stopInformer()
+	a.startInformer(kind)
+	return "the informer now runs a " + kind, nil
 }

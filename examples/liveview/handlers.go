@@ -104,8 +104,8 @@ func (h *viewHandler) OnAdd(obj any, isInInitialList bool) {
 // relist that found the object unchanged.
 func (h *viewHandler) OnUpdate(oldObj, newObj any) {
 	note := ""
-	if _, oldRV := keyAndVersion(oldObj); oldRV != "" {
-		if _, newRV := keyAndVersion(newObj); oldRV == newRV {
+	if _, oldRV := describeObject(oldObj); oldRV != "" {
+		if _, newRV := describeObject(newObj); oldRV == newRV {
 			note = "same version: relist or resync"
 		}
 	}
@@ -122,7 +122,7 @@ func (h *viewHandler) OnDelete(obj any) {
 }
 
 func (h *viewHandler) got(call string, obj any, note string) {
-	key, rv := keyAndVersion(obj)
+	key, rv := describeObject(obj)
 	h.mu.Lock()
 	h.count++
 	h.received = append(h.received, received{At: time.Now().Format("15:04:05.000"), Call: call, Key: key, RV: rv, Note: note})

@@ -240,3 +240,44 @@ func TestStoppingLeavesNoGoroutine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// On the page's other queue, client-go v0.37.2's RealFIFO: the informer
+// starts over with a streaming list, and a step pops one batch.
+func TestRealFIFOStreamsTheListAndStepsByBatch(t *testing.T) {
+	a := startTestApp(t, 1)
+	st := openStream(t, a)
+	st.waitState(t, "a watching Reflector", func(s state) bool { return s.Wire.State == "watching" })
+	post(t, a, "queue", url.Values{"kind": {"RealFIFO"}})
+	st.expect(t,
+		match{kind: "queue", text: "kind=RealFIFO"},
+		match{panel: "control", kind: "informer started", text: "RealFIFO"},
+		match{panel: "wire", kind: "WATCH", text: "sendInitialEvents=true"},
+		match{panel: "wire", kind: "ADDED", key: "default/pod-1"},
+		match{panel: "wire", kind: "BOOKMARK"},
+		match{panel: "queue", kind: "Replace", text: "1 objects"},
+		match{panel: "handlers", kind: "OnAdd", key: "default/pod-1", text: "initial list"},
+	)
+	st.waitState(t, "the RealFIFO at work", func(s state) bool {
+		return s.Informer.Queue == "RealFIFO" && s.Informer.Synced && s.Queue.Kind == "*informer.RealFIFO"
+	})
+
+	post(t, a, "pause", url.Values{"on": {"true"}})
+	first := post(t, a, "create", nil)
+	second := post(t, a, "create", nil)
+	post(t, a, "update", url.Values{"name": {strings.TrimPrefix(first, "default/")}})
+	s := st.waitState(t, "three deltas queued in order", func(s state) bool { return len(s.Queue.Deltas) == 3 })
+	if d := s.Queue.Deltas; d[0].Key != first || d[1].Key != second || d[2].Key != first || d[2].Type != "Updated" {
+		t.Fatalf("the RealFIFO holds %+v", d)
+	}
+	pops := s.Queue.Pops
+	post(t, a, "step", nil)
+	// One PopBatch: the two creates (distinct keys); the update of the
+	// first key waits for the next batch.
+	st.expect(t, match{kind: "step"}, match{panel: "queue", kind: "PopBatch", text: first + ":Added"})
+	s = st.waitState(t, "one delta left", func(s state) bool { return len(s.Queue.Deltas) == 1 && len(s.Cache.Objects) == 3 })
+	if s.Queue.Pops != pops+1 || s.Queue.Deltas[0].Type != "Updated" {
+		t.Fatalf("after one step: %d Pops (before: %d), queue %+v", s.Queue.Pops, pops, s.Queue.Deltas)
+	}
+	post(t, a, "pause", url.Values{"on": {"false"}})
+	st.expect(t, match{panel: "handlers", kind: "OnUpdate", key: first})
+}

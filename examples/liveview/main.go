@@ -28,9 +28,10 @@ func main() {
 	bookmarks := flag.Duration("bookmarks", 10*time.Second, "how often fakeapi sends BOOKMARK events")
 	resync := flag.Duration("resync", 90*time.Second, "the informer's resync period")
 	pods := flag.Int("pods", 3, "pods created before the informer starts")
+	queue := flag.String("queue", "DeltaFIFO", "the informer's queue: DeltaFIFO (client-go ≤1.32, as the tutorial teaches) or RealFIFO (client-go v0.37.2); the page switches too")
 	flag.Parse()
 
-	a, err := start(config{Addr: *addr, BookmarkInterval: *bookmarks, ResyncPeriod: *resync, Pods: *pods})
+	a, err := start(config{Addr: *addr, BookmarkInterval: *bookmarks, ResyncPeriod: *resync, Pods: *pods, Queue: *queue})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "liveview:", err)
 		os.Exit(1)

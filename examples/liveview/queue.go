@@ -1,39 +1,32 @@
 // queue.go holds the live view's queue wrapper, installed through
 // SharedIndexInformerOptions.WrapQueue: it records what the Reflector writes
-// into the queue (Add, Update, Delete, Replace) and every Pop with the
-// Deltas it handed out, shows the queued keys with their Deltas, and, in
-// step mode, holds the consumer back so that each step Pops exactly one item.
+// into the queue (Add, Update, Delete, Replace, Bookmark) and every Pop with
+// what it handed out, shows what is queued, and, in step mode, holds the
+// consumer back so that each step lets exactly one Pop (or PopBatch) through.
 //
-// client-go counterpart: none; the queue it wraps is cache.DeltaFIFO.
+// A DeltaFIFO is read through ListKeys and GetByKey. A RealFIFO has no
+// method that lists its contents (client-go's has none either), so the
+// wrapper keeps a mirror: the deltas it saw go in, less those it saw come
+// out. With the gates the view runs it on (AtomicFIFO on), every write is
+// exactly one delta, so the mirror is exact.
+//
+// client-go counterpart: none; it wraps cache.DeltaFIFO or cache.RealFIFO.
 // Tutorial: 004 §2.2 (DeltaFIFO: items map + queue), §4.2 (the run loop's Pop).
 
 package main
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/learn-k8s/informer"
 )
 
-// delta is one Delta as the page shows it.
-type delta struct {
-	Type      string `json:"type"`
-	RV        string `json:"rv,omitempty"`
-	Tombstone bool   `json:"tombstone,omitempty"`
-}
-
-// queuedKey is one queued key and its Deltas, oldest first.
-type queuedKey struct {
-	Key    string  `json:"key"`
-	Deltas []delta `json:"deltas"`
-}
-
 // queueState is the queue panel.
 type queueState struct {
 	Kind   string      `json:"kind"` // the queue's Go type
-	Keys   []queuedKey `json:"keys"`
+	Keys   []queuedKey `json:"keys"` // a DeltaFIFO's keys, in Pop order
+	Deltas []delta     `json:"deltas,omitempty"`
 	Paused bool        `json:"paused"`
 	Steps  int         `json:"steps"` // steps granted, not yet taken
 	Pops   int64       `json:"pops"`
@@ -45,6 +38,11 @@ type pacedQueue struct {
 	feed *feed
 	// cache is the informer's Indexer, read after each Pop.
 	cache informer.Indexer
+	// bookmarkDeltas says whether the queue turns bookmarks into deltas.
+	bookmarkDeltas bool
+
+	// writeMu orders the writes, so that the mirror has the queue's order.
+	writeMu sync.Mutex
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -52,71 +50,109 @@ type pacedQueue struct {
 	steps  int
 	closed bool
 	pops   int64
+	mirror []informer.Delta // a RealFIFO's deltas, oldest first
 }
 
-func newPacedQueue(q informer.Queue, f *feed, cache informer.Indexer, paused bool) *pacedQueue {
-	p := &pacedQueue{Queue: q, feed: f, cache: cache, paused: paused}
+func newPacedQueue(q informer.Queue, f *feed, cache informer.Indexer, paused, bookmarkDeltas bool) *pacedQueue {
+	p := &pacedQueue{Queue: q, feed: f, cache: cache, paused: paused, bookmarkDeltas: bookmarkDeltas}
 	p.cond.L = &p.mu
 	return p
 }
 
-// Add records the Reflector's Add.
-func (p *pacedQueue) Add(obj any) error { return p.write("Add", obj, p.Queue.Add) }
-
-// Update records the Reflector's Update.
-func (p *pacedQueue) Update(obj any) error { return p.write("Update", obj, p.Queue.Update) }
-
-// Delete records the Reflector's Delete.
-func (p *pacedQueue) Delete(obj any) error { return p.write("Delete", obj, p.Queue.Delete) }
-
-// write records a write, then makes it: recorded after, it could follow the
-// Pop of what it queued in the feed.
-func (p *pacedQueue) write(op string, obj any, do func(any) error) error {
-	key, rv := keyAndVersion(obj)
-	p.feed.add("queue", op, key, rv, "")
-	err := do(obj)
-	p.done(op, err)
-	return err
+// isDeltaFIFO reports whether the queue can be read directly.
+func (p *pacedQueue) isDeltaFIFO() bool {
+	_, ok := p.Queue.(*informer.DeltaFIFO)
+	return ok
 }
 
-// done wakes a waiting Pop and records a failed write.
-func (p *pacedQueue) done(op string, err error) {
-	p.wake()
-	if err != nil {
-		p.feed.add("queue", op+" failed", "", "", err.Error())
-	}
+// Add records the Reflector's Add.
+func (p *pacedQueue) Add(obj any) error {
+	return p.write("Add", obj, informer.Delta{Type: informer.Added, Object: obj}, p.Queue.Add)
+}
+
+// Update records the Reflector's Update.
+func (p *pacedQueue) Update(obj any) error {
+	return p.write("Update", obj, informer.Delta{Type: informer.Updated, Object: obj}, p.Queue.Update)
+}
+
+// Delete records the Reflector's Delete.
+func (p *pacedQueue) Delete(obj any) error {
+	return p.write("Delete", obj, informer.Delta{Type: informer.Deleted, Object: obj}, p.Queue.Delete)
 }
 
 // Replace records a relist's Replace: the whole list at once.
 func (p *pacedQueue) Replace(list []any, rv string) error {
-	p.feed.add("queue", "Replace", "", rv, fmt.Sprintf("%d objects", len(list)))
-	err := p.Queue.Replace(list, rv)
-	p.done("Replace", err)
-	return err
+	d := informer.Delta{Type: informer.ReplacedAll, Object: informer.ReplacedAllInfo{ResourceVersion: rv, Objects: list}}
+	return p.write("Replace", informer.ReplacedAllInfo{ResourceVersion: rv, Objects: list}, d,
+		func(any) error { return p.Queue.Replace(list, rv) })
 }
 
 // Resync records a resync.
 func (p *pacedQueue) Resync() error {
-	p.feed.add("queue", "Resync", "", "", "")
-	err := p.Queue.Resync()
-	p.done("Resync", err)
+	d := informer.Delta{Type: informer.SyncAll, Object: informer.SyncAllInfo{}}
+	return p.write("Resync", nil, d, func(any) error { return p.Queue.Resync() })
+}
+
+// Bookmark hands a bookmark on to a queue that wants bookmarks (a RealFIFO);
+// for any other queue it does what the Reflector would have done: nothing.
+func (p *pacedQueue) Bookmark(rv string) error {
+	b, ok := p.Queue.(informer.ReflectorBookmarkStore)
+	if !ok {
+		return nil
+	}
+	d := informer.Delta{Type: informer.Bookmark, Object: informer.BookmarkInfo{ResourceVersion: rv}}
+	if !p.bookmarkDeltas {
+		return b.Bookmark(rv)
+	}
+	return p.write("Bookmark", d.Object, d, func(any) error { return b.Bookmark(rv) })
+}
+
+// write records a write, then makes it: recorded after, it could follow
+// the Pop of what it queued in the feed. A RealFIFO's mirror gets the delta
+// the write queues.
+func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) error) error {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	key, rv := describeObject(obj)
+	text := ""
+	if info, ok := obj.(informer.ReplacedAllInfo); ok {
+		rv, text = info.ResourceVersion, fmt.Sprintf("%d objects", len(info.Objects))
+	}
+	p.feed.add("queue", op, key, rv, text)
+	mirrored := !p.isDeltaFIFO()
+	if mirrored {
+		p.mu.Lock()
+		p.mirror = append(p.mirror, d)
+		p.mu.Unlock()
+	}
+	err := do(obj)
+	p.mu.Lock()
+	if err != nil && mirrored {
+		p.mirror = p.mirror[:len(p.mirror)-1] // nothing was queued
+	}
+	p.cond.Broadcast() // wake a Pop waiting for something queued
+	p.mu.Unlock()
+	if err != nil {
+		p.feed.add("queue", op+" failed", "", "", err.Error())
+	}
 	return err
 }
 
-// wake tells a waiting Pop that something was queued.
-func (p *pacedQueue) wake() {
-	p.mu.Lock()
-	p.cond.Broadcast()
-	p.mu.Unlock()
+// queued reports whether anything waits; the caller holds p.mu.
+func (p *pacedQueue) queuedLocked() bool {
+	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
+		return len(f.ListKeys()) > 0
+	}
+	return len(p.mirror) > 0
 }
 
-// Pop waits until something is queued and, in step mode, for a step; then
-// pops one item. Waiting here, not in the queue's own Pop, is what lets step
-// mode start at any time: a consumer blocked inside the queue's Pop would
-// take the next item without a step.
-func (p *pacedQueue) Pop(process informer.PopProcessFunc) (any, error) {
+// gate waits until something is queued and, in step mode, for a step.
+// Waiting here, not in the queue's own Pop, is what lets step mode start at
+// any time: a consumer blocked inside the queue's Pop would take the next
+// item without a step.
+func (p *pacedQueue) gate() {
 	p.mu.Lock()
-	for !p.closed && (p.paused && p.steps == 0 || len(p.Queue.ListKeys()) == 0) {
+	for !p.closed && (p.paused && p.steps == 0 || !p.queuedLocked()) {
 		p.cond.Wait()
 	}
 	if p.paused && p.steps > 0 {
@@ -124,30 +160,84 @@ func (p *pacedQueue) Pop(process informer.PopProcessFunc) (any, error) {
 	}
 	p.mu.Unlock()
 	p.feed.poke()
-	return p.Queue.Pop(func(item any, isInInitialList bool) error {
-		deltas, _ := item.(informer.Deltas)
-		if len(deltas) == 0 {
-			return process(item, isInInitialList)
-		}
-		key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(deltas.Newest().Object)
-		p.mu.Lock()
-		p.pops++
-		p.mu.Unlock()
-		p.feed.add("queue", "Pop", key, "", describeDeltas(deltas))
-		err := process(item, isInInitialList)
-		// Where it went: the cache was written before any handler was told;
-		// the handlers' goroutines may already be at work (and in the feed).
-		if obj, exists, _ := p.cache.GetByKey(key); exists {
-			_, rv := keyAndVersion(obj)
-			p.feed.add("cache", "cache: stored", key, rv, "")
-		} else {
-			p.feed.add("cache", "cache: deleted", key, "", "")
-		}
-		return err
-	})
 }
 
-// Close closes the queue and releases a Pop waiting for a step.
+// Pop pops one item when the gate opens.
+func (p *pacedQueue) Pop(process informer.PopProcessFunc) (any, error) {
+	p.gate()
+	n := 0
+	item, err := p.Queue.Pop(func(item any, isInInitialList bool) error {
+		deltas, _ := item.(informer.Deltas)
+		n = len(deltas)
+		return p.processed("Pop", deltas, func() error { return process(item, isInInitialList) })
+	})
+	p.consumed(min(n, 1)) // a RealFIFO's Pop takes one delta; a DeltaFIFO's, one key
+	return item, err
+}
+
+// PopBatch pops one batch (a RealFIFO's) when the gate opens. A queue
+// without PopBatch pops one item, as the run loop would.
+func (p *pacedQueue) PopBatch(processBatch informer.ProcessBatchFunc, processSingle informer.PopProcessFunc) error {
+	bq, ok := p.Queue.(informer.QueueWithBatch)
+	if !ok {
+		_, err := p.Pop(processSingle)
+		return err
+	}
+	p.gate()
+	n := 0
+	err := bq.PopBatch(func(batch []informer.Delta, isInInitialList bool) error {
+		n = len(batch)
+		return p.processed("PopBatch", informer.Deltas(batch), func() error { return processBatch(batch, isInInitialList) })
+	}, func(item any, isInInitialList bool) error {
+		n = 1
+		deltas, _ := item.(informer.Deltas)
+		return p.processed("Pop", deltas, func() error { return processSingle(item, isInInitialList) })
+	})
+	p.consumed(n)
+	return err
+}
+
+// processed records a Pop, runs its processing, and records where each key
+// went: the cache was written before any handler was told, though the
+// handlers' goroutines may already be at work (and in the feed).
+func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func() error) error {
+	p.mu.Lock()
+	p.pops++
+	p.mu.Unlock()
+	key := ""
+	if p.isDeltaFIFO() && len(deltas) > 0 {
+		key, _ = describeObject(deltas.Newest().Object)
+	}
+	p.feed.add("queue", op, key, "", describeDeltas(deltas))
+	err := process()
+	seen := map[string]bool{}
+	for _, d := range deltas {
+		k, _ := describeObject(d.Object)
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if obj, exists, _ := p.cache.GetByKey(k); exists {
+			_, rv := describeObject(obj)
+			p.feed.add("cache", "cache: stored", k, rv, "")
+		} else {
+			p.feed.add("cache", "cache: deleted", k, "", "")
+		}
+	}
+	return err
+}
+
+// consumed drops n popped deltas from a RealFIFO's mirror.
+func (p *pacedQueue) consumed(n int) {
+	p.mu.Lock()
+	if !p.isDeltaFIFO() {
+		p.mirror = p.mirror[min(n, len(p.mirror)):]
+	}
+	p.mu.Unlock()
+	p.feed.poke()
+}
+
+// Close closes the queue and releases a Pop waiting at the gate.
 func (p *pacedQueue) Close() {
 	p.mu.Lock()
 	p.closed = true
@@ -180,62 +270,12 @@ func (p *pacedQueue) step() bool {
 func (p *pacedQueue) snapshot() queueState {
 	p.mu.Lock()
 	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops}
+	if !p.isDeltaFIFO() {
+		s.Deltas = deltasOf(p.mirror)
+	}
 	p.mu.Unlock()
-	s.Keys = queuedKeys(p.Queue)
+	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
+		s.Keys = queuedKeys(f)
+	}
 	return s
-}
-
-// queuedKeys lists the queue's keys with their Deltas, in Pop order.
-func queuedKeys(q informer.Queue) []queuedKey {
-	fifo, ok := q.(*informer.DeltaFIFO)
-	if !ok {
-		return nil
-	}
-	out := []queuedKey{}
-	for _, key := range fifo.ListKeys() {
-		item, exists, _ := fifo.GetByKey(key)
-		if !exists {
-			continue // popped meanwhile
-		}
-		out = append(out, queuedKey{Key: key, Deltas: deltasOf(item.(informer.Deltas))})
-	}
-	return out
-}
-
-func deltasOf(ds informer.Deltas) []delta {
-	out := make([]delta, len(ds))
-	for i, d := range ds {
-		_, out[i].RV = keyAndVersion(d.Object)
-		_, out[i].Tombstone = d.Object.(informer.DeletedFinalStateUnknown)
-		out[i].Type = string(d.Type)
-	}
-	return out
-}
-
-// describeDeltas renders Deltas as "Added@5 Updated@6 Deleted(tombstone)".
-func describeDeltas(ds informer.Deltas) string {
-	parts := make([]string, len(ds))
-	for i, d := range deltasOf(ds) {
-		parts[i] = d.Type
-		if d.RV != "" {
-			parts[i] += "@" + d.RV
-		}
-		if d.Tombstone {
-			parts[i] += "(DeletedFinalStateUnknown)"
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// keyAndVersion returns obj's key and resource version; a tombstone's
-// version is its last known object's.
-func keyAndVersion(obj any) (key, rv string) {
-	key, _ = informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if t, ok := obj.(informer.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	if o, ok := obj.(informer.Object); ok && o != nil {
-		rv = o.GetResourceVersion()
-	}
-	return key, rv
 }

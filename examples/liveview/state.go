@@ -66,13 +66,15 @@ type informerState struct {
 	Synced       bool   `json:"synced"`
 	LastSyncRV   string `json:"lastSyncRV"`
 	ResyncPeriod string `json:"resyncPeriod"`
+	Queue        string `json:"queue"` // DeltaFIFO or RealFIFO
+	Gates        string `json:"gates"`
 }
 
 // snapshot reads every panel. Each part is consistent on its own; the parts
 // are read one after the other, as a learner's eye would.
 func (a *app) snapshot() state {
 	a.mu.Lock()
-	inf, q, down := a.inf, a.queue, a.apiDown
+	inf, q, down, kind := a.inf, a.queue, a.apiDown, a.queueKind
 	hs := a.handlers
 	a.mu.Unlock()
 
@@ -95,7 +97,8 @@ func (a *app) snapshot() state {
 			s.Handlers = append(s.Handlers, h.snapshot(pending))
 		}
 	}
-	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: a.cfg.ResyncPeriod.String()}
+	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: a.cfg.ResyncPeriod.String(),
+		Queue: kind, Gates: queueKinds[kind]().String()}
 	return s
 }
 
@@ -122,7 +125,7 @@ func (a *app) serverSnapshot(up bool) serverState {
 func cacheSnapshot(ix informer.Indexer) cacheState {
 	s := cacheState{Objects: []object{}, Indexes: []index{}}
 	for _, obj := range ix.List() {
-		key, rv := keyAndVersion(obj)
+		key, rv := describeObject(obj)
 		labels := ""
 		if o, ok := obj.(informer.Object); ok {
 			labels = formatLabels(o.GetLabels())

@@ -100,11 +100,20 @@ function render(s) {
   const q = s.queue;
   document.getElementById("queue-kind").textContent = q.kind || "";
   const keys = q.keys || [];
-  fill("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + (q.paused ? " · " + t("queue.paused", {steps: q.steps}) : ""));
-  fill("queue", ...(keys.length ? keys.map((k, i) =>
-    h("li", {class: i === 0 && q.paused ? "hot" : null}, h("b", {}, k.key), " ",
-      ...k.deltas.map(d => h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
-        d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : ""))))) : [h("li", {class: "muted"}, t("queue.empty"))]));
+  const deltaSpan = d => h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
+    d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : ""));
+  for (const b of document.querySelectorAll("button.kind")) b.classList.toggle("on", b.dataset.kind === s.informer.queue);
+  document.getElementById("queue-kind").title = s.informer.gates;
+  if (q.deltas) { // a RealFIFO: every delta, in order
+    fill("queue-meta", t("queue.metaReal", {n: q.deltas.length, pops: q.pops || 0}) + (q.paused ? " · " + t("queue.paused", {steps: q.steps}) : ""));
+    fill("queue", ...(q.deltas.length ? q.deltas.map((d, i) =>
+      h("li", {class: i === 0 && q.paused ? "hot" : null}, deltaSpan(d), " ", h("b", {}, d.key || ""))) : [h("li", {class: "muted"}, t("queue.empty"))]));
+  } else {
+    fill("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + (q.paused ? " · " + t("queue.paused", {steps: q.steps}) : ""));
+    fill("queue", ...(keys.length ? keys.map((k, i) =>
+      h("li", {class: i === 0 && q.paused ? "hot" : null}, h("b", {}, k.key), " ", ...k.deltas.map(deltaSpan)))
+      : [h("li", {class: "muted"}, t("queue.empty"))]));
+  }
   const pause = document.getElementById("pause");
   pause.textContent = t(q.paused ? "c.resume" : "c.pause");
   pause.classList.toggle("on", !!q.paused);
@@ -156,6 +165,7 @@ async function post(button) {
   const body = new URLSearchParams();
   if (button.dataset.n) body.set("n", button.dataset.n);
   if (button.dataset.on) body.set("on", button.dataset.on);
+  if (button.dataset.kind) body.set("kind", button.dataset.kind);
   const answer = document.getElementById("answer");
   try {
     const r = await fetch("api/" + button.dataset.control, {method: "POST", body});
