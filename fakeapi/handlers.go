@@ -178,12 +178,12 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 // servePatch applies a merge patch (or a strategic merge patch, simplified:
 // see patch.go) to the stored object.
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	var apply func(target, patch map[string]any) map[string]any
+	var apply patchFunc
 	switch mediaType(r) {
 	case "application/merge-patch+json":
 		apply = mergePatch
 	case "application/strategic-merge-patch+json":
-		apply = strategicMergePatch
+		apply = strategicMergePatch(req.ri)
 	default:
 		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
 		return
@@ -194,7 +194,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 		return
 	}
 	o, e := s.st.modify(req, func(old map[string]any) (map[string]any, *APIError) {
-		return apply(old, patch), nil
+		return apply(old, patch)
 	})
 	if e != nil {
 		writeError(w, e)
@@ -208,6 +208,12 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 // Success Status, as on the real server.
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRequest) {
 	raw, e := readBody(r)
+	if e == nil && mediaType(r) == protobufMediaType && len(raw) > 0 { // protobuf.go
+		var opts map[string]any
+		if opts, e = decodeProtobuf(raw, req.ri, "DeleteOptions"); e == nil {
+			raw, _ = json.Marshal(opts)
+		}
+	}
 	if e != nil {
 		writeError(w, e)
 		return
@@ -241,12 +247,16 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
 func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
-	if ct := mediaType(r); ct != "" && ct != "application/json" && !strings.HasSuffix(ct, "+json") {
-		return nil, errUnsupportedMedia(ct, "application/json")
+	ct := mediaType(r)
+	if ct != "" && ct != "application/json" && ct != protobufMediaType && !strings.HasSuffix(ct, "+json") {
+		return nil, errUnsupportedMedia(ct, "application/json, "+protobufMediaType)
 	}
 	raw, e := readBody(r)
 	if e != nil {
 		return nil, e
+	}
+	if ct == protobufMediaType { // protobuf.go
+		return decodeProtobuf(raw, ri, ri.kind)
 	}
 	body, e := decodeObject(raw)
 	if e != nil {
