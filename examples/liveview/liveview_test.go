@@ -175,6 +175,7 @@ func TestHandlerControls(t *testing.T) {
 func TestTwoPagesSeeTheSameFeed(t *testing.T) {
 	a := startTestApp(t, 0)
 	one, two := openStream(t, a), openStream(t, a)
+	one.waitState(t, "a watching Reflector", func(s state) bool { return s.Wire.State == "watching" })
 	key := post(t, a, "create", nil)
 	want := []match{{kind: "create"}, {kind: "ADDED", key: key}, {kind: "OnAdd", key: key}}
 	e1, e2 := one.expect(t, want...), two.expect(t, want...)
