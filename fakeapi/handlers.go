@@ -87,7 +87,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		s.serveListOrWatch(w, r, rt)
 	case rt.name == "" && r.Method == http.MethodPost && (rt.ns != "" || !rt.ri.namespaced):
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.create(req, body); e == nil {
@@ -105,7 +105,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(rt.ri, rt.name))
 	case rt.name != "" && r.Method == http.MethodPut:
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
@@ -188,7 +188,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
 		return
 	}
-	patch, e := decodeBody(r, req.ri)
+	patch, e := decodeBody(w, r, req.ri)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -246,7 +246,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
-func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
+func decodeBody(w http.ResponseWriter, r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
 	ct := mediaType(r)
 	if ct != "" && ct != "application/json" && ct != protobufMediaType && !strings.HasSuffix(ct, "+json") {
 		return nil, errUnsupportedMedia(ct, "application/json, "+protobufMediaType)
@@ -261,8 +261,12 @@ func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
 	body, e := decodeObject(raw)
 	if e != nil {
 		e.Message = fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s", ri.kind, e.Message)
+		return nil, e
 	}
-	return body, e
+	if e := checkFields(w, r, ri, raw, body); e != nil { // fieldvalidation.go
+		return nil, e
+	}
+	return body, nil
 }
 
 // decodeObject parses raw as one JSON object.
