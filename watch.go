@@ -14,7 +14,6 @@ package informer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -97,32 +96,21 @@ func (sw *streamWatcher) Stop() {
 // ResultChan returns the events.
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 
-// rawEvent is one JSON line of the stream; Object is decoded once the type
-// says what it is.
-type rawEvent struct {
-	Type   WatchEventType  `json:"type"`
-	Object json.RawMessage `json:"object"`
-}
-
 // receive reads one event at a time until the stream ends or Stop is called.
 // A clean end of stream, or a connection that dropped, just closes the
 // channel; a broken event becomes an ERROR event, as in client-go.
 func (sw *streamWatcher) receive() {
 	defer close(sw.result)
 	defer sw.Stop()
-	dec := json.NewDecoder(sw.body)
+	dec := newDecoder(sw.body, sw.newObject)
 	for {
-		var raw rawEvent
-		if err := dec.Decode(&raw); err != nil {
+		ev, err := decodeEvent(dec, sw.newObject)
+		if err != nil {
 			if !sw.stopped() && !isProbableEOF(err) {
+				slog.Error("watch: bad event", "err", err)
 				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
 			}
 			return
-		}
-		ev, err := sw.decodeEvent(raw)
-		if err != nil {
-			slog.Error("watch: bad event", "type", raw.Type, "err", err)
-			ev = errorEvent("unable to decode an event from the watch stream: " + err.Error())
 		}
 		if !sw.send(ev) || ev.Type == WatchError {
 			return
@@ -147,26 +135,6 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 	case <-sw.done:
 		return false
 	}
-}
-
-func (sw *streamWatcher) decodeEvent(raw rawEvent) (WatchEvent, error) {
-	switch raw.Type {
-	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
-		obj, err := decodeObject(raw.Object, sw.newObject)
-		if err == nil && raw.Type != WatchBookmark && obj.GetName() == "" {
-			// Without a name the object has no key: caching it would put
-			// garbage under "" (an "object": null decodes to an empty Pod).
-			err = errors.New("the object of a " + string(raw.Type) + " event has no metadata.name")
-		}
-		return WatchEvent{Type: raw.Type, Object: obj}, err
-	case WatchError:
-		status := &Status{}
-		if err := json.Unmarshal(raw.Object, status); err != nil {
-			return WatchEvent{}, err
-		}
-		return WatchEvent{Type: WatchError, Object: status}, nil
-	}
-	return WatchEvent{}, errors.New("unknown watch event type " + string(raw.Type))
 }
 
 // errorEvent is the ERROR event the decoder sends when the stream is broken.
