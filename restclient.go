@@ -14,17 +14,14 @@ package informer
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RESTConfig says how to reach an API server.
@@ -36,6 +33,17 @@ type RESTConfig struct {
 	BearerToken string
 	// TLSClientConfig says how to trust an https server.
 	TLSClientConfig TLSClientConfig
+
+	// HTTP2ReadIdleTimeout is how long an HTTP/2 connection may stay silent
+	// before the client sends a PING to check it (transport.go). 0 means
+	// client-go's: $HTTP2_READ_IDLE_TIMEOUT_SECONDS, else 30 s; negative
+	// turns the check off.
+	HTTP2ReadIdleTimeout time.Duration
+	// HTTP2PingTimeout is how long the answer to that PING may take before
+	// the connection is closed. 0 means $HTTP2_PING_TIMEOUT_SECONDS, else 15 s.
+	HTTP2PingTimeout time.Duration
+	// DisableHTTP2 speaks HTTP/1.1 only, as $DISABLE_HTTP2 does in client-go.
+	DisableHTTP2 bool
 }
 
 // TLSClientConfig holds the TLS settings of a RESTConfig.
@@ -72,24 +80,9 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	tc := cfg.TLSClientConfig
-	if tc.Insecure || tc.CAFile != "" || len(tc.CAData) > 0 {
-		conf := &tls.Config{InsecureSkipVerify: tc.Insecure} //nolint:gosec // the caller asked for it
-		pem := tc.CAData
-		if len(pem) == 0 && tc.CAFile != "" {
-			if pem, err = os.ReadFile(tc.CAFile); err != nil {
-				return nil, fmt.Errorf("rest config: reading CA file: %w", err)
-			}
-		}
-		if len(pem) > 0 || tc.CAFile != "" {
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM(pem) {
-				return nil, errors.New("rest config: no certificate found in the CA data")
-			}
-			conf.RootCAs = pool
-		}
-		transport.TLSClientConfig = conf
+	transport, err := newTransport(cfg)
+	if err != nil {
+		return nil, err
 	}
 	return &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{Transport: transport}}, nil
 }

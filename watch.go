@@ -14,13 +14,10 @@ package informer
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
-	"syscall"
 )
 
 // WatchEventType is the type of a watch event, as the server spells it.
@@ -97,8 +94,9 @@ func (sw *streamWatcher) Stop() {
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 
 // receive reads one event at a time until the stream ends or Stop is called.
-// A clean end of stream, or a connection that dropped, just closes the
-// channel; a broken event becomes an ERROR event, as in client-go.
+// A read error that endsWatchNormally (watch_end.go) just closes the
+// channel; any other, and a broken event, becomes an ERROR event, as in
+// client-go. After Stop nothing more is sent.
 func (sw *streamWatcher) receive() {
 	defer close(sw.result)
 	defer sw.Stop()
@@ -106,7 +104,7 @@ func (sw *streamWatcher) receive() {
 	for {
 		ev, err := decodeEvent(dec, sw.newObject)
 		if err != nil {
-			if !sw.stopped() && !isProbableEOF(err) {
+			if !sw.stopped() && !endsWatchNormally(err) {
 				slog.Error("watch: bad event", "err", err)
 				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
 			}
@@ -144,14 +142,3 @@ func errorEvent(msg string) WatchEvent {
 		Reason: StatusReasonInternalError, Message: msg,
 	}}
 }
-
-// isProbableEOF reports errors that mean "the connection ended": the normal
-// end of a watch, a server that went away, or our own Stop.
-func isProbableEOF(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, context.Canceled) || errors.Is(err, http.ErrBodyReadAfterClose)
-}
-
-// isConnectionRefused reports that nothing listens at the server's address.
-func isConnectionRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
