@@ -92,6 +92,14 @@ type SharedIndexInformerOptions struct {
 	PipelineGates *PipelineGates
 	// WatchListPageSize sets the Reflector's list page size.
 	WatchListPageSize int64
+	// WrapQueue, when set, is called once by Run with the queue Run built;
+	// the informer then uses the Queue it returns: the Reflector writes into
+	// it and the run loop pops from it. Tests and tools use it to look into
+	// the queue or to pace the consumer; a wrapper hands every call on,
+	// the optional ones too (a RealFIFO's PopBatch and Bookmark, which the
+	// run loop and the Reflector look for). (Ours: client-go has no such
+	// option.)
+	WrapQueue func(Queue) Queue
 }
 
 type sharedIndexInformer struct {
@@ -178,8 +186,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	if s.gates.InOrderInformersBatchProcess {
 		processBatch = s.handleBatchDeltas
 	}
+	queue := newQueueFIFO(s.gates, s.indexer, transform)
+	if s.options.WrapQueue != nil {
+		queue = s.options.WrapQueue(queue)
+	}
 	s.controller = New(&Config{
-		Queue:             newQueueFIFO(s.gates, s.indexer, transform),
+		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		ObjectDescription: s.options.ObjectDescription,
