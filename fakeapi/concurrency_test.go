@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -19,13 +20,23 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 	from := s.ResourceVersion()
 
 	// The stuck watcher: it asks for a watch and then never reads a byte.
+	// Its events pile up in the kernel's socket buffers first, and only
+	// once those are full in its watch buffer, which then overflows. Left
+	// alone, the kernel grows the buffers: on loopback it takes in about
+	// 4 MB before a write blocks, as much as the whole test writes, so the
+	// watcher was cut off or not by chance. Fixed small buffers on both
+	// ends (a few tens of KB in all) make it certain, whatever the machine.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL(), "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	if err := conn.(*net.TCPConn).SetReadBuffer(stuckSocketBuffer); err != nil {
+		t.Fatal(err)
+	}
 	fmt.Fprintf(conn, "GET /api/v1/namespaces/default/pods?watch=1&resourceVersion=%s HTTP/1.1\r\nHost: x\r\n\r\n", from)
 	waitFor(t, func() bool { return s.Stats().OpenWatches == 1 })
+	setServerWriteBuffers(t, s, stuckSocketBuffer) // its only connection yet
 
 	var streams []*stream
 	for range watchers {
@@ -33,9 +44,10 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 	}
 	waitFor(t, func() bool { return s.Stats().OpenWatches == watchers+1 })
 
-	// A big annotation makes the stuck watcher's socket fill up quickly.
-	pad := strings.Repeat("x", 16<<10)
+	// About 1 MB in all, many times what the stuck watcher's buffers hold.
+	pad := strings.Repeat("x", 4<<10)
 	var wg sync.WaitGroup
+	var made atomic.Int64
 	done := make(chan struct{})
 	for w := range writers {
 		wg.Add(1)
@@ -48,14 +60,35 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 					t.Error(err)
 					return
 				}
+				made.Add(1)
 			}
 		}()
 	}
 	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("writers blocked")
+	// Writers held up by the stuck watcher would stop for good; a busy
+	// machine only slows them down. So fail when they make no progress at
+	// all for a long while, not when they are slow.
+	for last, since := int64(-1), time.Now(); ; {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Millisecond): // polling with a deadline
+			if n := made.Load(); n != last {
+				last, since = n, time.Now()
+			} else if time.Since(since) > 30*time.Second {
+				t.Fatalf("writers blocked after %d of %d writes", n, writers*perWriter)
+			}
+			continue
+		}
+		break
+	}
+
+	// The stuck watcher was cut off while the writes went on (a full watch
+	// buffer ends the watch at once): it is no longer registered.
+	s.st.mu.Lock()
+	registered := len(s.st.watchers)
+	s.st.mu.Unlock()
+	if registered > watchers {
+		t.Errorf("%d watches registered after the writes; the stuck one was not cut off", registered)
 	}
 
 	// Each reading watcher sees all writes, with increasing versions. One
@@ -76,12 +109,28 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 			seen++
 		}
 	}
-	// The stuck watcher was cut off: its stream is no longer registered.
-	waitFor(t, func() bool {
-		s.st.mu.Lock()
-		defer s.st.mu.Unlock()
-		return len(s.st.watchers) <= watchers
-	})
+}
+
+// stuckSocketBuffer is the socket buffer size, at each end, of the watcher
+// that never reads. The kernel may double it, and stops growing it.
+const stuckSocketBuffer = 16 << 10
+
+// setServerWriteBuffers fixes the kernel send buffer of every connection s
+// has accepted, so that a client that stops reading blocks the server's
+// writes after a known, small number of bytes.
+func setServerWriteBuffers(t *testing.T, s *Server, bytes int) {
+	t.Helper()
+	s.conns.mu.Lock()
+	defer s.conns.mu.Unlock()
+	for c := range s.conns.conns {
+		tc, ok := c.Conn.(*net.TCPConn)
+		if !ok {
+			t.Fatalf("server connection is a %T, not TCP", c.Conn)
+		}
+		if err := tc.SetWriteBuffer(bytes); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // newer compares two versions this server made (decimal counters). Clients
