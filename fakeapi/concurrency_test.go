@@ -88,7 +88,7 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 	registered := len(s.st.watchers)
 	s.st.mu.Unlock()
 	if registered > watchers {
-		t.Errorf("%d watches registered after the writes; the stuck one was not cut off", registered)
+		t.Fatalf("%d watches registered after the writes; the stuck one was not cut off", registered)
 	}
 
 	// Each reading watcher sees all writes, with increasing versions. One
