@@ -103,7 +103,7 @@ func TestBadInput(t *testing.T) {
 		{"PUT a 3 MiB body", "PUT", web, js, big, "", 413, "RequestEntityTooLarge", "limit is 3145728"},
 
 		// Patches.
-		{"JSON patch", "PATCH", web, "application/json-patch+json", `[]`, "", 415, "UnsupportedMediaType", "merge-patch"},
+		{"apply patch", "PATCH", web, "application/apply-patch+yaml", `{}`, "", 415, "UnsupportedMediaType", "merge-patch"},
 		{"patch without Content-Type", "PATCH", web, "", `{}`, "", 415, "UnsupportedMediaType", "merge-patch"},
 		{"patch bad JSON", "PATCH", web, merge, `{"metadata":`, "", 400, "BadRequest", "json parse error"},
 		{"patch a missing object", "PATCH", pods + "/nope", merge, `{}`, "", 404, "NotFound", `"nope" not found`},
@@ -125,7 +125,7 @@ func TestBadInput(t *testing.T) {
 		{"PUT a collection", "PUT", pods, js, `{}`, "", 405, "MethodNotAllowed", "method"},
 		{"PATCH a collection", "PATCH", pods, merge, `{}`, "", 405, "MethodNotAllowed", "method"},
 		{"OPTIONS", "OPTIONS", web, "", "", "", 405, "MethodNotAllowed", "method"},
-		{"subresource", "GET", web + "/status", "", "", "", 404, "NotFound", "could not find"},
+		{"subresource", "GET", web + "/exec", "", "", "", 404, "NotFound", "could not find"},
 		{"unknown version", "GET", "/api/v2/pods", "", "", "", 404, "NotFound", "could not find"},
 		{"kind in the wrong group", "GET", "/apis/apps/v1/pods", "", "", "", 404, "NotFound", "could not find"},
 		{"namespaced object without namespace", "GET", "/api/v1/pods/web", "", "", "", 404, "NotFound", "could not find"},

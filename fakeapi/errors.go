@@ -120,13 +120,12 @@ func errConflict(ri *resourceInfo, name, detail string) *APIError {
 }
 
 // errPrecondition is the real server's answer to a delete whose
-// precondition on field (UID or ResourceVersion) does not hold. Unlike
-// errConflict it names the kind, not the resource.
-func errPrecondition(ri *resourceInfo, name, field, want, got string) *APIError {
+// precondition does not hold; detail says which. Unlike errConflict it
+// names the kind, not the resource.
+func errPrecondition(ri *resourceInfo, name, detail string) *APIError {
 	return &APIError{Code: http.StatusConflict, Reason: "Conflict",
-		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the %s in the precondition (%s) does not match the %s in record (%s). The object might have been modified",
-			qualifiedKind(ri.kind, ri.Group), name, field, want, field, got),
-		Name: name, Group: ri.Group, Kind: ri.kind}
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", qualifiedKind(ri.kind, ri.Group), name, detail),
+		Name:    name, Group: ri.Group, Kind: ri.kind}
 }
 
 const staleObject = "the object has been modified; please apply your changes to the latest version and try again"

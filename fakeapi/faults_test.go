@@ -112,7 +112,8 @@ func TestSlowWatcherIsCutOff(t *testing.T) {
 	st.register(slow, false, st.rv)
 	st.register(fast, false, st.rv)
 	for i := range 5 {
-		body := map[string]any{"metadata": map[string]any{"name": "p" + string(rune('a'+i)), "namespace": "default"}}
+		body := map[string]any{"metadata": map[string]any{"name": "p" + string(rune('a'+i)), "namespace": "default"},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}
 		if _, e := st.create(writeRequest{ri: ri, ns: "default"}, body); e != nil {
 			t.Fatal(e)
 		}

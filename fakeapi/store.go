@@ -72,7 +72,7 @@ type snapshot struct {
 }
 
 func newStore(maxHistory int) *store {
-	return &store{
+	s := &store{
 		rv:         1, // like a fresh etcd: version 0 means "any" to clients
 		oldest:     1,
 		objects:    map[*resourceInfo]map[string]*object{},
@@ -80,6 +80,8 @@ func newStore(maxHistory int) *store {
 		watchers:   map[*watcher]struct{}{},
 		changed:    make(chan struct{}),
 	}
+	s.seedNamespaces()
+	return s
 }
 
 // commitLocked records a change that has already been given version s.rv:

@@ -1,9 +1,14 @@
-// writes.go: create, update (and patch) and delete, as the real server does them.
+// writes.go: create and update (and patch), as the real server does them.
 //
-// The server owns metadata.uid, resourceVersion, creationTimestamp and
-// generation; everything else a client sends is kept as it is. A rejected
-// write changes nothing. client-go counterpart: the apiserver's generic
-// registry (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
+// A write is checked in the real server's order: the body's kind,
+// apiVersion, namespace and name (400), the namespace it goes into (404,
+// 403: namespaces.go), the resourceVersion it was based on (409), then the
+// kind's defaults and rules (strategy.go) and validation (422, every error
+// at once). The server owns metadata.uid, resourceVersion,
+// creationTimestamp, generation and deletionTimestamp; everything else a
+// client sends is kept. A rejected write or a dry run changes nothing.
+// client-go counterpart: the apiserver's generic registry
+// (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
 // BeforeCreate/BeforeUpdate checks.
 // Tutorial: 000 §2.5 (optimistic concurrency: resourceVersion and 409).
 
@@ -22,10 +27,13 @@ import (
 // writeRequest is one write, already decoded: the resource, the namespace of
 // the URL, and the object (or, for delete, the name and preconditions).
 type writeRequest struct {
-	ri     *resourceInfo
-	ns     string
-	name   string
-	dryRun bool // check everything, answer as if written, store nothing (options.go)
+	ri          *resourceInfo
+	ns          string
+	name        string
+	subresource string // "" or "status" (subresources.go)
+	put         bool   // a PUT, which may create (strategy.createOnUpdate)
+	dryRun      bool   // check everything, answer as if written, store nothing (options.go)
+	raw         bool   // a direct write of the Go API (api.go): stored as given
 }
 
 // checkBody validates the kind, apiVersion, namespace and name of a body
@@ -59,23 +67,6 @@ func (w writeRequest) checkBody(body map[string]any, creating bool) *APIError {
 	if gen, _ := meta["generateName"].(string); creating && name == "" && gen != "" {
 		name = gen + randomSuffix()
 		meta["name"] = name
-	}
-	if name == "" {
-		return errInvalid(ri.kind, ri.Group, "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required")
-	}
-	if !validName(name) {
-		return errInvalid(ri.kind, ri.Group, name, "metadata.name", "FieldValueInvalid",
-			fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", name))
-	}
-	labels, _ := meta["labels"].(map[string]any)
-	for k, v := range labels {
-		if err := keyErr(k); err != nil {
-			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid", "Invalid value: "+err.Error())
-		}
-		if v := v.(string); v != "" && !validLabelName(v) {
-			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid",
-				fmt.Sprintf("Invalid value: %q: a label value %s", v, labelRule))
-		}
 	}
 	return nil
 }
@@ -128,26 +119,54 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	if e := w.checkBody(body, true); e != nil {
 		return nil, e
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.createLocked(w, body)
+}
+
+// createLocked is create, for a body already checked, and for a PUT that
+// creates. It refuses a new object in a missing or Terminating namespace,
+// then prepares and validates it as its kind's strategy says.
+func (s *store) createLocked(w writeRequest, body map[string]any) (*object, *APIError) {
 	meta := metadata(body)
 	name, _ := meta["name"].(string)
 	key := objectKey(w.ns, name)
 	if !w.ri.namespaced {
 		key = name
 	}
-	meta["uid"] = newUID()
-	meta["creationTimestamp"] = time.Now().UTC().Format(time.RFC3339)
-	delete(meta, "deletionTimestamp")
-	if w.ri.hasGeneration(body) {
-		meta["generation"] = int64(1)
+	if w.raw {
+		if st := strategyOf(w.ri); st.defaults != nil {
+			st.defaults(body)
+		}
+		if w.ri.Resource == Services {
+			s.allocateServiceLocked(body)
+		}
+		if phase := initialPhase[w.ri.Resource]; phase != "" && body["status"] == nil {
+			body["status"] = map[string]any{"phase": phase}
+		}
+		if w.ri.hasGeneration(body) {
+			meta["generation"] = int64(1)
+		} else {
+			delete(meta, "generation")
+		}
+	} else {
+		if e := s.admitCreateLocked(w.ri, w.ns, name); e != nil {
+			return nil, e
+		}
+		if e := prepareCreate(w.ri, body); e != nil {
+			return nil, e
+		}
+		if w.ri.Resource == Services {
+			s.allocateServiceLocked(body)
+		}
 	}
-	if phase := initialPhase[w.ri.Resource]; phase != "" && body["status"] == nil {
-		body["status"] = map[string]any{"phase": phase}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.objects[w.ri][key] != nil {
 		return nil, errAlreadyExists(w.ri, name)
 	}
+	meta["uid"] = newUID()
+	meta["creationTimestamp"] = time.Now().UTC().Format(time.RFC3339)
+	delete(meta, "deletionTimestamp")
+	delete(meta, "deletionGracePeriodSeconds")
 	if w.dryRun { // a dry-run object has no version: it was never stored
 		o := newObject(body, 0)
 		delete(meta, "resourceVersion")
@@ -159,87 +178,164 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	return o, nil
 }
 
+// prepareCreate applies ri's defaults and create rules to a new object and
+// validates it.
+func prepareCreate(ri *resourceInfo, body map[string]any) *APIError {
+	st := strategyOf(ri)
+	meta := metadata(body)
+	if st.defaults != nil {
+		st.defaults(body)
+	}
+	if st.prepareCreate != nil {
+		st.prepareCreate(body)
+	}
+	if st.newStatus != nil {
+		body["status"] = st.newStatus(body)
+	}
+	if st.generation {
+		meta["generation"] = int64(1)
+	} else {
+		delete(meta, "generation")
+	}
+	errs := validateObjectMeta(ri, st, meta, true)
+	if st.validate != nil {
+		errs = append(errs, st.validate(body)...)
+	}
+	if len(errs) > 0 {
+		name, _ := meta["name"].(string)
+		return errs.invalid(ri.kind, ri.Group, name)
+	}
+	return nil
+}
+
 // modify replaces the object w names with change(copy of it). change may
 // fail; the body it returns is checked like an update's body. If the result
 // carries a resourceVersion other than the stored one, the write is refused
 // with 409 Conflict; if it equals the stored object, nothing is written and
-// no event is sent (as the real server skips no-op updates).
-func (s *store) modify(w writeRequest, change func(old map[string]any) (map[string]any, *APIError)) (*object, *APIError) {
+// no event is sent (as the real server skips no-op updates). A PUT
+// (w.put) to a missing object of a kind that allows it creates the object
+// (created is then true); change gets nil.
+func (s *store) modify(w writeRequest, change func(old map[string]any) (map[string]any, *APIError)) (o *object, created bool, e *APIError) {
 	key := objectKey(w.ns, w.name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.objects[w.ri][key]
 	if old == nil {
-		return nil, errNotFound(w.ri, w.name)
+		if !w.put || w.raw || w.subresource != "" || !strategyOf(w.ri).createOnUpdate {
+			return nil, false, errNotFound(w.ri, w.name)
+		}
+		body, e := change(nil)
+		if e == nil {
+			e = w.checkBody(body, false)
+		}
+		if e != nil {
+			return nil, false, e
+		}
+		o, e := s.createLocked(w, body)
+		return o, e == nil, e
 	}
 	body, e := change(deepCopy(old.body).(map[string]any))
 	if e != nil {
-		return nil, e
+		return nil, false, e
 	}
 	if e := w.checkBody(body, false); e != nil {
-		return nil, e
+		return nil, false, e
 	}
 	meta := metadata(body)
 	if rv, _ := meta["resourceVersion"].(string); rv != "" && rv != strconv.FormatUint(old.rv, 10) {
-		return nil, errConflict(w.ri, w.name, staleObject)
+		return nil, false, errConflict(w.ri, w.name, staleObject)
 	}
-	oldMeta := metadata(old.body)
-	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion", "deletionTimestamp"} {
-		if v, ok := oldMeta[f]; ok {
+	if w.raw {
+		if st := strategyOf(w.ri); st.defaults != nil {
+			st.defaults(body)
+		}
+		keepServerFields(meta, metadata(old.body), true)
+		if w.ri.hasGeneration(body) {
+			gen, _ := toInt(metadata(old.body)["generation"])
+			if !reflect.DeepEqual(body["spec"], old.body["spec"]) || gen == 0 {
+				meta["generation"] = gen + 1
+			}
+		}
+	} else if e := prepareUpdate(w, body, old.body); e != nil {
+		return nil, false, e
+	}
+	if reflect.DeepEqual(body, old.body) {
+		return old, false, nil
+	}
+	if !w.raw && deletesOnUpdate(old, body) {
+		s.deleteLocked(w, old)
+		return newObject(body, old.rv), false, nil
+	}
+	return s.updateLocked(w, old, body), false, nil
+}
+
+// keepServerFields copies the fields the server owns from the stored
+// metadata old to meta. raw (a direct write) keeps uid and generation too.
+func keepServerFields(meta, old map[string]any, raw bool) {
+	fields := []string{"creationTimestamp", "resourceVersion", "deletionTimestamp"}
+	if raw {
+		fields = append(fields, "uid", "generation", "deletionGracePeriodSeconds")
+	}
+	for _, f := range fields {
+		if v, ok := old[f]; ok {
 			meta[f] = v
 		} else {
 			delete(meta, f)
 		}
 	}
-	if w.ri.hasGeneration(body) {
-		gen, _ := oldMeta["generation"].(int64)
-		if !reflect.DeepEqual(body["spec"], old.body["spec"]) || gen == 0 {
-			meta["generation"] = gen + 1
-		}
+	if meta["uid"] == nil || meta["uid"] == "" {
+		meta["uid"] = old["uid"]
 	}
-	if reflect.DeepEqual(body, old.body) {
-		return old, nil
+	if old["deletionGracePeriodSeconds"] != nil && meta["deletionGracePeriodSeconds"] == nil {
+		meta["deletionGracePeriodSeconds"] = old["deletionGracePeriodSeconds"]
 	}
-	if w.dryRun { // answered with the stored version, as the real server does
-		return newObject(body, old.rv), nil
-	}
-	s.rv++
-	o := newObject(body, s.rv)
-	s.commitLocked(&event{typ: "MODIFIED", res: w.ri, rv: s.rv, obj: o, prev: old})
-	return o, nil
 }
 
-// remove deletes the object w names. Optional preconditions on its
-// resourceVersion and uid are checked first. It returns the object's last
-// state, stamped with the version of the deletion.
-func (s *store) remove(w writeRequest, preRV, preUID string) (*object, *APIError) {
-	key := objectKey(w.ns, w.name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.objects[w.ri][key]
-	if old == nil {
-		return nil, errNotFound(w.ri, w.name)
+// prepareUpdate applies the kind's defaults and update rules to body, the
+// new state of the stored object old, and validates it. An update of the
+// object keeps the stored status; an update of /status keeps all but it.
+func prepareUpdate(w writeRequest, body, old map[string]any) *APIError {
+	st := strategyOf(w.ri)
+	meta, oldMeta := metadata(body), metadata(old)
+	if st.defaults != nil {
+		st.defaults(body)
 	}
-	oldMeta := metadata(old.body)
-	if uid, _ := oldMeta["uid"].(string); preUID != "" && preUID != uid {
-		return nil, errPrecondition(w.ri, w.name, "UID", preUID, uid)
+	keepServerFields(meta, oldMeta, false)
+	if gen, ok := oldMeta["generation"]; ok {
+		meta["generation"] = gen
+	} else {
+		delete(meta, "generation")
 	}
-	if cur := strconv.FormatUint(old.rv, 10); preRV != "" && preRV != cur {
-		return nil, errPrecondition(w.ri, w.name, "ResourceVersion", preRV, cur)
+	switch {
+	case w.subresource == "status":
+		keepAllButStatus(body, old)
+	case st.hasStatus:
+		if status, ok := old["status"]; ok {
+			body["status"] = deepCopy(status)
+		} else {
+			delete(body, "status")
+		}
 	}
-	body := deepCopy(old.body).(map[string]any)
-	if w.ri.Resource == Pods { // a pod is deleted gracefully, so the real server stamps it
-		meta := metadata(body)
-		meta["deletionTimestamp"] = time.Now().UTC().Format(time.RFC3339)
-		meta["deletionGracePeriodSeconds"] = int64(0)
+	if st.prepareUpdate != nil && w.subresource == "" {
+		st.prepareUpdate(body, old)
 	}
-	if w.dryRun {
-		return newObject(body, old.rv), nil
+	errs := validateObjectMeta(w.ri, st, meta, false)
+	errs = append(errs, validateMetaUpdate(meta, oldMeta)...)
+	if w.subresource == "" {
+		if st.validate != nil {
+			errs = append(errs, st.validate(body)...)
+		}
+		if st.validateUpdate != nil {
+			errs = append(errs, st.validateUpdate(body, old)...)
+		}
 	}
-	s.rv++
-	o := newObject(body, s.rv)
-	s.commitLocked(&event{typ: "DELETED", res: w.ri, rv: s.rv, obj: o, prev: old})
-	return o, nil
+	if len(errs) > 0 {
+		return errs.invalid(w.ri.kind, w.ri.Group, w.name)
+	}
+	if gen, _ := toInt(oldMeta["generation"]); st.generation && specChanged(body, old) {
+		meta["generation"] = gen + 1
+	}
+	return nil
 }
 
 // newObject stamps body with version rv and indexes its metadata.
