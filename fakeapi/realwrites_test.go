@@ -76,15 +76,15 @@ func scenarios() []wscenario {
 
 // runner sends a scenario's requests to one server.
 type runner struct {
-	t      *testing.T
-	base   string
-	hc     *http.Client
-	token  string
-	ns     string
-	uids   map[string]string
-	rvs    map[string]string
-	watch  map[string]chan watchEvent // by the path of its WATCH step
-	quiet  time.Duration // EVENTS ends after this long without an event; 0 = read want events
+	t     *testing.T
+	base  string
+	hc    *http.Client
+	token string
+	ns    string
+	uids  map[string]string
+	rvs   map[string]string
+	watch map[string]chan watchEvent // by the path of its WATCH step
+	quiet time.Duration              // EVENTS ends after this long without an event; 0 = read want events
 }
 
 func (r *runner) expand(s string) string {
@@ -330,14 +330,14 @@ func compareAnswer(t *testing.T, what string, st wstep, got, want any) {
 
 func comparePath(t *testing.T, what, path string, got, want any) {
 	t.Helper()
-	if gv, wv := at(got, path), at(want, path); !reflect.DeepEqual(gv, wv) {
+	if gv, wv := atPath(got, path), atPath(want, path); !reflect.DeepEqual(gv, wv) {
 		t.Errorf("%s: %q differs\nfake: %s\nreal: %s", what, path, show(gv), show(wv))
 	}
 }
 
-// at reads a dotted path ("" = v itself); a missing field is nil. A number
+// atPath reads a dotted path ("" = v itself); a missing field is nil. A number
 // indexes a list; "*" takes the rest of the path in every element.
-func at(v any, path string) any {
+func atPath(v any, path string) any {
 	if path == "" {
 		return v
 	}
@@ -346,7 +346,7 @@ func at(v any, path string) any {
 	case p == "*":
 		out := []any{}
 		for _, x := range l {
-			out = append(out, at(x, rest))
+			out = append(out, atPath(x, rest))
 		}
 		return out
 	case l != nil:
@@ -354,10 +354,10 @@ func at(v any, path string) any {
 		if _, err := fmt.Sscan(p, &i); err != nil || i < 0 || i >= len(l) {
 			return nil
 		}
-		return at(l[i], rest)
+		return atPath(l[i], rest)
 	}
 	m, _ := v.(map[string]any)
-	return at(m[p], rest)
+	return atPath(m[p], rest)
 }
 
 func show(v any) string {

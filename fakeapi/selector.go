@@ -2,8 +2,8 @@
 //
 // Supported label syntax: "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)",
 // "k" (exists) and "!k" (does not exist), joined by commas (all must hold).
-// Field selectors: metadata.name and metadata.namespace (plus spec.nodeName
-// and status.phase for pods) with =, == and !=.
+// Field selectors: metadata.name, metadata.namespace and the fields each
+// kind offers (selectableFields, as the real server's), with =, == and !=.
 // client-go counterpart: k8s.io/apimachinery/pkg/labels and pkg/fields.
 // Tutorial: 000 §2.5 (asking the server for less: selectors).
 
@@ -186,13 +186,87 @@ func validLabelName(s string) bool {
 
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
-// fieldsFor lists the field selector keys the server supports for ri.
-func fieldsFor(ri *resourceInfo) []string {
-	f := []string{"metadata.name", "metadata.namespace"}
-	if ri.Resource == Pods {
-		f = append(f, "spec.nodeName", "status.phase")
+// selectableFields are the fields each kind can be selected by, besides
+// metadata.name (and metadata.namespace for namespaced kinds), each with
+// how the real server reads its value ("" when the field is missing).
+var selectableFields = map[Resource]map[string]func(body map[string]any) string{
+	Pods: {
+		"spec.nodeName":            path("spec.nodeName"),
+		"spec.restartPolicy":       path("spec.restartPolicy"),
+		"spec.schedulerName":       path("spec.schedulerName"),
+		"spec.serviceAccountName":  path("spec.serviceAccountName"),
+		"spec.hostNetwork":         boolPath("spec.hostNetwork"),
+		"status.phase":             path("status.phase"),
+		"status.podIP":             path("status.podIPs.0.ip"),
+		"status.nominatedNodeName": path("status.nominatedNodeName"),
+	},
+	Nodes:      {"spec.unschedulable": boolPath("spec.unschedulable")},
+	Namespaces: {"status.phase": path("status.phase"), "name": path("metadata.name")},
+	Secrets:    {"type": path("type")},
+	Services:   {"spec.clusterIP": path("spec.clusterIP"), "spec.type": path("spec.type")},
+	{Group: "apps", Version: "v1", Resource: "replicasets"}: {"status.replicas": numPath("status.replicas")},
+	{Group: "", Version: "v1", Resource: "events"}: {
+		"involvedObject.kind": path("involvedObject.kind"), "involvedObject.namespace": path("involvedObject.namespace"),
+		"involvedObject.name": path("involvedObject.name"), "involvedObject.uid": path("involvedObject.uid"),
+		"involvedObject.apiVersion": path("involvedObject.apiVersion"), "involvedObject.resourceVersion": path("involvedObject.resourceVersion"),
+		"involvedObject.fieldPath": path("involvedObject.fieldPath"), "reason": path("reason"),
+		"reportingComponent": path("reportingComponent"), "type": path("type"),
+		"source": func(b map[string]any) string {
+			if s := path("source.component")(b); s != "" {
+				return s
+			}
+			return path("reportingComponent")(b)
+		},
+	},
+}
+
+// path reads a dotted path (a number indexes a list) as a string.
+func path(p string) func(map[string]any) string {
+	return func(body map[string]any) string {
+		s, _ := at(body, p).(string)
+		return s
 	}
-	return f
+}
+
+// boolPath reads a boolean field as "true" or "false".
+func boolPath(p string) func(map[string]any) string {
+	return func(body map[string]any) string { return fmt.Sprint(at(body, p) == true) }
+}
+
+// numPath reads an integer field as its decimal form, 0 when missing.
+func numPath(p string) func(map[string]any) string {
+	return func(body map[string]any) string { n, _ := toInt(at(body, p)); return fmt.Sprint(n) }
+}
+
+// at reads a dotted path from a decoded JSON value; a number indexes a
+// list; a missing field is nil.
+func at(v any, p string) any {
+	for _, part := range strings.Split(p, ".") {
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[part]
+		case []any:
+			var i int
+			if _, err := fmt.Sscan(part, &i); err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// fieldFunc returns how to read field key of ri, or nil if it cannot be selected on.
+func fieldFunc(ri *resourceInfo, key string) func(map[string]any) string {
+	switch {
+	case key == "metadata.name", key == "metadata.namespace" && ri.namespaced:
+		return path(key)
+	case key == "spec.host" && ri.Resource == Pods: // an old name of spec.nodeName
+		return path("spec.nodeName")
+	}
+	return selectableFields[ri.Resource][key]
 }
 
 // parseFieldSelector parses the fieldSelector query value for ri.
@@ -207,7 +281,7 @@ func parseFieldSelector(ri *resourceInfo, s string) (selector, error) {
 		if err != nil || (r.op != "=" && r.op != "!=") {
 			return nil, fmt.Errorf("invalid field selector: %q", part)
 		}
-		if !contains(fieldsFor(ri), r.key) {
+		if fieldFunc(ri, r.key) == nil {
 			return nil, fmt.Errorf("field label not supported: %s", r.key)
 		}
 		sel = append(sel, r)
@@ -215,23 +289,14 @@ func parseFieldSelector(ri *resourceInfo, s string) (selector, error) {
 	return sel, nil
 }
 
-// fieldValue reads a dotted path such as "spec.nodeName" from o as a string;
-// a missing field reads as "", as the real server's field sets do.
-func fieldValue(o *object, path string) (string, bool) {
-	var cur any = o.body
-	for _, p := range strings.Split(path, ".") {
-		m, _ := cur.(map[string]any)
-		cur = m[p]
-	}
-	s, _ := cur.(string)
-	return s, true
-}
-
 // filter is the combined label and field selector of one request.
-type filter struct{ labels, fields selector }
+type filter struct {
+	labels, fields selector
+	ri             *resourceInfo // whose fields the field selector reads
+}
 
 // matches reports whether o passes both selectors.
 func (f filter) matches(o *object) bool {
 	return f.labels.matches(func(k string) (string, bool) { v, ok := o.labels[k]; return v, ok }) &&
-		f.fields.matches(func(k string) (string, bool) { return fieldValue(o, k) })
+		f.fields.matches(func(k string) (string, bool) { return fieldFunc(f.ri, k)(o.body), true })
 }

@@ -70,7 +70,7 @@ var strategies = map[Resource]*strategy{
 		newStatus: fixedStatus(map[string]any{"replicas": int64(0), "availableReplicas": int64(0)}), defaults: statefulSetDefaults, validate: validateWorkload},
 	{Group: "apps", Version: "v1", Resource: "daemonsets"}: {hasStatus: true, generation: true,
 		newStatus: fixedStatus(map[string]any{"currentNumberScheduled": int64(0), "numberMisscheduled": int64(0), "desiredNumberScheduled": int64(0), "numberReady": int64(0)}),
-		defaults: daemonSetDefaults, validate: validateWorkload},
+		defaults:  daemonSetDefaults, validate: validateWorkload},
 }
 
 // specChanged reports whether anything but metadata and status differs,
