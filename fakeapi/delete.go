@@ -50,7 +50,7 @@ func parseDeleteOptions(raw []byte, q url.Values) (deleteOptions, *APIError) {
 			return o, errBadRequest(deleteDecodeError(raw, err))
 		}
 		if o.Kind != "" && o.Kind != "DeleteOptions" {
-			return o, errBadRequest("decoded object cannot be converted to DeleteOptions")
+			return o, errBadRequest(fmt.Sprintf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", o.Kind, o.APIVersion))
 		}
 	} else {
 		if v := q.Get("gracePeriodSeconds"); v != "" {

@@ -29,6 +29,8 @@ type APIError struct {
 	Causes            []StatusCause // details.causes
 	RetryAfterSeconds int           // details.retryAfterSeconds and the Retry-After header
 	Continue          string        // metadata.continue: a fresh token on an expired continue
+
+	emptyDetails bool // details is sent even when empty ({}), as in the real 405
 }
 
 // StatusCause is one entry of a Status's details.causes.
@@ -75,7 +77,7 @@ func (e *APIError) status() statusBody {
 	st := statusBody{Kind: "Status", APIVersion: "v1", Metadata: meta, Status: "Failure",
 		Message: e.Message, Reason: e.Reason, Code: e.Code}
 	d := statusDetails{Name: e.Name, Group: e.Group, Kind: e.Kind, Causes: e.Causes, RetryAfterSeconds: e.RetryAfterSeconds}
-	if d.Name != "" || d.Group != "" || d.Kind != "" || len(d.Causes) > 0 || d.RetryAfterSeconds > 0 {
+	if d.Name != "" || d.Group != "" || d.Kind != "" || len(d.Causes) > 0 || d.RetryAfterSeconds > 0 || e.emptyDetails {
 		st.Details = &d
 	}
 	return st
@@ -164,7 +166,7 @@ func errTooLargeRV(asked, current uint64) *APIError {
 
 func errMethodNotAllowed() *APIError {
 	return &APIError{Code: http.StatusMethodNotAllowed, Reason: "MethodNotAllowed",
-		Message: "the server does not allow this method on the requested resource"}
+		Message: "the server does not allow this method on the requested resource", emptyDetails: true}
 }
 
 // errNotAcceptable is a 406: the answer cannot take the form the client

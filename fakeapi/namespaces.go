@@ -155,11 +155,16 @@ func (s *store) finalizeNamespaceLocked(ns string) {
 	w := writeRequest{ri: namespaceInfo, name: ns}
 	body := deepCopy(n.body).(map[string]any)
 	left := slices.DeleteFunc(fins, func(f string) bool { return f == "kubernetes" })
-	body["spec"].(map[string]any)["finalizers"] = toAnyList(left)
-	o := s.updateLocked(w, n, body)
-	if len(left) == 0 && len(finalizers(metadata(o.body))) == 0 {
-		s.deleteLocked(w, o)
+	if len(left) == 0 {
+		delete(body["spec"].(map[string]any), "finalizers")
+	} else {
+		body["spec"].(map[string]any)["finalizers"] = toAnyList(left)
 	}
+	if len(left) == 0 && len(finalizers(metadata(body))) == 0 {
+		s.deleteLocked(w, n) // the update that empties them deletes it: DELETED, no MODIFIED
+		return
+	}
+	s.updateLocked(w, n, body)
 }
 
 // stringList reads a JSON list of strings.

@@ -68,7 +68,7 @@ var deleteScenarios = []wscenario{
 		{method: "DELETE", path: cmsNS + "/c", body: `{"propagationPolicy":"Bogus"}`, same: true},
 		{method: "DELETE", path: cmsNS + "/c?propagationPolicy=Bogus", same: true},
 		{method: "DELETE", path: cmsNS + "/c", body: `{"propagationPolicy":"Background","orphanDependents":true}`, same: true},
-		{method: "DELETE", path: cmsNS + "/c", body: `{"gracePeriodSeconds":-5}`, same: true},
+		{method: "DELETE", path: cmsNS + "/c", body: `{"gracePeriodSeconds":-5}`, cmp: deleted}, // deletes: -5 means 1, and a config map has no grace period
 		{method: "DELETE", path: cmsNS + "/c", body: `not json`, same: true},
 		{method: "DELETE", path: cmsNS + "/c", body: `{"kind":"Pod","apiVersion":"v1"}`, same: true},
 		{method: "GET", path: cmsNS + "/c", cmp: deleted},
