@@ -111,4 +111,3 @@ func base64Err(ri *resourceInfo, body map[string]any) *APIError {
 	}
 	return nil
 }
-

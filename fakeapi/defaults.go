@@ -17,7 +17,12 @@
 
 package fakeapi
 
-import "strings"
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
 
 // setDefault sets m[k] to v unless it is already there.
 func setDefault(m map[string]any, k string, v any) {
@@ -43,7 +48,6 @@ func podSpecDefaults(spec map[string]any) {
 	setDefault(spec, "dnsPolicy", "ClusterFirst")
 	setDefault(spec, "securityContext", map[string]any{})
 	setDefault(spec, "schedulerName", "default-scheduler")
-	setDefault(spec, "enableServiceLinks", true)
 	for _, list := range []string{"initContainers", "containers"} {
 		cs, _ := spec[list].([]any)
 		for _, c := range cs {
@@ -90,6 +94,7 @@ func hasTag(image string) bool {
 func podDefaults(body map[string]any) {
 	spec := child(body, "spec")
 	podSpecDefaults(spec)
+	setDefault(spec, "enableServiceLinks", true)
 	setDefault(spec, "priority", int64(0))
 	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
 	tolerations, _ := spec["tolerations"].([]any)
@@ -105,6 +110,9 @@ func podDefaults(body map[string]any) {
 		}
 	}
 	spec["tolerations"] = tolerations
+	if status, _ := body["status"].(map[string]any); status["podIP"] != nil && status["podIPs"] == nil {
+		status["podIPs"] = []any{map[string]any{"ip": status["podIP"]}}
+	}
 }
 
 // podStatus is a new pod's status: Pending (no scheduler or kubelet moves
@@ -174,10 +182,13 @@ func statefulSetDefaults(body map[string]any) {
 	spec := child(body, "spec")
 	setDefault(spec, "replicas", int64(1))
 	setDefault(spec, "podManagementPolicy", "OrderedReady")
+	setDefault(spec, "serviceName", "")
 	us := child(spec, "updateStrategy")
 	setDefault(us, "type", "RollingUpdate")
 	if us["type"] == "RollingUpdate" {
-		setDefault(child(us, "rollingUpdate"), "partition", int64(0))
+		ru := child(us, "rollingUpdate")
+		setDefault(ru, "partition", int64(0))
+		setDefault(ru, "maxUnavailable", int64(1))
 	}
 	setDefault(spec, "revisionHistoryLimit", int64(10))
 	pvc := child(spec, "persistentVolumeClaimRetentionPolicy")
@@ -199,6 +210,20 @@ func daemonSetDefaults(body map[string]any) {
 	templateDefaults(spec)
 }
 
+// templateGeneration is the annotation in which a daemon set counts the
+// changes of its pod template.
+const templateGeneration = "deprecated.daemonset.template.generation"
+
+// bumpTemplateGeneration counts a change of a daemon set's template.
+func bumpTemplateGeneration(body, old map[string]any) {
+	annotations, _ := metadata(old)["annotations"].(map[string]any)
+	n, _ := strconv.Atoi(fmt.Sprint(annotations[templateGeneration]))
+	if !reflect.DeepEqual(at(body, "spec.template"), at(old, "spec.template")) {
+		n++
+	}
+	child(metadata(body), "annotations")[templateGeneration] = strconv.Itoa(n)
+}
+
 func secretDefaults(body map[string]any) {
 	setDefault(body, "type", "Opaque")
 }
@@ -209,6 +234,42 @@ func namespaceDefaults(body map[string]any) {
 	if name, _ := meta["name"].(string); name != "" {
 		child(meta, "labels")["kubernetes.io/metadata.name"] = name
 	}
+}
+
+// validateNamespaceStatus: a namespace is Terminating only once deleted.
+func validateNamespaceStatus(body map[string]any) fieldErrors {
+	if phase, _ := at(body, "status.phase").(string); phase == "Terminating" && metadata(body)["deletionTimestamp"] == nil {
+		return fieldErrors{invalid("status.Phase", phase, "may only be 'Active' if `deletionTimestamp` is empty")}
+	}
+	return nil
+}
+
+// nodeDefaults fills in a node's status: allocatable as its capacity, and
+// the empty daemonEndpoints and nodeInfo a node without a kubelet shows.
+func nodeDefaults(body map[string]any) {
+	status := child(body, "status")
+	if c, ok := status["capacity"]; ok {
+		setDefault(status, "allocatable", deepCopy(c))
+	}
+	setDefault(child(child(status, "daemonEndpoints"), "kubeletEndpoint"), "Port", int64(0))
+	info := child(status, "nodeInfo")
+	for _, f := range []string{"architecture", "bootID", "containerRuntimeVersion", "kernelVersion", "kubeProxyVersion",
+		"kubeletVersion", "machineID", "operatingSystem", "osImage", "systemUUID"} {
+		setDefault(info, f, "")
+	}
+}
+
+// nodeTaint is what the TaintNodesByCondition admission plugin does to a
+// new node: it is not ready until its kubelet says so.
+func nodeTaint(body map[string]any) {
+	spec := child(body, "spec")
+	taints, _ := spec["taints"].([]any)
+	for _, t := range taints {
+		if t, _ := t.(map[string]any); t["key"] == "node.kubernetes.io/not-ready" {
+			return
+		}
+	}
+	spec["taints"] = append(taints, map[string]any{"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
 }
 
 // namespaceFinalizer gives a new namespace the "kubernetes" finalizer the

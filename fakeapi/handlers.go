@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	pathpkg "path"
 	"strings"
 )
 
@@ -40,7 +41,10 @@ func parseRoute(path string) (route, bool) {
 		return route{}, false
 	}
 	var rt route
-	if len(rest) >= 3 && rest[0] == "namespaces" {
+	switch {
+	case len(rest) == 3 && rest[0] == "namespaces" && lookup(Resource{group, version, rest[2]}) == nil:
+		// a namespace's own subresource: /api/v1/namespaces/{name}/status
+	case len(rest) >= 3 && rest[0] == "namespaces":
 		rt.ns, rest = rest[1], rest[2:]
 	}
 	if len(rest) > 3 || rest[0] == "" {
@@ -70,7 +74,13 @@ func parseRoute(path string) (route, bool) {
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	rt, ok := parseRoute(r.URL.Path)
 	if !ok {
-		writeError(w, errPathNotFound())
+		e := errPathNotFound()
+		if parent, sub := pathpkg.Split(strings.TrimSuffix(r.URL.Path, "/")); sub != "" {
+			if rt, ok := parseRoute(parent); ok && rt.name != "" { // an object's unknown subresource
+				e.Causes, e.emptyDetails = nil, true
+			}
+		}
+		writeError(w, e)
 		return
 	}
 	// A bad includeObject is refused before anything is written.

@@ -278,6 +278,7 @@ func TestWritesLikeReal(t *testing.T) {
 					continue
 				}
 				want := real[i]
+				want.Answer = normalize(want.Answer) // as normalize is now
 				n := 0
 				if ev, ok := want.Answer.(map[string]any); ok && st.method == "EVENTS" {
 					n = len(ev["types"].([]any))
@@ -390,8 +391,8 @@ func normalize(v any) any {
 					x = "<ip>"
 				}
 			case "clusterIPs":
-				if l, ok := x.([]any); ok {
-					x = []any{"<ip>"}[:min(1, len(l))]
+				if l, ok := x.([]any); ok && len(l) > 0 && l[0] != "None" {
+					x = []any{"<ip>"}
 				}
 			default:
 				x = normalize(x)
@@ -406,6 +407,11 @@ func normalize(v any) any {
 		}
 		return out
 	case string:
+		// A forbidden pod update ends with a Go diff of the spec: not
+		// reproduced (the docs say so), so not compared.
+		if i := strings.Index(v, "\n"); i >= 0 && strings.Contains(v, "pod updates may not change fields other than") {
+			v = v[:i] + "\n<diff>"
+		}
 		return recordRE.ReplaceAllString(uuidRE.ReplaceAllString(v, "<uid>"), "$1 (<n>)")
 	}
 	return v

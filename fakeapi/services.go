@@ -63,6 +63,11 @@ func (s *store) allocateServiceLocked(body map[string]any) {
 		spec["clusterIP"] = ip
 	}
 	spec["clusterIPs"] = []any{ip}
+	if sel, _ := spec["selector"].(map[string]any); ip == "None" && len(sel) == 0 {
+		// a headless service without a selector may list endpoints of both families
+		setDefault(spec, "ipFamilies", []any{"IPv4", "IPv6"})
+		setDefault(spec, "ipFamilyPolicy", "RequireDualStack")
+	}
 	setDefault(spec, "ipFamilies", []any{"IPv4"})
 	setDefault(spec, "ipFamilyPolicy", "SingleStack")
 	if typ == "NodePort" || typ == "LoadBalancer" {
@@ -73,6 +78,15 @@ func (s *store) allocateServiceLocked(body map[string]any) {
 			}
 		}
 	}
+}
+
+// validateServiceStatus: only a LoadBalancer service has ingress points.
+func validateServiceStatus(body map[string]any) fieldErrors {
+	spec, _ := body["spec"].(map[string]any)
+	if ingress, _ := at(body, "status.loadBalancer.ingress").([]any); len(ingress) > 0 && spec["type"] != "LoadBalancer" {
+		return fieldErrors{forbidden("status.loadBalancer.ingress", "may only be used when `spec.type` is 'LoadBalancer'")}
+	}
+	return nil
 }
 
 // validateService checks a service's spec.

@@ -31,6 +31,7 @@ type strategy struct {
 	prepareUpdate  func(body, old map[string]any)
 	validate       func(body map[string]any) fieldErrors
 	validateUpdate func(body, old map[string]any) fieldErrors
+	validateStatus func(body map[string]any) fieldErrors // a write of /status
 }
 
 // strategyOf returns ri's strategy; a kind without one behaves like a
@@ -57,20 +58,22 @@ var strategies = map[Resource]*strategy{
 	Secrets: {defaults: secretDefaults, prepareCreate: foldStringData, validate: validateSecret,
 		prepareUpdate: func(body, _ map[string]any) { foldStringData(body) }, validateUpdate: validateSecretUpdate},
 	Services: {hasStatus: true, createOnUpdate: true, newStatus: fixedStatus(map[string]any{"loadBalancer": map[string]any{}}),
-		nameRule: dns1035Label, defaults: serviceDefaults, validate: validateService},
+		nameRule: dns1123Label, defaults: serviceDefaults, validate: validateService, validateStatus: validateServiceStatus},
 	{Group: "", Version: "v1", Resource: "events"}: {createOnUpdate: true},
 	Namespaces: {hasStatus: true, newStatus: fixedStatus(map[string]any{"phase": "Active"}), nameRule: dns1123Label,
-		defaults: namespaceDefaults, prepareCreate: namespaceFinalizer, prepareUpdate: keepNamespaceFinalizers},
-	Nodes: {hasStatus: true},
+		defaults: namespaceDefaults, prepareCreate: namespaceFinalizer, prepareUpdate: keepNamespaceFinalizers, validateStatus: validateNamespaceStatus},
+	Nodes: {hasStatus: true, defaults: nodeDefaults, prepareCreate: nodeTaint},
 	Deployments: {hasStatus: true, generation: true, scale: true, newStatus: emptyStatus,
-		defaults: deploymentDefaults, validate: validateWorkload},
+		defaults: deploymentDefaults, validate: validateWorkload, validateUpdate: validateWorkloadUpdate},
 	{Group: "apps", Version: "v1", Resource: "replicasets"}: {hasStatus: true, generation: true, scale: true,
-		newStatus: fixedStatus(map[string]any{"replicas": int64(0)}), defaults: replicaSetDefaults, validate: validateWorkload},
+		newStatus: fixedStatus(map[string]any{"replicas": int64(0)}), defaults: replicaSetDefaults, validate: validateWorkload, validateUpdate: validateWorkloadUpdate},
 	{Group: "apps", Version: "v1", Resource: "statefulsets"}: {hasStatus: true, generation: true, scale: true,
-		newStatus: fixedStatus(map[string]any{"replicas": int64(0), "availableReplicas": int64(0)}), defaults: statefulSetDefaults, validate: validateWorkload},
+		newStatus: fixedStatus(map[string]any{"replicas": int64(0), "availableReplicas": int64(0)}), defaults: statefulSetDefaults, validate: validateWorkload, validateUpdate: validateWorkloadUpdate},
 	{Group: "apps", Version: "v1", Resource: "daemonsets"}: {hasStatus: true, generation: true,
 		newStatus: fixedStatus(map[string]any{"currentNumberScheduled": int64(0), "numberMisscheduled": int64(0), "desiredNumberScheduled": int64(0), "numberReady": int64(0)}),
-		defaults:  daemonSetDefaults, validate: validateWorkload},
+		defaults:  daemonSetDefaults, validate: validateWorkload, validateUpdate: validateWorkloadUpdate,
+		prepareCreate: func(body map[string]any) { child(metadata(body), "annotations")[templateGeneration] = "1" },
+		prepareUpdate: bumpTemplateGeneration},
 }
 
 // specChanged reports whether anything but metadata and status differs,

@@ -19,24 +19,39 @@ import (
 	"net/http"
 )
 
-// keepAllButStatus makes body the stored object old with body's status,
-// for a write of /status.
-func keepAllButStatus(body, old map[string]any) {
-	status, hasStatus := body["status"]
-	meta := metadata(body)
+// keepSpec prepares body, a write of ri's /status, as the real status
+// strategies do: everything but metadata and status is the stored
+// object's (old); metadata is the request's, except that a deployment
+// keeps its labels and a pod its ownerReferences and qosClass.
+func keepSpec(ri *resourceInfo, body, old map[string]any) {
 	for k := range body {
-		delete(body, k)
+		if _, ok := old[k]; !ok && k != "metadata" && k != "status" {
+			delete(body, k)
+		}
 	}
-	for k, v := range deepCopy(old).(map[string]any) {
-		body[k] = v
+	for k, v := range old {
+		if k != "metadata" && k != "status" {
+			body[k] = deepCopy(v)
+		}
 	}
-	if hasStatus {
-		body["status"] = status
-	} else {
-		delete(body, "status")
+	meta, oldMeta := metadata(body), metadata(old)
+	keep := func(f string) {
+		if v, ok := oldMeta[f]; ok {
+			meta[f] = deepCopy(v)
+		} else {
+			delete(meta, f)
+		}
 	}
-	// the write may carry the version it was based on
-	metadata(body)["resourceVersion"] = meta["resourceVersion"]
+	switch ri.Resource {
+	case Deployments:
+		keep("labels")
+	case Pods:
+		keep("ownerReferences")
+		status := child(body, "status")
+		if oldStatus, _ := old["status"].(map[string]any); status["qosClass"] == nil && oldStatus["qosClass"] != nil {
+			status["qosClass"] = oldStatus["qosClass"]
+		}
+	}
 }
 
 // serveScale answers GET, PUT and PATCH on an object's /scale.

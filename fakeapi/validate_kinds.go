@@ -184,7 +184,7 @@ func validateConfigMap(body map[string]any) fieldErrors {
 		size += decodedLen(bin[k])
 	}
 	if size > maxDataSize {
-		errs = append(errs, tooLong("", maxDataSize))
+		errs = append(errs, tooLong("[]", maxDataSize)) // the real field name of the whole object
 	}
 	return errs
 }
@@ -280,7 +280,8 @@ func validateWorkload(body map[string]any) fieldErrors {
 	ml, _ := sel["matchLabels"].(map[string]any)
 	switch {
 	case sel == nil:
-		errs = append(errs, required("spec.selector", ""))
+		errs = append(errs, required("spec.selector", ""),
+			invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"))
 	case len(ml) == 0 && sel["matchExpressions"] == nil:
 		errs = append(errs, invalid("spec.selector", sel, "empty selector is invalid for deployment"))
 	case !selectorMatches(sel, labels):
@@ -288,6 +289,15 @@ func validateWorkload(body map[string]any) fieldErrors {
 	}
 	tspec, _ := tmpl["spec"].(map[string]any)
 	return append(errs, validatePodSpec(tspec, "spec.template.spec")...)
+}
+
+// validateWorkloadUpdate: an apps/v1 workload's selector cannot change.
+func validateWorkloadUpdate(body, old map[string]any) fieldErrors {
+	sel, oldSel := at(body, "spec.selector"), at(old, "spec.selector")
+	if !reflect.DeepEqual(sel, oldSel) {
+		return fieldErrors{invalid("spec.selector", sel, "field is immutable")}
+	}
+	return nil
 }
 
 // selectorMatches reports whether a label selector's matchLabels all hold

@@ -21,7 +21,6 @@ import (
 const (
 	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
-	dns1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
 	labelKeyFmt         = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 	labelValueFmt       = "(" + labelKeyFmt + ")?"
 )
@@ -29,7 +28,6 @@ const (
 var (
 	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
 	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
 	labelKeyRE         = regexp.MustCompile("^" + labelKeyFmt + "$")
 	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
 )
@@ -64,7 +62,7 @@ func dns1123Subdomain(name string) []string {
 	return errs
 }
 
-// dns1123Label is the naming rule of namespaces.
+// dns1123Label is the naming rule of namespaces and services.
 func dns1123Label(name string) []string {
 	var errs []string
 	if len(name) > 63 {
@@ -76,18 +74,6 @@ func dns1123Label(name string) []string {
 		errs = append(errs, "must not contain dots")
 	default:
 		errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
-	}
-	return errs
-}
-
-// dns1035Label is the naming rule of services.
-func dns1035Label(name string) []string {
-	var errs []string
-	if len(name) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !dns1035LabelRE.MatchString(name) {
-		errs = append(errs, regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
 }
@@ -130,7 +116,7 @@ func qualifiedName(value string) []string {
 func labelValue(v string) []string {
 	var errs []string
 	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
+		errs = append(errs, "must be no more than 63 bytes")
 	}
 	if !labelValueRE.MatchString(v) {
 		errs = append(errs, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, "MyValue", "my_value", "12345"))

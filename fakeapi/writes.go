@@ -18,6 +18,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strconv"
 	"sync"
@@ -81,6 +82,9 @@ func (s *store) createLocked(w writeRequest, body map[string]any) (*object, *API
 		if w.ri.Resource == Services {
 			s.allocateServiceLocked(body)
 		}
+		if rv, _ := meta["resourceVersion"].(string); rv != "" { // found by the storage, as a 500
+			return nil, &APIError{Code: http.StatusInternalServerError, Message: "resourceVersion should not be set on objects to be created"}
+		}
 	}
 	if s.objects[w.ri][key] != nil {
 		return nil, errAlreadyExists(w.ri, name)
@@ -116,8 +120,6 @@ func prepareCreate(ri *resourceInfo, body map[string]any) *APIError {
 	}
 	if st.generation {
 		meta["generation"] = int64(1)
-	} else {
-		delete(meta, "generation")
 	}
 	errs := validateObjectMeta(ri, st, meta, true)
 	if st.validate != nil {
@@ -230,7 +232,7 @@ func prepareUpdate(w writeRequest, body, old map[string]any) *APIError {
 	}
 	switch {
 	case w.subresource == "status":
-		keepAllButStatus(body, old)
+		keepSpec(w.ri, body, old)
 	case st.hasStatus:
 		if status, ok := old["status"]; ok {
 			body["status"] = deepCopy(status)
@@ -243,6 +245,9 @@ func prepareUpdate(w writeRequest, body, old map[string]any) *APIError {
 	}
 	errs := validateObjectMeta(w.ri, st, meta, false)
 	errs = append(errs, validateMetaUpdate(meta, oldMeta)...)
+	if w.subresource == "status" && st.validateStatus != nil {
+		errs = append(errs, st.validateStatus(body)...)
+	}
 	if w.subresource == "" {
 		if st.validate != nil {
 			errs = append(errs, st.validate(body)...)

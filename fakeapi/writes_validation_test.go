@@ -35,7 +35,7 @@ var validationScenarios = []wscenario{
 		{method: "POST", path: cmsNS, body: `{"metadata":{"name":"a.b-c"}}`, cmp: []string{"metadata.name"}},
 		{method: "POST", path: podsNS, body: pod("a.b", oneContainer), cmp: []string{"metadata.name"}},
 		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"a.b"},"spec":{"ports":[{"port":80}]}}`, same: true},
-		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"1abc"},"spec":{"ports":[{"port":80}]}}`, same: true},
+		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"1abc"},"spec":{"ports":[{"port":80}]}}`, cmp: []string{"metadata.name"}},
 		{method: "POST", path: cmsNS, body: `{"metadata":{"name":"x","resourceVersion":"5"}}`, same: true},
 		{method: "POST", path: cmsNS, body: `{"metadata":{"name":"y","uid":"00000000-0000-4000-8000-000000000000","creationTimestamp":"2020-01-01T00:00:00Z","generation":7,"deletionTimestamp":"2020-01-01T00:00:00Z"}}`,
 			cmp: []string{"metadata.generation", "metadata.deletionTimestamp"}},
@@ -77,6 +77,8 @@ var validationScenarios = []wscenario{
 		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"s"},"spec":{"ports":[{"name":"a","port":80},{"name":"a","port":81}]}}`, same: true},
 		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"s"},"spec":{"type":"Bogus","ports":[{"port":80}]}}`, same: true},
 		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"s"},"spec":{"clusterIP":"None","ports":[{"port":80}]}}`,
+			cmp: []string{"spec"}},
+		{method: "POST", path: svcsNS, body: `{"metadata":{"name":"sel"},"spec":{"clusterIP":"None","selector":{"app":"demo"},"ports":[{"port":80}]}}`,
 			cmp: []string{"spec"}},
 	}},
 	{name: "valid-deployments", steps: []wstep{
