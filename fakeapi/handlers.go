@@ -220,10 +220,13 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 	s.writeObject(w, r, req.ri, http.StatusOK, o.body)
 }
 
-// patchTypes are the patch media types the server takes, as its 415 lists
-// them. Server-side apply (application/apply-patch+yaml) is not among them:
-// fakeapi answers it as a server without the feature would.
-const patchTypes = "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"
+// errPatchType is the real server's answer to a patch of a type it does
+// not take. Server-side apply (application/apply-patch+yaml) gets it too:
+// fakeapi answers it as a server without the feature would (the docs say so).
+func errPatchType() *APIError {
+	return &APIError{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType",
+		Message: "415: Unsupported Media Type", emptyDetails: true}
+}
 
 // patcher reads r's patch and returns the function that applies it.
 func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[string]any) (map[string]any, *APIError), *APIError) {
@@ -252,7 +255,7 @@ func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[str
 			return apply(target, deepCopy(patch).(map[string]any)), nil
 		}, nil
 	}
-	return nil, errUnsupportedMedia(ct, patchTypes)
+	return nil, errPatchType()
 }
 
 // decodeBody reads a JSON object from the request body. Numbers are kept

@@ -36,14 +36,17 @@ type jsonPatch []jsonPatchOp
 func parseJSONPatch(raw []byte) (jsonPatch, *APIError) {
 	var p jsonPatch
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, errBadRequest(err.Error())
+		// worded as the real server's decoder words it
+		return nil, errBadRequest("error decoding patch: " + strings.ReplaceAll(err.Error(), "fakeapi.jsonPatch", "[]handlers.jsonPatchOp"))
 	}
 	return p, nil
 }
 
-// errPatch is the real server's answer to a patch that cannot be applied.
-func errPatch(msg string) *APIError {
-	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid", Message: msg}
+// errPatch is the real server's answer to a patch that cannot be applied:
+// it does not say why (fakeapi's reason, err, is dropped to answer the same).
+func errPatch(error) *APIError {
+	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid",
+		Message: "the server rejected our request due to an error in our request", emptyDetails: true}
 }
 
 // apply applies the operations to a copy of target, in order.
@@ -53,7 +56,7 @@ func (p jsonPatch) apply(target map[string]any) (map[string]any, *APIError) {
 		var err error
 		doc, err = op.apply(doc)
 		if err != nil {
-			return nil, errPatch(err.Error())
+			return nil, errPatch(err)
 		}
 	}
 	m, ok := doc.(map[string]any)
@@ -96,10 +99,7 @@ func (op jsonPatchOp) apply(doc any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := pointerGet(doc, path); err != nil {
-			return nil, err
-		}
-		return pointerSet(doc, path, v, false)
+		return pointerSet(doc, path, v, false) // a missing key of an object is added, as by the real server
 	case "move", "copy":
 		if op.From == nil {
 			return nil, fmt.Errorf("operation missing from")
