@@ -72,12 +72,14 @@ func TestRealAPIServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streamingList=%v", streaming), func(t *testing.T) {
 			lw := NewListWatchFromClient(c, podsResource, ns, "")
-			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{UseWatchList: streaming})
+			gates := defaultFeatureGates
+			gates.WatchListClient = streaming
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{FeatureGates: &gates})
 			h := &recorder{}
 			_, _ = inf.AddEventHandler(h)
 			runInformer(t, inf)
 			h.waitLine(t, "add "+ns+"/before initial=true")
-			t.Logf("synced at version %s", inf.LastSyncResourceVersion())
+			say(t, "synced at version %s", "在版本 %s 同步完成", inf.LastSyncResourceVersion())
 
 			name := fmt.Sprint("p-", streaming)
 			key := ns + "/" + name
@@ -113,7 +115,7 @@ func TestRealAPIServer(t *testing.T) {
 				slices.Sort(have)
 				return slices.Equal(want, have)
 			})
-			t.Logf("events: %q", h.get())
+			say(t, "events: %q", "事件：%q", h.get())
 		})
 	}
 }

@@ -89,6 +89,19 @@ func parseDeleteOptions(raw []byte, q url.Values) (deleteOptions, *APIError) {
 	return o, nil
 }
 
+// readDeleteOptions reads a delete's body as JSON; kubectl and client-go
+// may send it as protobuf (protobuf.go).
+func readDeleteOptions(r *http.Request, ri *resourceInfo) ([]byte, *APIError) {
+	raw, e := readBody(r)
+	if e == nil && mediaType(r) == protobufMediaType && len(raw) > 0 {
+		var opts map[string]any
+		if opts, e = decodeProtobuf(raw, ri, "DeleteOptions"); e == nil {
+			raw, _ = json.Marshal(opts)
+		}
+	}
+	return raw, e
+}
+
 // deleteDecodeError words a body that is not DeleteOptions JSON.
 func deleteDecodeError(raw []byte, err error) string {
 	var v any
@@ -106,7 +119,7 @@ func (o deleteOptions) dryRun() bool { return len(o.DryRun) > 0 }
 // object is not gone yet (a finalizer or a grace period holds it): then the
 // answer is the object as it now is.
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	raw, e := readBody(r)
+	raw, e := readDeleteOptions(r, req.ri)
 	if e != nil {
 		writeError(w, e)
 		return

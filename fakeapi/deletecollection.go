@@ -25,7 +25,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, r
 		writeError(w, e)
 		return
 	}
-	raw, e := readBody(r)
+	raw, e := readDeleteOptions(r, rt.ri)
 	if e != nil {
 		writeError(w, e)
 		return

@@ -247,12 +247,12 @@ func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[str
 		if e != nil {
 			return nil, e
 		}
-		apply := mergePatch
+		var apply patchFunc = mergePatch
 		if ct == "application/strategic-merge-patch+json" {
-			apply = strategicMergePatch
+			apply = strategicMergePatch(req.ri) // patch.go: the schema's patch strategies
 		}
 		return func(target map[string]any) (map[string]any, *APIError) {
-			return apply(target, deepCopy(patch).(map[string]any)), nil
+			return apply(target, deepCopy(patch).(map[string]any))
 		}, nil
 	}
 	return nil, errPatchType()
@@ -261,12 +261,20 @@ func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[str
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
 func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
-	if ct := mediaType(r); ct != "" && ct != "application/json" && !strings.HasSuffix(ct, "+json") {
-		return nil, errUnsupportedMedia(ct, "application/json")
+	ct := mediaType(r)
+	if ct != "" && ct != "application/json" && ct != protobufMediaType && !strings.HasSuffix(ct, "+json") {
+		return nil, errUnsupportedMedia(ct, "application/json, "+protobufMediaType)
 	}
 	raw, e := readBody(r)
 	if e != nil {
 		return nil, e
+	}
+	if ct == protobufMediaType { // protobuf.go
+		body, e := decodeProtobuf(raw, ri, ri.kind)
+		if e != nil {
+			return nil, e
+		}
+		return canonNumbers(body).(map[string]any), nil
 	}
 	body, e := decodeObject(raw)
 	if e != nil {

@@ -1,10 +1,9 @@
 // kubectl_writes_test.go: kubectl's writes behave as on a cluster:
 // `kubectl delete --dry-run=server` deletes nothing (kubectl sends dryRun
-// in the DeleteOptions body), creating a namespace (with create -f: `kubectl
-// create ns` sends protobuf) and `kubectl delete ns` (Terminating while a
-// pod bound to a node waits for its kubelet, then gone), and create in a
-// missing (404) or Terminating (403) namespace is refused. Skipped where
-// kubectl is not on the PATH.
+// in the DeleteOptions body), `kubectl create ns` and `kubectl delete ns`
+// (Terminating while a pod bound to a node waits for its kubelet, then
+// gone), and create in a missing (404) or Terminating (403) namespace is
+// refused. Skipped where kubectl is not on the PATH.
 
 package fakeapi
 
@@ -18,12 +17,11 @@ import (
 	"time"
 )
 
-// kubectlRunner returns a function that runs kubectl against s and
-// returns its combined output and error. An argument "-f=<manifest>"
-// passes the manifest on stdin ("-f -"): `kubectl create ns` and `create
-// configmap` send protobuf, which fakeapi does not read (the docs list it),
-// while create -f sends JSON.
-func kubectlRunner(t *testing.T, s *Server) func(args ...string) (string, error) {
+// kubectlAny returns a function that runs kubectl against s and returns
+// its combined output and error, failing or not (kubectlRunner in
+// kubectl_test.go fails the test instead). An argument "-f=<manifest>"
+// passes the manifest on stdin ("-f -").
+func kubectlAny(t *testing.T, s *Server) func(args ...string) (string, error) {
 	t.Helper()
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Skip("kubectl is not on the PATH")
@@ -50,7 +48,7 @@ func kubectlRunner(t *testing.T, s *Server) func(args ...string) (string, error)
 
 func TestKubectlDeleteDryRunDeletesNothing(t *testing.T) {
 	s := startServer(t, Options{})
-	kubectl := kubectlRunner(t, s)
+	kubectl := kubectlAny(t, s)
 	for _, n := range []string{"a", "b"} {
 		if code, got := call(t, "POST", s.URL()+"/api/v1/namespaces/default/pods", "application/json", podJSON(n, "app=demo")); code != 201 {
 			t.Fatalf("create %s: %d %v", n, code, got)
@@ -74,14 +72,14 @@ func TestKubectlDeleteDryRunDeletesNothing(t *testing.T) {
 
 func TestKubectlNamespaces(t *testing.T) {
 	s := startServer(t, Options{})
-	kubectl := kubectlRunner(t, s)
-	if out, err := kubectl("create", "-f="+nsManifest("team")); err != nil || !strings.Contains(out, "namespace/team created") {
+	kubectl := kubectlAny(t, s)
+	if out, err := kubectl("create", "ns", "team"); err != nil || !strings.Contains(out, "namespace/team created") {
 		t.Fatalf("create ns: %v\n%s", err, out)
 	}
-	if out, err := kubectl("create", "-f="+nsManifest("Team")); err == nil || !strings.Contains(out, `The Namespace "Team" is invalid`) {
+	if out, err := kubectl("create", "ns", "Team"); err == nil || !strings.Contains(out, `The Namespace "Team" is invalid`) {
 		t.Errorf("create ns Team: want the server's 422, got %v\n%s", err, out)
 	}
-	if out, err := kubectl("-n", "nowhere", "create", "-f="+cmManifest); err == nil || !strings.Contains(out, `namespaces "nowhere" not found`) {
+	if out, err := kubectl("-n", "nowhere", "create", "configmap", "c"); err == nil || !strings.Contains(out, `namespaces "nowhere" not found`) {
 		t.Errorf("create in a missing namespace: want 404, got %v\n%s", err, out)
 	}
 	if out, err := kubectl("get", "ns"); err != nil || !strings.Contains(out, "kube-system") || !strings.Contains(out, "team ") {
@@ -113,17 +111,12 @@ func TestKubectlNamespaces(t *testing.T) {
 		t.Error("namespace team still there once it is empty")
 	}
 	// An empty namespace goes at once: kubectl's wait ends.
-	if out, err := kubectl("create", "-f="+nsManifest("short")); err != nil {
+	if out, err := kubectl("create", "ns", "short"); err != nil {
 		t.Fatalf("create ns: %v\n%s", err, out)
 	}
 	if out, err := kubectl("delete", "ns", "short"); err != nil || !strings.Contains(out, `namespace "short" deleted`) {
 		t.Fatalf("delete ns short: %v\n%s", err, out)
 	}
-}
-
-// nsManifest is a namespace named name, as a file for kubectl create -f.
-func nsManifest(name string) string {
-	return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n"
 }
 
 const cmManifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"
