@@ -105,4 +105,3 @@ func pod(name string) map[string]any {
 		}},
 	}
 }
-
