@@ -107,7 +107,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		s.serveListOrWatch(w, r, rt)
 	case rt.name == "" && r.Method == http.MethodPost && (rt.ns != "" || !rt.ri.namespaced):
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.create(req, body); e == nil {
@@ -128,7 +128,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(rt.ri, rt.name))
 	case rt.name != "" && r.Method == http.MethodPut:
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			var created bool
@@ -207,7 +207,7 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 // (RFC 6902, jsonpatch.go), a JSON merge patch (RFC 7386) or a strategic
 // merge patch (patch.go).
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	apply, e := s.patcher(r, req)
+	apply, e := s.patcher(w, r, req)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -229,7 +229,7 @@ func errPatchType() *APIError {
 }
 
 // patcher reads r's patch and returns the function that applies it.
-func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[string]any) (map[string]any, *APIError), *APIError) {
+func (s *Server) patcher(w http.ResponseWriter, r *http.Request, req writeRequest) (func(target map[string]any) (map[string]any, *APIError), *APIError) {
 	ct := mediaType(r)
 	switch ct {
 	case "application/json-patch+json":
@@ -243,7 +243,7 @@ func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[str
 		}
 		return func(target map[string]any) (map[string]any, *APIError) { return ops.apply(target) }, nil
 	case "application/merge-patch+json", "application/strategic-merge-patch+json":
-		patch, e := decodeBody(r, req.ri)
+		patch, e := decodeBody(w, r, req.ri)
 		if e != nil {
 			return nil, e
 		}
@@ -260,7 +260,7 @@ func (s *Server) patcher(r *http.Request, req writeRequest) (func(target map[str
 
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
-func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
+func decodeBody(w http.ResponseWriter, r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
 	ct := mediaType(r)
 	if ct != "" && ct != "application/json" && ct != protobufMediaType && !strings.HasSuffix(ct, "+json") {
 		return nil, errUnsupportedMedia(ct, "application/json, "+protobufMediaType)
@@ -279,8 +279,12 @@ func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
 	body, e := decodeObject(raw)
 	if e != nil {
 		e.Message = fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s", ri.kind, e.Message)
+		return nil, e
 	}
-	return body, e
+	if e := checkFields(w, r, ri, raw, body); e != nil { // fieldvalidation.go
+		return nil, e
+	}
+	return body, nil
 }
 
 // decodeObject parses raw as one JSON object.

@@ -95,5 +95,13 @@ func kubectlOld(ctx context.Context, t *testing.T, s *Server, dir string) {
 			t.Errorf("after kubectl 1.27's apply: %v %v", err, dig(obj, "spec", "containers"))
 		}
 		kubectlExplain(t, kubectl)
+		// A field the schema does not have: kubectl sends
+		// fieldValidation=Strict, and the server refuses the object.
+		write(strings.ReplaceAll(podYAML, "image: nginx:1", "image: nginx:1\n    imagePolicy: x"))
+		cmd := exec.CommandContext(ctx, bin, "--server", s.URL(), "--cache-dir", filepath.Join(dir, "cache-kubectl.1.27"), "create", "-f", file)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), `strict decoding error: unknown field "spec.containers[0].imagePolicy"`) {
+			t.Errorf("kubectl 1.27 create with an unknown field: %v\n%s", err, out)
+		}
 	})
 }

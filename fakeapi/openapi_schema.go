@@ -21,6 +21,7 @@ var openAPISchemas = sync.OnceValue(func() map[string]map[string]any {
 		schemas, _ := comps["schemas"].(map[string]any)
 		for name, s := range schemas {
 			if m, ok := s.(map[string]any); ok {
+				m["$name"] = name // for the lookups that need it (fieldvalidation.go)
 				out[name] = m
 			}
 		}

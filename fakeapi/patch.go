@@ -54,7 +54,40 @@ func strategicMergePatch(ri *resourceInfo) patchFunc {
 		if err != nil {
 			return nil, err.status()
 		}
+		// Directives left in new fields, and fields the kind lacks, are
+		// not stored: the real server decodes the result into its Go type.
+		pruneUnknown(out, kindSchema(ri), false)
+		dropEmpty(out, kindSchema(ri))
 		return out, nil
+	}
+}
+
+// dropEmpty removes what encoding/json would leave out when the real
+// server stores the object: a field whose Go tag says omitempty and whose
+// value is null, an empty map or an empty list (a patch can leave
+// "annotations": {} behind, which the real server does not keep).
+func dropEmpty(v any, schema map[string]any) {
+	schema = resolveSchema(schema)
+	switch v := v.(type) {
+	case map[string]any:
+		props, _ := schema["properties"].(map[string]any)
+		name, _ := schema["$name"].(string)
+		for k, x := range v {
+			sub, _ := props[k].(map[string]any)
+			dropEmpty(x, sub)
+			f := goField(name, k)
+			if f == nil || !f.omitEmpty || f.isStruct && !f.ptr {
+				continue
+			}
+			if x == nil || kindOf(x) != "scalar" && isZeroJSON(x) {
+				delete(v, k)
+			}
+		}
+	case []any:
+		items, _ := schema["items"].(map[string]any)
+		for _, x := range v {
+			dropEmpty(x, items)
+		}
 	}
 }
 

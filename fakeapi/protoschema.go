@@ -35,6 +35,7 @@ type protoField struct {
 	// Go facts (gofields.txt): omitempty or omitzero in the json tag, a
 	// pointer, a slice, a map, or a non-pointer struct.
 	omitEmpty, omitZero, ptr, slice, isMap, isStruct, inline bool
+	goType                                                   string // "[]v1.Container", as Go's errors spell it
 }
 
 // protoMessage is a message: its full name and fields by number.
@@ -234,8 +235,44 @@ func applyGoFields(src string, msgs map[string]*protoMessage) error {
 				f.isStruct = true
 			case "inline":
 				f.inline, f.json = true, ""
+			default:
+				f.goType, _ = strings.CutPrefix(flag, "go=")
 			}
 		}
 	}
 	return nil
+}
+
+// goField is the field with JSON name key of the Go type behind the
+// OpenAPI schema named schemaName ("io.k8s.api.core.v1.PodSpec"), looked
+// up in its message and the messages it embeds; nil when unknown.
+func goField(schemaName, key string) *protoField {
+	m := protoSchema()["k8s.io."+strings.TrimPrefix(schemaName, "io.k8s.")]
+	return goFieldIn(m, key, 0)
+}
+
+func goFieldIn(m *protoMessage, key string, depth int) *protoField {
+	if m == nil || depth > 4 {
+		return nil
+	}
+	for _, f := range m.order {
+		if f.json == key {
+			return f
+		}
+		if f.inline {
+			if g := goFieldIn(protoSchema()[f.typ], key, depth+1); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// goFieldType is the Go type of field key of schemaName, as Go's errors
+// spell it ("[]v1.Container"); "" when unknown.
+func goFieldType(schemaName, key string) string {
+	if f := goField(schemaName, key); f != nil {
+		return f.goType
+	}
+	return ""
 }

@@ -54,6 +54,9 @@ func keepSpec(ri *resourceInfo, body, old map[string]any) {
 	}
 }
 
+// scaleInfo describes the Scale a /scale request reads and writes.
+var scaleInfo = &resourceInfo{Resource: Resource{"autoscaling", "v1", "scale"}, kind: "Scale", singular: "scale"}
+
 // serveScale answers GET, PUT and PATCH on an object's /scale.
 func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, req writeRequest) {
 	if r.Method == http.MethodGet {
@@ -68,14 +71,14 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, req writeReq
 	var patch func(target map[string]any) (map[string]any, *APIError)
 	switch r.Method {
 	case http.MethodPut:
-		body, e := decodeBody(r, &resourceInfo{kind: "Scale"})
+		body, e := decodeBody(w, r, scaleInfo)
 		if e != nil {
 			writeError(w, e)
 			return
 		}
 		patch = func(map[string]any) (map[string]any, *APIError) { return body, nil }
 	case http.MethodPatch:
-		apply, e := s.patcher(r, req)
+		apply, e := s.patcher(w, r, req)
 		if e != nil {
 			writeError(w, e)
 			return

@@ -99,6 +99,7 @@ func main() {
 					if k := kindOf(fld.Type, kinds); k != "" {
 						flags = append(flags, k)
 					}
+					flags = append(flags, "go="+goType(fld.Type, pkgName(dir), imports(file)))
 					if jsonName == "" {
 						jsonName = "_" // an unnamed embedded message: only its fields have names
 					}
@@ -137,6 +138,51 @@ func kindOf(t ast.Expr, kinds map[string]string) string {
 		return kinds[t.Name]
 	}
 	return ""
+}
+
+// goType spells a field's Go type as reflect and encoding/json's errors
+// do: package name, not import alias ("v1.Container", "[]v1.Container",
+// "map[string]string"), a pointer's element type for a pointer.
+func goType(t ast.Expr, pkg string, imports map[string]string) string {
+	switch t := t.(type) {
+	case *ast.StarExpr:
+		return goType(t.X, pkg, imports)
+	case *ast.ArrayType:
+		return "[]" + goType(t.Elt, pkg, imports)
+	case *ast.MapType:
+		return "map[" + goType(t.Key, pkg, imports) + "]" + goType(t.Value, pkg, imports)
+	case *ast.SelectorExpr:
+		x, _ := t.X.(*ast.Ident)
+		return imports[x.Name] + "." + t.Sel.Name
+	case *ast.Ident:
+		switch t.Name {
+		case "string", "bool", "int", "int32", "int64", "uint32", "uint64", "float64", "byte":
+			return t.Name
+		}
+		return pkg + "." + t.Name
+	}
+	return "?"
+}
+
+// imports maps a file's import names (aliases or the path's last
+// element) to the imported package's name, the last path element.
+func imports(file *ast.File) map[string]string {
+	m := map[string]string{}
+	for _, im := range file.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		alias := name
+		if im.Name != nil {
+			alias = im.Name.Name
+		}
+		m[alias] = name
+	}
+	return m
+}
+
+// pkgName is the package name of a k8s.io folder: its last element.
+func pkgName(dir string) string {
+	return filepath.Base(dir)
 }
 
 func fail(err error) {
