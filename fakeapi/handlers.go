@@ -247,7 +247,7 @@ func (s *Server) patcher(w http.ResponseWriter, r *http.Request, req writeReques
 		if e != nil {
 			return nil, e
 		}
-		var apply patchFunc = mergePatch
+		apply := mergePatchOf(req.ri)
 		if ct == "application/strategic-merge-patch+json" {
 			apply = strategicMergePatch(req.ri) // patch.go: the schema's patch strategies
 		}
