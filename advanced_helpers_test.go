@@ -1,5 +1,5 @@
 // advanced_helpers_test.go holds the helpers of the advanced chapters' tests
-// (Steps 09–15 in informer_test.go, advanced_test.go): a fakeapi server, a
+// (Steps 12–18 in informer_test.go, advanced_test.go): a fakeapi server, a
 // client for it, a running informer, and polling with a deadline.
 
 package informer

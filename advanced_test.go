@@ -1,6 +1,6 @@
 // advanced_test.go holds the edge cases of the advanced chapters: retry.go,
 // diff.go, chain.go, health.go, consistency.go, mutation.go and typed.go.
-// The walkthrough steps for them are in informer_test.go (Steps 09–15).
+// The walkthrough steps for them are in informer_test.go (Steps 12–18).
 
 package informer
 

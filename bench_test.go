@@ -10,7 +10,7 @@
 //
 //	go test -run '^$' -bench . -benchmem ./...
 //
-// The README's "What it costs" section has the figures and how to read them.
+// docs/measured-numbers.md, "What it costs", has the figures and how to read them.
 
 package informer
 

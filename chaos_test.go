@@ -84,7 +84,7 @@ func TestChaosConvergence(t *testing.T) {
 			failed++
 		}
 	}
-	t.Logf("chaos long mode: %d seeds from %d, %d failed, %s; totals %s",
+	say(t, "chaos long mode: %d seeds from %d, %d failed, %s; totals %s", "混沌长跑模式：%d 个种子（从 %d 起），%d 个失败，%s；合计 %s",
 		long, seed, failed, time.Since(start).Round(time.Second), formatCounts(total))
 }
 
@@ -94,7 +94,7 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	quietLogs(t) // the informer logs every injected failure: keep the output readable
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("chaos seed %d: rerun with: go test -run TestChaosConvergence -chaos.seed=%d .", seed, seed)
+			say(t, "chaos seed %d: rerun with: go test -run TestChaosConvergence -chaos.seed=%d .", "混沌种子 %d：重跑：go test -run TestChaosConvergence -chaos.seed=%d .", seed, seed)
 		}
 	})
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
@@ -175,7 +175,7 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	counts["compact-mid-list-fired"] = lw.compactionsDuringPaging
 	lw.mu.Unlock()
 	counts["objects"] = len(want)
-	t.Logf("chaos seed %d: %s", seed, formatCounts(counts))
+	say(t, "chaos seed %d: %s", "混沌种子 %d：%s", seed, formatCounts(counts))
 	return counts
 }
 

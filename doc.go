@@ -29,7 +29,7 @@
 //	  └─► handlers     OnAdd / OnUpdate / OnDelete, each with its own buffer and goroutine
 //
 // Read the files in that order, starting with meta.go (objects and keys).
-// `go test -v -run Step` tells the same story as fifteen narrated tests
+// `go test -v -run Step` tells the same story as narrated tests, Step01 to Step18
 // (informer_test.go); `go run ./examples/podwatch` shows it running against
 // fakeapi, the in-process API server in ./fakeapi.
 //

@@ -2,7 +2,7 @@
 // object keys, label selectors, and the watch stream a server sends. Plain
 // `go test` runs the seeds and the corpus in testdata/fuzz/;
 // `go test -run=^$ -fuzz=^FuzzWatchStream$ -fuzztime=5m -parallel=1 .`
-// searches for more (figures in the README, "How we know it works").
+// searches for more (figures in docs/how-we-know.md).
 
 package informer
 

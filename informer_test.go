@@ -1,16 +1,18 @@
 // informer_test.go is the walkthrough: the tutorial's story told as tests,
 // in its order, from objects and keys (Step 01) to the advanced chapters
-// (Steps 09–15). Run `go test -v -run Step` to read it as a chapter, or one
-// step alone with `go test -v -run Step04`. Each step names its tutorial
-// section and the file it exercises, then narrates with t.Log what happens
-// and why. From Step 04 on, everything runs over real HTTP against fakeapi.
+// (Steps 12–18). Run `go test -v -run Step` to read it as a chapter, or one
+// step alone with `go test -v -run Step06`. Each step names its tutorial
+// section and the file it exercises, then narrates what happens and why,
+// in English or Chinese (say, in narrate_test.go, picks the reader's language). From Step 06 on, everything runs over real HTTP against fakeapi.
 // Edge cases and stress live in the other _test.go files.
 
 package informer
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -33,24 +35,74 @@ func nginx(resourceVersion string) *Pod {
 }
 
 func TestStep01ObjectsAndKeys(t *testing.T) {
-	t.Log("Step 1 — objects and keys. Tutorial 004 §3.2 and 000 §2.1–2.2; file meta.go.")
+	say(t, "Step 1 — objects and keys. Tutorial 004 §3.2 and 000 §2.1–2.2; file meta.go.", "第 1 步 — 对象与键。教程 004 §3.2 和 000 §2.1–2.2；文件 meta.go。")
 
-	t.Log("Every object carries ObjectMeta. A cache names it by a key: \"namespace/name\".")
+	say(t, "A Kubernetes object is JSON with two parts an informer relies on (004 §3.2):",
+		"Kubernetes 对象是一段 JSON，其中有两部分是 informer 依赖的（004 §3.2）：")
+	say(t, "  TypeMeta (kind, apiVersion) says what it is; ObjectMeta (name, namespace, uid, resourceVersion) which one.",
+		"  TypeMeta（kind、apiVersion）说明它是什么；ObjectMeta（name、namespace、uid、resourceVersion）说明是哪一个。")
+	raw, err := os.ReadFile("testdata/pod-get.json")
+	must(t, err)
+	var fromServer Pod
+	must(t, json.Unmarshal(raw, &fromServer))
+	say(t, "  a Pod from a real kube-apiserver (testdata/pod-get.json): kind=%q apiVersion=%q",
+		"  真实 kube-apiserver 返回的 Pod（testdata/pod-get.json）：kind=%q apiVersion=%q",
+		fromServer.Kind, fromServer.APIVersion)
+	say(t, "  name=%q namespace=%q uid=%q resourceVersion=%q",
+		"  名字 name=%q，命名空间 namespace=%q，uid=%q，资源版本 resourceVersion=%q",
+		fromServer.Name, fromServer.Namespace, fromServer.UID, fromServer.ResourceVersion)
+	if fromServer.Kind != "Pod" || fromServer.Name == "" || fromServer.ResourceVersion == "" {
+		t.Fatalf("decoded %+v", fromServer.ObjectMeta)
+	}
+
+	say(t, "The cache sees every object through one small interface, Object: the metadata getters,",
+		"缓存只通过一个小接口 Object 看待每个对象：元数据的取值方法、")
+	say(t, "SetResourceVersion and DeepCopyObject (client-go: metav1.Object and runtime.Object).",
+		"SetResourceVersion 和 DeepCopyObject（client-go 里是 metav1.Object 和 runtime.Object）。")
+	var obj Object = &fromServer
+	copied := obj.DeepCopyObject()
+	say(t, "  *Pod gets the getters by embedding ObjectMeta and writes DeepCopyObject itself: a copy is a %T at %q",
+		"  *Pod 通过嵌入 ObjectMeta 得到取值方法，DeepCopyObject 自己实现：拷贝是一个 %T，版本 %q",
+		copied, copied.GetResourceVersion())
+	var other Object = &Unstructured{Object: map[string]any{"kind": "ConfigMap", "apiVersion": "v1",
+		"metadata": map[string]any{"name": "settings", "namespace": "default", "resourceVersion": "9"}}}
+	say(t, "  any other kind decodes into *Unstructured, a map with the same methods: %s %s/%s at %q",
+		"  其他种类都解码成 *Unstructured，一个带同样方法的 map：%s %s/%s，版本 %q",
+		other.(*Unstructured).GetKind(), other.GetNamespace(), other.GetName(), other.GetResourceVersion())
+	if other.GetName() != "settings" || copied.GetResourceVersion() != fromServer.ResourceVersion {
+		t.Fatalf("Object methods: %q %q", other.GetName(), copied.GetResourceVersion())
+	}
+
+	say(t, "The key function needs even less: GetNamespace and GetName. Anything with those two has a key;",
+		"键函数要的更少：GetNamespace 和 GetName。有这两个方法的东西就有键；")
+	say(t, "anything without them gets an error, not a guess.", "没有的就得到一个错误，而不是猜一个。")
+	if key, err := MetaNamespaceKeyFunc(namedThing{namespace: "default", name: "just-names"}); err != nil || key != "default/just-names" {
+		t.Fatalf("key of a namedThing = %q, %v", key, err)
+	} else {
+		say(t, "  a struct with only those two methods → key %q", "  只有这两个方法的结构体 → 键 %q", key)
+	}
+	if _, err := MetaNamespaceKeyFunc(struct{ Name string }{"no-methods"}); err == nil {
+		t.Fatal("a struct without GetNamespace/GetName got a key")
+	} else {
+		say(t, "  a struct without them → error: %v", "  没有这两个方法的结构体 → 错误：%v", err)
+	}
+
+	say(t, "Every object carries ObjectMeta. A cache names it by a key: \"namespace/name\".", "每个对象都带着 ObjectMeta。缓存用一个键来称呼它：\"namespace/name\"。")
 	p := nginx("1")
 	key, err := MetaNamespaceKeyFunc(p)
 	must(t, err)
-	t.Logf("  the key of the nginx Pod is %q", key)
+	say(t, "  the key of the nginx Pod is %q", "  nginx 这个 Pod 的键是 %q", key)
 	if key != "default/nginx-pod" {
 		t.Fatalf("key = %q", key)
 	}
 
-	t.Log("A cluster-scoped object (a Node, a Namespace) has no namespace: its key is just its name.")
+	say(t, "A cluster-scoped object (a Node, a Namespace) has no namespace: its key is just its name.", "集群级对象（Node、Namespace）没有命名空间：它的键就是它的名字。")
 	node := &Unstructured{Object: map[string]any{"kind": "Node", "metadata": map[string]any{"name": "node-1"}}}
 	if key, _ := MetaNamespaceKeyFunc(node); key != "node-1" {
 		t.Fatalf("cluster-scoped key = %q", key)
 	}
 
-	t.Log("SplitMetaNamespaceKey takes a key apart again; a key with two '/' is an error, not a guess.")
+	say(t, "SplitMetaNamespaceKey takes a key apart again; a key with two '/' is an error, not a guess.", "SplitMetaNamespaceKey 把键拆回两半；带两个 '/' 的键是错误，不会去猜。")
 	ns, name, err := SplitMetaNamespaceKey(key)
 	if ns != "default" || name != "nginx-pod" || err != nil {
 		t.Fatalf("split = %q, %q, %v", ns, name, err)
@@ -59,15 +111,15 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 		t.Fatal("a/b/c split without error")
 	}
 
-	t.Log("A list from the server becomes a map by key (000 §2.1): what a cache is, at heart.")
+	say(t, "A list from the server becomes a map by key (000 §2.1): what a cache is, at heart.", "服务器返回的列表按键变成一个 map（000 §2.1）：缓存说到底就是这个。")
 	byKey := SliceToMapByKey([]*Pod{nginx("1"), {ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis"}}},
 		func(p *Pod) string { k, _ := MetaNamespaceKeyFunc(p); return k })
-	t.Logf("  keys: %v", slices.Sorted(maps.Keys(byKey)))
+	say(t, "  keys: %v", "  键：%v", slices.Sorted(maps.Keys(byKey)))
 	if len(byKey) != 2 || byKey["default/redis"] == nil {
 		t.Fatalf("map = %v", byKey)
 	}
 
-	t.Log("Objects in a cache are shared with every reader: to change one, DeepCopy it first (000 §2.3).")
+	say(t, "Objects in a cache are shared with every reader: to change one, DeepCopy it first (000 §2.3).", "缓存里的对象被所有读者共享：要改，先 DeepCopy 一份（000 §2.3）。")
 	changed := p.DeepCopy()
 	changed.Spec.Containers[0].Image = "nginx:1.28"
 	if p.Spec.Containers[0].Image != "nginx:1.27" {
@@ -76,57 +128,58 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 }
 
 func TestStep02DeltaFIFO(t *testing.T) {
-	t.Log("Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2; files delta.go, fifo.go.")
+	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2; files delta.go, fifo.go.", "第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2；文件 delta.go、fifo.go。")
 
-	t.Log("The Reflector writes changes into a DeltaFIFO. Each key is queued once;")
-	t.Log("what happens to it while it waits piles up as Deltas, oldest first.")
+	say(t, "The Reflector writes changes into a DeltaFIFO. Each key is queued once;", "Reflector 把变化写进 DeltaFIFO。每个键只排一次队；")
+	say(t, "what happens to it while it waits piles up as Deltas, oldest first.", "它排队期间发生的事情作为 Delta 依次累积，最早的在前。")
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 	must(t, f.Add(nginx("1")))
 	must(t, f.Update(nginx("2")))
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "3"}}))
-	t.Logf("  queued keys: %v", f.ListKeys())
+	say(t, "  queued keys: %v", "  排队中的键：%v", f.ListKeys())
 	if !slices.Equal(f.ListKeys(), []string{"default/nginx-pod", "default/redis"}) {
 		t.Fatalf("keys = %v", f.ListKeys())
 	}
 
-	t.Log("Pop hands the first key to a process function, with all its deltas at once.")
+	say(t, "Pop hands the first key to a process function, with all its deltas at once.", "Pop 把队首的键连同它的全部 Delta 一次交给处理函数。")
 	var got Deltas
 	_, err := f.Pop(func(obj any, _ bool) error { got = obj.(Deltas); return nil })
 	must(t, err)
 	for _, d := range got {
-		t.Logf("  %s %s", d.Type, describeObj(d.Object))
+		say(t, "  %s %s", "  %s %s", d.Type, describeObj(d.Object))
 	}
 	if len(got) != 2 || got[0].Type != Added || got[1].Type != Updated {
 		t.Fatalf("deltas = %v", got)
 	}
 
-	t.Log("Nothing is merged except one thing: the same deletion reported twice in a row.")
-	t.Log("(000 §3.1 says the queue drops older resource versions; client-go never does.)")
+	say(t, "Nothing is merged except one thing: the same deletion reported twice in a row.", "什么都不合并，只有一个例外：同一个删除连续报告了两次。")
+	say(t, "(000 §3.1 says the queue drops older resource versions; client-go never does.)", "（000 §3.1 说队列会丢弃较旧的资源版本；client-go 从来不这样做。）")
 	must(t, f.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "4"}}))
 	must(t, f.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "5"}}))
 	item, _, _ := f.GetByKey("default/redis")
-	t.Logf("  default/redis holds %d deltas: Added, then one Deleted", len(item.(Deltas)))
+	say(t, "  default/redis holds %d deltas: Added, then one Deleted", "  default/redis 有 %d 个 Delta：Added，然后一个 Deleted", len(item.(Deltas)))
 	if d := item.(Deltas); len(d) != 2 || d.Newest().Type != Deleted {
 		t.Fatalf("deltas = %v", d)
 	}
 
-	t.Log("A relist (Replace) that no longer contains a queued key proves it was deleted while")
-	t.Log("we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).")
+	say(t, "A relist (Replace) that no longer contains a queued key proves it was deleted while", "重新 List（Replace）的结果里不再有某个排队中的键，说明它是在我们")
+	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在 watch 时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: "6"}}))
 	must(t, f.Replace([]any{nginx("7")}, "7"))
 	item, _, _ = f.GetByKey("default/web")
 	tomb, ok := item.(Deltas).Newest().Object.(DeletedFinalStateUnknown)
-	t.Logf("  default/web now ends with: Deleted %s", describeObj(tomb))
+	say(t, "  default/web now ends with: Deleted %s", "  default/web 现在以这个结尾：Deleted %s", describeObj(tomb))
 	if !ok || tomb.Key != "default/web" {
 		t.Fatalf("deltas = %v", item)
 	}
 }
 
-func TestStep03StoreAndIndexes(t *testing.T) {
-	t.Log("Step 3 — the store and its indexes. Tutorial 004 §3.3 and 000 §1, §2.4; files store.go, thread_safe_store.go.")
+func TestStep04StoreAndIndexes(t *testing.T) {
+	say(t, "Step 4 — the store and its indexes. Tutorial 004 §3.3 and 000 §1, §2.4.", "第 4 步 — 存储（Store）与索引。教程 004 §3.3 和 000 §1、§2.4。")
+	say(t, "Files: store.go, thread_safe_store.go.", "文件：store.go、thread_safe_store.go。")
 
-	t.Log("The informer keeps the current state in an Indexer: a thread-safe map by key")
-	t.Log("plus indexes. Here, the usual one: by namespace.")
+	say(t, "The informer keeps the current state in an Indexer: a thread-safe map by key", "informer 把当前状态放在索引器（Indexer）里：一个按键存放、线程安全的 map，")
+	say(t, "plus indexes. Here, the usual one: by namespace.", "再加上索引。这里用最常见的一个：按命名空间。")
 	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
 	for _, p := range []*Pod{
 		nginx("1"),
@@ -137,40 +190,134 @@ func TestStep03StoreAndIndexes(t *testing.T) {
 	}
 	keys, err := idx.IndexKeys(NamespaceIndex, "default")
 	must(t, err)
-	t.Logf("  pods in default: %v", keys)
+	say(t, "  pods in default: %v", "  default 里的 Pod：%v", keys)
 	if !slices.Equal(keys, []string{"default/nginx-pod", "default/redis"}) {
 		t.Fatalf("keys = %v", keys)
 	}
 
-	t.Log("Indexes follow every write. Deleting redis empties nothing but its own entry;")
-	t.Log("deleting coredns removes the now-empty kube-system value altogether.")
+	say(t, "Indexes follow every write. Deleting redis empties nothing but its own entry;", "每次写入，索引都跟着变。删掉 redis 只去掉它自己那一项；")
+	say(t, "deleting coredns removes the now-empty kube-system value altogether.", "删掉 coredns 后 kube-system 已经空了，这个索引值整个被移除。")
 	must(t, idx.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis"}}))
 	must(t, idx.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "kube-system", Name: "coredns"}}))
 	values := idx.ListIndexFuncValues(NamespaceIndex)
-	t.Logf("  namespaces indexed: %v", values)
+	say(t, "  namespaces indexed: %v", "  已索引的命名空间：%v", values)
 	if !slices.Equal(values, []string{"default"}) {
 		t.Fatalf("values = %v", values)
 	}
 
-	t.Log("Asking for an index that does not exist is an error, not a crash.")
+	say(t, "Asking for an index that does not exist is an error, not a crash.", "查询不存在的索引会返回错误，而不会崩溃。")
 	if _, err := idx.ByIndex("by-node", "node-1"); err == nil {
 		t.Fatal("unknown index: no error")
 	} else {
-		t.Logf("  %v", err)
+		say(t, "  %v", "  %v", err)
 	}
 
-	t.Log("Replace swaps the whole contents in one step (000 §2.5): a reader sees the old set or the")
-	t.Log("new one, never half of each. The map sits behind a sync.RWMutex; BenchmarkStore compares")
-	t.Log("it with sync.Map (000 §2.4).")
+	say(t, "Replace swaps the whole contents in one step (000 §2.5): a reader sees the old set or the", "Replace 一步换掉全部内容（000 §2.5）：读者看到的要么是旧的一整套，")
+	say(t, "new one, never half of each. The map sits behind a sync.RWMutex; BenchmarkStore compares", "要么是新的一整套，绝不会各看到一半。map 由一个 sync.RWMutex 保护；BenchmarkStore 把它")
+	say(t, "it with sync.Map (000 §2.4).", "和 sync.Map 做了对比（000 §2.4）。")
 	must(t, idx.Replace([]any{&Pod{ObjectMeta: ObjectMeta{Namespace: "prod", Name: "api"}}}, "10"))
 	if keys := idx.ListKeys(); !slices.Equal(keys, []string{"prod/api"}) {
 		t.Fatalf("after Replace: %v", keys)
 	}
-	t.Logf("  after Replace: %v, namespaces %v", idx.ListKeys(), idx.ListIndexFuncValues(NamespaceIndex))
+	say(t, "  after Replace: %v, namespaces %v", "  Replace 之后：%v，命名空间 %v", idx.ListKeys(), idx.ListIndexFuncValues(NamespaceIndex))
 }
 
-func TestStep04Reflector(t *testing.T) {
-	t.Log("Step 4 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1. Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go")
+// namedThing has the two methods a key function needs and nothing else.
+type namedThing struct{ namespace, name string }
+
+func (n namedThing) GetNamespace() string { return n.namespace }
+func (n namedThing) GetName() string      { return n.name }
+
+func TestStep05ListWatch(t *testing.T) {
+	say(t, "Step 5 — ListWatch: all a Reflector asks of an API server. Tutorial 004 §2.4.",
+		"第 5 步 — ListWatch：Reflector 对 API server 的全部要求。教程 004 §2.4。")
+	say(t, "Files: listwatch.go, restclient.go, watch.go.", "文件：listwatch.go、restclient.go、watch.go。")
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "web-1", nil)
+	createPod(t, s, "kube-system", "dns", nil)
+
+	say(t, "A ListerWatcher has two methods, List(ctx, options) and Watch(ctx, options). ListWatch makes one",
+		"ListerWatcher 只有两个方法：List(ctx, options) 和 Watch(ctx, options)。ListWatch 用两个函数")
+	say(t, "from two functions, ListFunc and WatchFunc (client-go: ListWithContextFunc, WatchFuncWithContext).",
+		"ListFunc 和 WatchFunc 拼出一个（client-go 里叫 ListWithContextFunc、WatchFuncWithContext）。")
+	say(t, "NewListWatchFromClient fills both with HTTP: GET .../namespaces/default/pods, then the same with watch=true.",
+		"NewListWatchFromClient 用 HTTP 填好这两个函数：GET .../namespaces/default/pods，然后同一路径加 watch=true。")
+	overHTTP := podsLW(t, s, "default")
+
+	say(t, "Our own ListWatch wraps it, as client-go's NewFilteredListWatchFromClient wraps the REST client:",
+		"我们自己的 ListWatch 包住它，就像 client-go 的 NewFilteredListWatchFromClient 包住 REST 客户端：")
+	say(t, "it records each call's options before passing it on.", "它先记下每次调用的参数，再转交下去。")
+	var mu sync.Mutex
+	var lists, watches []ListOptions
+	lw := &ListWatch{
+		ListFunc: func(ctx context.Context, o ListOptions) (*ObjectList, error) {
+			mu.Lock()
+			lists = append(lists, o)
+			mu.Unlock()
+			return overHTTP.List(ctx, o)
+		},
+		WatchFunc: func(ctx context.Context, o ListOptions) (Watcher, error) {
+			mu.Lock()
+			watches = append(watches, o)
+			mu.Unlock()
+			return overHTTP.Watch(ctx, o)
+		},
+	}
+	var _ ListerWatcher = lw
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list, err := lw.List(ctx, ListOptions{ResourceVersion: "0"})
+	must(t, err)
+	say(t, "  List(resourceVersion=\"0\") → %d pod(s), %s, and the list's own version %q",
+		"  List(resourceVersion=\"0\") → %d 个 Pod，%s，以及列表自己的版本 %q",
+		len(list.Items), list.Items[0].GetName(), list.ResourceVersion)
+	if len(list.Items) != 1 || list.ResourceVersion != s.ResourceVersion() {
+		t.Fatalf("list: %d items at %q (server at %s)", len(list.Items), list.ResourceVersion, s.ResourceVersion())
+	}
+	w, err := lw.Watch(ctx, ListOptions{ResourceVersion: list.ResourceVersion})
+	must(t, err)
+	createPod(t, s, "default", "web-2", nil)
+	select {
+	case ev := <-w.ResultChan():
+		say(t, "  Watch(resourceVersion=%q), then a pod is created → %s %s at version %s",
+			"  Watch(resourceVersion=%q)，然后创建一个 Pod → %s %s，版本 %s",
+			list.ResourceVersion, ev.Type, keyOf(ev.Object), ev.Object.(Object).GetResourceVersion())
+		if ev.Type != WatchAdded || keyOf(ev.Object) != "default/web-2" {
+			t.Fatalf("event %s %v", ev.Type, ev.Object)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no watch event")
+	}
+	w.Stop()
+	for range w.ResultChan() { // Stop closes the channel
+	}
+	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
+
+	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once, then watches from the list's version.",
+		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，然后从列表的版本开始 watch。")
+	mu.Lock()
+	lists, watches = nil, nil
+	mu.Unlock()
+	store := NewStore(MetaNamespaceKeyFunc)
+	runReflector(t, NewReflector(lw, &Pod{}, store))
+	waitFor(t, "the Reflector's watch", func() bool { mu.Lock(); defer mu.Unlock(); return len(watches) == 1 })
+	mu.Lock()
+	l, wo := lists[0], watches[0]
+	mu.Unlock()
+	say(t, "  our ListFunc got resourceVersion=%q limit=%d; our WatchFunc got resourceVersion=%q allowWatchBookmarks=%v",
+		"  我们的 ListFunc 收到 resourceVersion=%q limit=%d；WatchFunc 收到 resourceVersion=%q allowWatchBookmarks=%v",
+		l.ResourceVersion, l.Limit, wo.ResourceVersion, wo.AllowWatchBookmarks)
+	if wo.ResourceVersion != s.ResourceVersion() || len(store.ListKeys()) != 2 {
+		t.Fatalf("watch from %q (server at %s); store %v", wo.ResourceVersion, s.ResourceVersion(), store.ListKeys())
+	}
+	say(t, "Where the objects come from is the ListerWatcher's business: HTTP here, anything in a test.",
+		"对象从哪里来是 ListerWatcher 的事：这里是 HTTP，测试里可以是任何东西。")
+}
+
+func TestStep06Reflector(t *testing.T) {
+	say(t, "Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.", "第 6 步 — Reflector：先 List，再 watch。教程 004 §2.4、§4.1；000 §4.1。")
+	say(t, "Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go.", "文件：reflector.go、reflector_watch.go、reflector_list.go、restclient.go、watch.go。")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
@@ -184,55 +331,122 @@ func TestStep04Reflector(t *testing.T) {
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
 
-	t.Log("The Reflector lists the pods of namespace default once and Replaces the store with them.")
+	say(t, "The Reflector lists the pods of namespace default once and Replaces the store with them.", "Reflector 把命名空间 default 的 Pod List 一次，用它们 Replace 整个存储。")
 	waitFor(t, "the first list", func() bool { return len(store.ListKeys()) == 2 })
 	keys := store.ListKeys()
 	slices.Sort(keys)
-	t.Logf("store keys after the list: %v", keys)
+	say(t, "store keys after the list: %v", "List 之后存储里的键：%v", keys)
 	if !slices.Equal(keys, []string{"default/web-1", "default/web-2"}) {
 		t.Fatalf("got %v", keys)
 	}
 	waitFor(t, "the watch", func() bool { return lw.watchCount() == 1 })
 	lists, watches := lw.calls()
-	t.Logf("first list asked for resourceVersion=%q (\"0\": anything the server has cached will do)", lists[0].ResourceVersion)
+	say(t, "first list asked for resourceVersion=%q (\"0\": anything the server has cached will do)", "第一次 List 请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", lists[0].ResourceVersion)
 	if lists[0].ResourceVersion != "0" {
 		t.Fatalf("first list resourceVersion %q, want \"0\"", lists[0].ResourceVersion)
 	}
 	w := watches[0]
-	t.Logf("then it watches from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d",
+	say(t, "then it watches from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d", "然后从 List 返回的版本 %q 开始 watch，allowWatchBookmarks=%v，timeoutSeconds=%d",
 		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
 	if w.ResourceVersion == "" || w.ResourceVersion == "0" || !w.AllowWatchBookmarks ||
 		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
 		t.Fatalf("watch options %+v", w)
 	}
 
-	t.Log("Each watch event becomes a store operation: ADDED → Add, MODIFIED → Update, DELETED → Delete.")
+	say(t, "Each watch event becomes a store operation: ADDED → Add, MODIFIED → Update, DELETED → Delete.", "每个 watch 事件变成一次存储操作：ADDED → Add，MODIFIED → Update，DELETED → Delete。")
 	rv := createPod(t, s, "default", "web-3", nil)
 	waitFor(t, "ADDED web-3", func() bool { _, ok, _ := store.GetByKey("default/web-3"); return ok })
-	t.Logf("ADDED default/web-3 at version %s", rv)
+	say(t, "ADDED default/web-3 at version %s", "ADDED default/web-3，版本 %s", rv)
 	rv = relabelPod(t, s, "default", "web-3", map[string]string{"tier": "frontend"})
 	waitFor(t, "MODIFIED web-3", func() bool {
 		obj, _, _ := store.GetByKey("default/web-3")
 		return obj != nil && obj.(*Pod).Labels["tier"] == "frontend"
 	})
-	t.Logf("MODIFIED default/web-3 at version %s: the store holds the new labels", rv)
+	say(t, "MODIFIED default/web-3 at version %s: the store holds the new labels", "MODIFIED default/web-3，版本 %s：存储里是新的标签", rv)
 	deletePod(t, s, "default", "web-1")
 	waitFor(t, "DELETED web-1", func() bool { _, ok, _ := store.GetByKey("default/web-1"); return !ok })
-	t.Log("DELETED default/web-1: gone from the store")
+	say(t, "DELETED default/web-1: gone from the store", "DELETED default/web-1：已从存储中移除")
 
 	waitFor(t, "the last version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
-	t.Logf("LastSyncResourceVersion = %s, the server's current version", r.LastSyncResourceVersion())
+	say(t, "LastSyncResourceVersion = %s, the server's current version", "LastSyncResourceVersion = %s，就是服务器当前的版本", r.LastSyncResourceVersion())
 	if n := lw.listCount(); n != 1 {
 		t.Fatalf("%d lists; a healthy watch never relists", n)
 	}
 
-	t.Log("Cancelling the context stops the Reflector and every goroutine it started.")
+	say(t, "Cancelling the context stops the Reflector and every goroutine it started.", "取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
 	cancel()
 	<-done
 }
 
-func TestStep05RunLoop(t *testing.T) {
-	t.Log("Step 5 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes. Tutorial 004 §4.2. File: controller.go")
+func TestStep07Bookmarks(t *testing.T) {
+	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",
+		"第 7 步 — 书签（BOOKMARK）：服务器说\"你已经到版本 N 了\"，却没有任何对象变化。")
+	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go (fakeapi/watch.go sends them).",
+		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go（由 fakeapi/watch.go 发送）。")
+	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
+	createPod(t, s, "default", "web", nil)
+	lw := podsLW(t, s, "default")
+
+	say(t, "On the wire: a watch with allowWatchBookmarks=true; pods change in another namespace only.",
+		"线上看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list, err := lw.List(ctx, ListOptions{})
+	must(t, err)
+	w, err := lw.Watch(ctx, ListOptions{ResourceVersion: list.ResourceVersion, AllowWatchBookmarks: true})
+	must(t, err)
+	createPod(t, s, "elsewhere", "other", nil)
+	deadline := time.After(10 * time.Second)
+	for seen := false; !seen; {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != WatchBookmark || ev.Object.(Object).GetResourceVersion() != s.ResourceVersion() {
+				if ev.Type != WatchBookmark {
+					t.Fatalf("a %s event for a namespace we do not watch", ev.Type)
+				}
+				continue // an earlier bookmark
+			}
+			o := ev.Object.(*Pod)
+			say(t, "  BOOKMARK: a %T with only metadata.resourceVersion=%q (name %q): no object, just a version",
+				"  BOOKMARK：一个 %T，只有 metadata.resourceVersion=%q（name 是 %q）：没有对象，只有版本",
+				o, o.ResourceVersion, o.Name)
+			if o.Name != "" {
+				t.Fatalf("a bookmark with a name: %+v", o.ObjectMeta)
+			}
+			seen = true
+		case <-deadline:
+			t.Fatal("no bookmark at the server's version")
+		}
+	}
+	w.Stop()
+
+	say(t, "Through a Reflector into a DeltaFIFO: the list queues default/web; then only bookmarks arrive.",
+		"经过 Reflector 进入 DeltaFIFO：List 把 default/web 放进队列；之后到来的只有书签。")
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
+	r := NewReflector(lw, &Pod{}, fifo)
+	runReflector(t, r)
+	waitFor(t, "the first list", func() bool { return r.LastSyncResourceVersion() != "" })
+	before := r.LastSyncResourceVersion()
+	for i := range 3 {
+		createPod(t, s, "elsewhere", "p"+strconv.Itoa(i), nil)
+	}
+	waitFor(t, "a bookmark at the server's version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
+	item, _, _ := fifo.GetByKey("default/web")
+	say(t, "  LastSyncResourceVersion %s → %s; the queue still holds %v, default/web with %d delta (Replaced)",
+		"  LastSyncResourceVersion %s → %s；队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）",
+		before, r.LastSyncResourceVersion(), fifo.ListKeys(), len(item.(Deltas)))
+	if keys := fifo.ListKeys(); len(keys) != 1 || len(item.(Deltas)) != 1 {
+		t.Fatalf("a bookmark queued something: keys %v, deltas %v", keys, item)
+	}
+	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server still",
+		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
+	say(t, "remembers, so a quiet resource does not fall out of the history into 410 and a full relist (000 §4.3).",
+		"所以一个安静的资源不会掉出历史、得到 410、再付出一次全量 List 的代价（000 §4.3）。")
+}
+
+func TestStep08RunLoop(t *testing.T) {
+	say(t, "Step 8 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes.", "第 8 步 — 运行循环：Reflector 往 DeltaFIFO 里填，循环不断 Pop 并处理。")
+	say(t, "Tutorial 004 §4.2. File: controller.go.", "教程 004 §4.2。文件：controller.go。")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -262,15 +476,15 @@ func TestStep05RunLoop(t *testing.T) {
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
 
-	t.Log("The initial list reaches the process function as Replaced deltas, one key at a time.")
+	say(t, "The initial list reaches the process function as Replaced deltas, one key at a time.", "初始 List 以 Replaced 类型的 Delta 到达处理函数，一次一个键。")
 	got := []string{<-popped, <-popped}
 	slices.Sort(got)
-	t.Logf("popped: %v", got)
+	say(t, "popped: %v", "Pop 出来的：%v", got)
 	if !slices.Equal(got, []string{"Replaced default/a", "Replaced default/b"}) {
 		t.Fatalf("got %v", got)
 	}
 	waitFor(t, "HasSynced", c.HasSynced)
-	t.Log("HasSynced is true once every key of the initial list has been popped.")
+	say(t, "HasSynced is true once every key of the initial list has been popped.", "初始 List 的每个键都被 Pop 之后，HasSynced 才为 true。")
 
 	createPod(t, s, "default", "c", nil)
 	if d := <-popped; d != "Added default/c" {
@@ -280,9 +494,9 @@ func TestStep05RunLoop(t *testing.T) {
 	if d := <-popped; d != "Deleted default/a" {
 		t.Fatalf("got %q", d)
 	}
-	t.Log("Then each watch event is one delta: Added default/c, Deleted default/a.")
+	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个 watch 事件就是一个 Delta：Added default/c，Deleted default/a。")
 
-	t.Log("Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.")
+	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
 	<-done
 	if !fifo.IsClosed() {
@@ -290,8 +504,9 @@ func TestStep05RunLoop(t *testing.T) {
 	}
 }
 
-func TestStep06SharedInformer(t *testing.T) {
-	t.Log("Step 6 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3. Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go")
+func TestStep09SharedInformer(t *testing.T) {
+	say(t, "Step 9 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3.", "第 9 步 — 共享 informer 和它的事件处理器。教程 004 §2.1、§2.3、§4.3。")
+	say(t, "Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go.", "文件：informer.go、informer_handlers.go、processor.go、handlers.go、lister.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "db", map[string]string{"app": "db"})
 
@@ -304,19 +519,19 @@ func TestStep06SharedInformer(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	t.Log("Both handlers get the initial list as adds with isInInitialList=true.")
+	say(t, "Both handlers get the initial list as adds with isInInitialList=true.", "两个处理器都以 add 收到初始 List，isInInitialList=true。")
 	logger.waitLine(t, "add default/db initial=true")
 	auditor.waitLine(t, "add default/db initial=true")
 
-	t.Log("kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.")
+	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个处理器都收到 ADD event for default/nginx-pod。")
 	createPod(t, s, "default", "nginx-pod", map[string]string{"app": "web"})
 	logger.waitLine(t, "add default/nginx-pod initial=false")
 	auditor.waitLine(t, "add default/nginx-pod initial=false")
 	relabelPod(t, s, "default", "nginx-pod", map[string]string{"app": "web", "version": "2"})
 	logger.waitLine(t, "update default/nginx-pod")
-	t.Log("An update arrives as OnUpdate(old, new) with two different resource versions.")
+	say(t, "An update arrives as OnUpdate(old, new) with two different resource versions.", "更新以 OnUpdate(old, new) 到达，两者的资源版本不同。")
 
-	t.Log("The cache is updated before handlers are told: a lister reads it without asking the server.")
+	say(t, "The cache is updated before handlers are told: a lister reads it without asking the server.", "先更新缓存，再通知处理器：lister 直接读缓存，不用问服务器。")
 	lister := NewPodLister(inf.GetIndexer())
 	pod, err := lister.Pods("default").Get("nginx-pod")
 	if err != nil || pod.Labels["version"] != "2" {
@@ -324,7 +539,7 @@ func TestStep06SharedInformer(t *testing.T) {
 	}
 	web, _ := ParseSelector("app in (web)")
 	pods, _ := lister.List(web)
-	t.Logf("lister.List(%q) → %d pod(s); Pods(\"default\").Get(\"nginx-pod\") → version %s", web, len(pods), pod.ResourceVersion)
+	say(t, "lister.List(%q) → %d pod(s); Pods(\"default\").Get(\"nginx-pod\") → version %s", "lister.List(%q) → %d 个 Pod；Pods(\"default\").Get(\"nginx-pod\") → 版本 %s", web, len(pods), pod.ResourceVersion)
 	if len(pods) != 1 {
 		t.Fatalf("got %d pods", len(pods))
 	}
@@ -332,9 +547,9 @@ func TestStep06SharedInformer(t *testing.T) {
 	deletePod(t, s, "default", "nginx-pod")
 	logger.waitLine(t, "delete default/nginx-pod")
 	auditor.waitLine(t, "delete default/nginx-pod")
-	t.Log("A delete reaches OnDelete with the pod's last state.")
+	say(t, "A delete reaches OnDelete with the pod's last state.", "删除到达 OnDelete，带着 Pod 最后的状态。")
 
-	t.Log("A handler added while the informer runs first gets the cache's contents as adds, then live events.")
+	say(t, "A handler added while the informer runs first gets the cache's contents as adds, then live events.", "informer 运行中新加的处理器，先以 add 收到缓存里的全部内容，然后才是实时事件。")
 	late := &recorder{}
 	reg, err := inf.AddEventHandler(late)
 	if err != nil {
@@ -342,11 +557,12 @@ func TestStep06SharedInformer(t *testing.T) {
 	}
 	late.waitLine(t, "add default/db initial=true")
 	waitFor(t, "the late handler's HasSynced", reg.HasSynced)
-	t.Logf("late handler: %v; its registration HasSynced = %v", late.get(), reg.HasSynced())
+	say(t, "late handler: %v; its registration HasSynced = %v", "后加的处理器：%v；它的注册 HasSynced = %v", late.get(), reg.HasSynced())
 }
 
-func TestStep07Resync(t *testing.T) {
-	t.Log("Step 7 — resync: every period, handlers that asked for it get every cached object again as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go")
+func TestStep10Resync(t *testing.T) {
+	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的处理器会再收到缓存里的每个对象，")
+	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo_relist.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	clock := NewFakeClock(time.Unix(0, 0))
@@ -361,7 +577,7 @@ func TestStep07Resync(t *testing.T) {
 		r.waitLine(t, "add default/a initial=true")
 	}
 
-	t.Log("The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.")
+	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：resync 定时器触发；只有周期 30 秒的处理器到期。")
 	waitFor(t, "the resync timer", clock.HasWaiters)
 	clock.Step(30 * time.Second)
 	every30s.waitLine(t, "update default/a same")
@@ -371,7 +587,7 @@ func TestStep07Resync(t *testing.T) {
 	if every60s.has("update default/a same") || never.has("update default/a same") {
 		t.Fatalf("resync reached a handler that was not due: 60s=%v never=%v", every60s.get(), never.get())
 	}
-	t.Log("At 60 s both periodic handlers are due; the handler with period 0 never resyncs.")
+	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性处理器都到期；周期为 0 的处理器从不 resync。")
 	clock.Step(30 * time.Second)
 	every60s.waitLine(t, "update default/a same")
 	createPod(t, s, "default", "marker-2", nil)
@@ -379,11 +595,12 @@ func TestStep07Resync(t *testing.T) {
 	if never.has("update default/a same") {
 		t.Fatal("the handler with resync period 0 was resynced")
 	}
-	t.Logf("30s handler: %v", every30s.get())
+	say(t, "30s handler: %v", "30 秒的处理器：%v", every30s.get())
 }
 
-func TestStep08WhenThingsGoWrong(t *testing.T) {
-	t.Log("Step 8 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction. Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go")
+func TestStep11WhenThingsGoWrong(t *testing.T) {
+	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction.", "第 11 步 — 出错的时候：watch 断开、服务器宕机、429，以及压缩之后的 410。")
+	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go、reflector_list.go、backoff.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)
@@ -395,7 +612,9 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	runInformer(t, inf)
 	h.waitLine(t, "add default/keep initial=true")
 
-	t.Log("1. The server ends the watch (a dropped connection, or timeoutSeconds): the Reflector re-watches from the last version it saw. No relist.")
+	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了 watch（连接断开，或到了 timeoutSeconds）：")
+
+	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新 watch，不重新 List。")
 	createPod(t, s, "default", "p1", nil)
 	h.waitLine(t, "add default/p1 initial=false")
 	watches := lw.watchCount()
@@ -403,16 +622,18 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
 	createPod(t, s, "default", "p2", nil)
 	h.waitLine(t, "add default/p2 initial=false")
-	t.Logf("re-watched from resourceVersion %s; lists so far: %d", lw.lastWatch().ResourceVersion, lw.listCount())
+	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新 watch；到目前为止 List 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("a dropped watch caused a relist (%d lists)", lw.listCount())
 	}
 
-	t.Log("2. The server goes down: connection refused. The Reflector backs off (800 ms, doubling, with jitter) and re-watches; still no relist.")
+	say(t, "2. The server goes down: connection refused. The Reflector backs off (800 ms, doubling, with jitter)", "2. 服务器宕机：连接被拒绝。Reflector 退避（800 毫秒起，逐次翻倍，带抖动），")
+
+	say(t, "   and re-watches; still no relist.", "   然后重新 watch；仍然不重新 List。")
 	stopServer(t, s, lw)
 	first := stepBackoff(t, clock)
 	second := stepBackoff(t, clock)
-	t.Logf("backoffs while the server is down: %v, then %v", first, second)
+	say(t, "backoffs while the server is down: %v, then %v", "服务器宕机期间的退避：%v，然后 %v", first, second)
 	if first < 800*time.Millisecond || first >= 1600*time.Millisecond || second < 1600*time.Millisecond || second >= 3200*time.Millisecond {
 		t.Fatalf("backoffs %v, %v; want [0.8s,1.6s) then [1.6s,3.2s)", first, second)
 	}
@@ -423,24 +644,29 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	stepBackoff(t, clock)
 	createPod(t, s, "default", "p3", nil)
 	h.waitLine(t, "add default/p3 initial=false")
-	t.Logf("the server is back; the watch resumed; lists so far: %d", lw.listCount())
+	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；watch 接着进行；到目前为止 List 了 %d 次", lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
 	}
 
-	t.Log("3. The server answers 429 Too Many Requests: back off, re-watch, no relist.")
+	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新 watch，不重新 List。")
 	failedBefore := s.Stats().Failed
 	s.FailNext(1, 429)
 	s.CloseWatches()
 	wait := stepBackoff(t, clock)
 	createPod(t, s, "default", "p4", nil)
 	h.waitLine(t, "add default/p4 initial=false")
-	t.Logf("one 429 (failed requests %d → %d), a backoff of %v (still growing: two healthy minutes have not passed), and the watch resumed", failedBefore, s.Stats().Failed, wait)
+	say(t, "one 429 (failed requests %d → %d), a backoff of %v, and the watch resumed",
+		"一次 429（失败请求 %d → %d），退避 %v，然后 watch 接着进行", failedBefore, s.Stats().Failed, wait)
+	say(t, "  (the backoff is still growing: two healthy minutes have not passed)",
+		"  （退避还在增长：还没有连续健康两分钟）")
 	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 {
 		t.Fatalf("failed %d, lists %d", s.Stats().Failed, lw.listCount())
 	}
 
-	t.Log("4. While the server is down, doomed is deleted and born is created, and the history is compacted. The re-watch gets 410 Expired: the Reflector relists.")
+	say(t, "4. While the server is down, doomed is deleted and born is created, and the history is compacted.", "4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
+
+	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新 watch 得到 410 Expired：Reflector 重新 List。")
 	lastSeen := inf.LastSyncResourceVersion()
 	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)
@@ -456,15 +682,17 @@ func TestStep08WhenThingsGoWrong(t *testing.T) {
 	h.waitLine(t, "add default/born initial=false")
 	h.waitLine(t, "update default/keep same")
 	lists, _ := lw.calls()
-	t.Logf("relisted from resourceVersion %q (the last seen was %s); handlers got: delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
-		lists[len(lists)-1].ResourceVersion, lastSeen)
+	say(t, "relisted from resourceVersion %q (the last seen was %s); the handlers got:",
+		"从 resourceVersion %q 重新 List（最后见到的是 %s）；处理器收到：", lists[len(lists)-1].ResourceVersion, lastSeen)
+	say(t, "  delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
+		"  以 DeletedFinalStateUnknown 删除 doomed，add born，以 old == new 更新 keep")
 	if len(lists) != 2 {
 		t.Fatalf("%d lists, want 2", len(lists))
 	}
 }
 
-func TestStep09OptimisticConcurrency(t *testing.T) {
-	t.Log("Step 9 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5); file retry.go.")
+func TestStep12OptimisticConcurrency(t *testing.T) {
+	say(t, "Step 12 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5); file retry.go.", "第 12 步 — 乐观并发：409 Conflict 与 RetryOnConflict。教程 000 §3.3（以及 004 §2.5）；文件 retry.go。")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -472,8 +700,8 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 	advCreatePods(t, c, "counter")
 
 	const writers, increments = 4, 5
-	t.Logf("%d writers each add 1 to the pod's %q annotation %d times: GET, change, PUT with the resourceVersion read.", writers, counter, increments)
-	t.Log("They all read before any of them writes, so all but one of the first writes are stale.")
+	say(t, "%d writers each add 1 to the pod's %q annotation %d times: GET, change, PUT with the resourceVersion read.", "%d 个写者，每个给 Pod 的注解 %q 加 1，各加 %d 次：GET，修改，带着读到的 resourceVersion PUT。", writers, counter, increments)
+	say(t, "They all read before any of them writes, so all but one of the first writes are stale.", "它们都在任何人写之前读，所以第一轮写入只有一个不是过期的。")
 	var conflicts atomic.Int64
 	var firstRead sync.WaitGroup // the writers' first reads, all done before any write
 	firstRead.Add(writers)
@@ -500,7 +728,7 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 					_, err = c.Update(ctx, podsGVR, pod)
 					if IsConflict(err) {
 						conflicts.Add(1)
-						t.Logf("  writer %d: 409 Conflict writing over resourceVersion %s: %v", w, pod.ResourceVersion, err)
+						say(t, "  writer %d: 409 Conflict writing over resourceVersion %s: %v", "  写者 %d：在 resourceVersion %s 上写入得到 409 Conflict：%v", w, pod.ResourceVersion, err)
 					}
 					return err
 				})
@@ -516,18 +744,19 @@ func TestStep09OptimisticConcurrency(t *testing.T) {
 	obj, err := c.Get(ctx, podsGVR, "default", "counter")
 	must(t, err)
 	got := annotationInt(obj.(*Pod), counter)
-	t.Logf("The counter reads %d after %d increments, with %d conflicts retried along the way.", got, writers*increments, conflicts.Load())
+	say(t, "The counter reads %d after %d increments, with %d conflicts retried along the way.", "计数器读数 %d，共加了 %d 次，途中重试了 %d 次冲突。", got, writers*increments, conflicts.Load())
 	if got != writers*increments {
 		t.Fatalf("counter = %d, want %d: an increment was lost", got, writers*increments)
 	}
 	if conflicts.Load() < writers-1 {
 		t.Fatalf("saw %d conflicts, want at least %d: the first round of writes should have collided", conflicts.Load(), writers-1)
 	}
-	t.Log("No increment was lost: the server refused every stale write, and each writer re-read and tried again.")
+	say(t, "No increment was lost: the server refused every stale write, and each writer re-read and tried again.", "没有丢失任何一次加 1：服务器拒绝了每个过期的写入，每个写者都重新读、再试一次。")
 }
 
-func TestStep10SnapshotDiff(t *testing.T) {
-	t.Log("Step 10 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2; file diff.go (and fifo_relist.go, Replace).")
+func TestStep13SnapshotDiff(t *testing.T) {
+	say(t, "Step 13 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2.", "第 13 步 — 快照比对：按键和资源版本区分新增、更新、删除。教程 000 §3.2。")
+	say(t, "File: diff.go (and fifo_relist.go, Replace).", "文件：diff.go（以及 fifo_relist.go 的 Replace）。")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -537,9 +766,9 @@ func TestStep10SnapshotDiff(t *testing.T) {
 
 	before, err := SnapshotOf(inf.GetStore(), DeletionHandlingMetaNamespaceKeyFunc)
 	must(t, err)
-	t.Logf("Snapshot 1 of the cache holds %d pods.", len(before))
+	say(t, "Snapshot 1 of the cache holds %d pods.", "缓存的快照 1 里有 %d 个 Pod。", len(before))
 
-	t.Log("On the server: create default/new, relabel default/change, delete default/remove.")
+	say(t, "On the server: create default/new, relabel default/change, delete default/remove.", "在服务器上：创建 default/new，改 default/change 的标签，删除 default/remove。")
 	advCreatePods(t, c, "new")
 	obj, err := c.Get(ctx, podsGVR, "default", "change")
 	must(t, err)
@@ -557,14 +786,14 @@ func TestStep10SnapshotDiff(t *testing.T) {
 	must(t, err)
 
 	d := DiffSnapshots(before, after)
-	t.Logf("DiffSnapshots(snapshot 1, snapshot 2) = added %v, updated %v, deleted %v", d.Added, d.Updated, d.Deleted)
+	say(t, "DiffSnapshots(snapshot 1, snapshot 2) = added %v, updated %v, deleted %v", "DiffSnapshots(快照 1, 快照 2) = 新增 %v，更新 %v，删除 %v", d.Added, d.Updated, d.Deleted)
 	want := SnapshotDiff{Added: []string{"default/new"}, Updated: []string{"default/change"}, Deleted: []string{"default/remove"}}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("diff = %+v, want %+v", d, want)
 	}
-	t.Log("default/keep is in neither list: its resource version did not change, so nothing happened to it.")
+	say(t, "default/keep is in neither list: its resource version did not change, so nothing happened to it.", "default/keep 不在任何一个列表里：它的资源版本没变，所以它什么都没发生。")
 
-	t.Log("A relist computes the same thing. Feed a DeltaFIFO that knows snapshot 1 the server's list:")
+	say(t, "A relist computes the same thing. Feed a DeltaFIFO that knows snapshot 1 the server's list:", "重新 List 算出的是同一个东西。把服务器的列表交给一个知道快照 1 的 DeltaFIFO：")
 	known := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	for _, o := range before {
 		must(t, known.Add(o))
@@ -584,16 +813,16 @@ func TestStep10SnapshotDiff(t *testing.T) {
 		old, knew, _ := known.GetByKey(key)
 		switch {
 		case newest.Type == Deleted:
-			t.Logf("  %s: Deleted, the object wrapped in %T", key, newest.Object)
+			say(t, "  %s: Deleted, the object wrapped in %T", "  %s：Deleted，对象包在 %T 里", key, newest.Object)
 			relist.Deleted = append(relist.Deleted, key)
 		case !knew:
-			t.Logf("  %s: Replaced, unknown to the cache: the handlers get an add", key)
+			say(t, "  %s: Replaced, unknown to the cache: the handlers get an add", "  %s：Replaced，缓存里没有：处理器收到 add", key)
 			relist.Added = append(relist.Added, key)
 		case changed(old, newest.Object):
-			t.Logf("  %s: Replaced, with a new resource version: the handlers get a real update", key)
+			say(t, "  %s: Replaced, with a new resource version: the handlers get a real update", "  %s：Replaced，资源版本变了：处理器收到真正的 update", key)
 			relist.Updated = append(relist.Updated, key)
 		default:
-			t.Logf("  %s: Replaced, same resource version: only a re-delivery", key)
+			say(t, "  %s: Replaced, same resource version: only a re-delivery", "  %s：Replaced，资源版本相同：只是重新投递", key)
 		}
 	}
 	slices.Sort(relist.Added)
@@ -602,18 +831,21 @@ func TestStep10SnapshotDiff(t *testing.T) {
 	if !reflect.DeepEqual(relist, want) {
 		t.Fatalf("relist diff = %+v, want %+v", relist, want)
 	}
-	t.Log("Same answer: the relist is a snapshot diff between the cache and the server's list.")
+	say(t, "Same answer: the relist is a snapshot diff between the cache and the server's list.", "答案相同：重新 List 就是缓存与服务器列表之间的一次快照比对。")
 }
 
-func TestStep11HandlerChains(t *testing.T) {
-	t.Log("Step 11 — handler chains, filters, and handlers added and removed at run time. Tutorial 004 §4.3 and 000 ch. 5 (热升级); file chain.go (with handlers.go, informer_handlers.go).")
+func TestStep14HandlerChains(t *testing.T) {
+	say(t, "Step 14 — handler chains, filters, and handlers added and removed at run time.", "第 14 步 — 处理器链、过滤，以及运行中增删处理器。")
+	say(t, "Tutorial 004 §4.3 and 000 ch. 5 (hot upgrade); file chain.go (with handlers.go, informer_handlers.go).", "教程 004 §4.3 和 000 第五章（热升级）；文件 chain.go（以及 handlers.go、informer_handlers.go）。")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
 	inf, _ := advInformer(t, srv, nil)
 	var log eventLog
 
-	t.Log("One registration holds a chain: audit, then a filtered handler for app=web only, then one that panics, then metrics.")
+	say(t, "One registration holds a chain: audit, then a filtered handler for app=web only,", "一次注册里放一条链：先审计，然后一个只处理 app=web 的过滤处理器，")
+
+	say(t, "then one that panics, then metrics.", "然后一个会 panic 的，最后是指标。")
 	isWeb := func(obj any) bool { p, ok := obj.(*Pod); return ok && p.Labels["app"] == "web" }
 	var panics atomic.Int64
 	chain := NewHandlerChain(
@@ -630,7 +862,7 @@ func TestStep11HandlerChains(t *testing.T) {
 	must(t, err)
 	advRun(t, inf)
 
-	t.Log("Create default/web (app=web) and default/batch (app=batch).")
+	say(t, "Create default/web (app=web) and default/batch (app=batch).", "创建 default/web（app=web）和 default/batch（app=batch）。")
 	advCreatePods(t, c, "web")
 	batch := advPod("batch")
 	batch.Labels["app"] = "batch"
@@ -645,7 +877,7 @@ func TestStep11HandlerChains(t *testing.T) {
 		"audit add default/batch", panicked, "metrics add default/batch",
 	}
 	for _, line := range log.all() {
-		t.Logf("  %s", line)
+		say(t, "  %s", "  %s", line)
 	}
 	if got := log.all(); !slices.Equal(got, want) {
 		t.Fatalf("chain calls = %q, want %q (in order, batch filtered out of web, past the panic)", got, want)
@@ -654,7 +886,7 @@ func TestStep11HandlerChains(t *testing.T) {
 		t.Fatalf("panics reported = %d, want 2", panics.Load())
 	}
 
-	t.Log("Relabel default/web to app=api: it leaves the filter, so the filtered handler sees a delete.")
+	say(t, "Relabel default/web to app=api: it leaves the filter, so the filtered handler sees a delete.", "把 default/web 的标签改成 app=api：它离开了过滤条件，所以过滤处理器看到一个 delete。")
 	obj, err := c.Get(ctx, podsGVR, "default", "web")
 	must(t, err)
 	relabelled := obj.(*Pod)
@@ -666,14 +898,14 @@ func TestStep11HandlerChains(t *testing.T) {
 		t.Fatalf("after the relabel: %q; want audit update and web delete", log.all())
 	}
 
-	t.Log("Hot upgrade: while the informer runs, add a v2 handler, then remove the v1 chain.")
+	say(t, "Hot upgrade: while the informer runs, add a v2 handler, then remove the v1 chain.", "热升级：informer 运行中，加上 v2 处理器，再移除 v1 链。")
 	v2, err := inf.AddEventHandler(log.handler("v2"))
 	must(t, err)
 	advWaitFor(t, "v2's registration to sync", v2.HasSynced)
 	if !log.has("v2 add default/web") || !log.has("v2 add default/batch") {
 		t.Fatalf("v2 did not get the cache's contents as adds: %q", log.all())
 	}
-	t.Log("  v2 got the two cached pods as adds as soon as it was added.")
+	say(t, "  v2 got the two cached pods as adds as soon as it was added.", "  v2 一加上，就以 add 收到了缓存里的两个 Pod。")
 	must(t, inf.RemoveEventHandler(v1))
 	advCreatePods(t, c, "after")
 	advWaitFor(t, "v2 to see default/after", func() bool { return log.has("v2 add default/after") })
@@ -682,11 +914,12 @@ func TestStep11HandlerChains(t *testing.T) {
 			t.Fatalf("the removed chain still got %q", line)
 		}
 	}
-	t.Log("  default/after reached v2 only: the removed v1 chain is gone, and the informer never stopped.")
+	say(t, "  default/after reached v2 only: the removed v1 chain is gone, and the informer never stopped.", "  default/after 只到达了 v2：移除的 v1 链已经不在了，informer 也从未停止。")
 }
 
-func TestStep12HealthFigures(t *testing.T) {
-	t.Log("Step 12 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs. Tutorial 000 ch. 5 (可观测性, 背压); file health.go.")
+func TestStep15HealthFigures(t *testing.T) {
+	say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors, resync, backlogs.", "第 15 步 — 健康指标：新鲜度、List、重新 List、watch 重启、错误、resync、积压。")
+	say(t, "Tutorial 000 ch. 5 (observability, backpressure); file health.go.", "教程 000 第五章（可观测性、背压）；文件 health.go。")
 	srv := startServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	quietLogs(t)
@@ -703,7 +936,7 @@ func TestStep12HealthFigures(t *testing.T) {
 		return h
 	}
 
-	t.Log("One handler is stuck: each notification waits until the test lets it go.")
+	say(t, "One handler is stuck: each notification waits until the test lets it go.", "一个处理器卡住了：每个通知都要等测试放行。")
 	gate := make(chan struct{})
 	wait := func(any) { <-gate }
 	_, err := inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: wait, UpdateFunc: func(_, n any) { wait(n) }})
@@ -712,12 +945,12 @@ func TestStep12HealthFigures(t *testing.T) {
 	t.Cleanup(func() { close(gate) }) // runs before the informer is stopped
 	advWaitFor(t, "two pending adds", func() bool { h := health(); return len(h.Handlers) == 1 && h.Handlers[0].Pending == 2 })
 	h := health()
-	t.Logf("  synced=%v lists=%d lastSyncResourceVersion=%s pending=%d", h.Synced, h.Lists, h.LastSyncResourceVersion, h.Handlers[0].Pending)
+	say(t, "  synced=%v lists=%d lastSyncResourceVersion=%s pending=%d", "  synced=%v lists=%d lastSyncResourceVersion=%s pending=%d（已同步、List 次数、最后版本、积压）", h.Synced, h.Lists, h.LastSyncResourceVersion, h.Handlers[0].Pending)
 	if !h.Synced || h.Lists != 1 || h.LastSyncResourceVersion != srv.ResourceVersion() {
 		t.Fatalf("after the first list: %+v (the server is at %s)", h, srv.ResourceVersion())
 	}
 
-	t.Log("Half a minute passes without news from the server: staleness grows.")
+	say(t, "Half a minute passes without news from the server: staleness grows.", "半分钟过去，服务器没有任何消息：staleness（陈旧度）增长。")
 	clock.Step(30 * time.Second)
 	if h := health(); h.Staleness != 30*time.Second {
 		t.Fatalf("staleness = %v, want 30s", h.Staleness)
@@ -729,13 +962,13 @@ func TestStep12HealthFigures(t *testing.T) {
 		h := health()
 		return h.Staleness == 0 && h.Handlers[0].Pending == 3
 	})
-	t.Logf("  an event arrives: staleness %v; the stuck handler is %d behind", health().Staleness, health().Handlers[0].Pending)
+	say(t, "  an event arrives: staleness %v; the stuck handler is %d behind", "  来了一个事件：staleness %v；卡住的处理器落后 %d 个", health().Staleness, health().Handlers[0].Pending)
 	for range 3 {
 		gate <- struct{}{}
 	}
 	advWaitFor(t, "the backlog to drain", func() bool { return health().Handlers[0].Pending == 0 })
 
-	t.Log("A minute on, the resync runs (locally: it asks the server nothing).")
+	say(t, "A minute on, the resync runs (locally: it asks the server nothing).", "又过一分钟，resync 运行（在本地：不问服务器任何东西）。")
 	clock.Step(30 * time.Second)
 	advWaitFor(t, "the resync", func() bool { return health().Resyncs == 1 })
 	if h := health(); !h.LastResyncTime.Equal(clock.Now()) || h.Lists != 1 {
@@ -745,7 +978,7 @@ func TestStep12HealthFigures(t *testing.T) {
 		gate <- struct{}{}
 	}
 
-	t.Log("Now the server goes down; a pod is deleted and the history is compacted meanwhile; it comes back.")
+	say(t, "Now the server goes down; a pod is deleted and the history is compacted meanwhile; it comes back.", "现在服务器宕机；其间删了一个 Pod，历史也被压缩；然后服务器恢复。")
 	must(t, srv.Stop())
 	advWaitFor(t, "the reflector to back off (a timer besides the resync's)", func() bool { return len(clock.Waiters()) >= 2 })
 	must(t, srv.Delete(fakeapi.Pods, "default", "a"))
@@ -761,15 +994,16 @@ func TestStep12HealthFigures(t *testing.T) {
 	}()
 	advWaitStepping(t, clock, "the relist after 410", func() bool { return health().RelistsAfterExpired == 1 })
 	h = health()
-	t.Logf("  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v", h.Lists, h.RelistsAfterExpired, h.WatchRestarts, h.WatchErrors)
+	say(t, "  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v", "  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v（List、410 后重新 List、watch 重启、watch 错误）", h.Lists, h.RelistsAfterExpired, h.WatchRestarts, h.WatchErrors)
 	if h.Lists != 2 || h.WatchRestarts < 1 || h.WatchErrors["Expired"] != 1 || h.WatchErrors["ConnectionRefused"] < 1 {
 		t.Fatalf("after the outage: %+v", h)
 	}
-	t.Log("Every figure moved for the reason it names. examples/health publishes them with expvar.")
+	say(t, "Every figure moved for the reason it names. examples/health publishes them with expvar.", "每个指标都因它名字所说的原因而变化。examples/health 用 expvar 发布它们。")
 }
 
-func TestStep13ConsistencyDetector(t *testing.T) {
-	t.Log("Step 13 — the consistency detector: list from the server, diff against the cache. Tutorial 000 ch. 5 (缓存一致性); file consistency.go (with diff.go).")
+func TestStep16ConsistencyDetector(t *testing.T) {
+	say(t, "Step 16 — the consistency detector: list from the server, diff against the cache.", "第 16 步 — 一致性检测器：从服务器 List，与缓存比对。")
+	say(t, "Tutorial 000 ch. 5 (cache consistency); file consistency.go (with diff.go).", "教程 000 第五章（缓存一致性）；文件 consistency.go（以及 diff.go）。")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	ctx := context.Background()
@@ -781,12 +1015,12 @@ func TestStep13ConsistencyDetector(t *testing.T) {
 	detector.Settle = 50 * time.Millisecond
 	report, err := detector.Check(ctx)
 	must(t, err)
-	t.Logf("A healthy cache: compared at resourceVersion %s, consistent = %v.", report.ResourceVersion, report.Consistent())
+	say(t, "A healthy cache: compared at resourceVersion %s, consistent = %v.", "健康的缓存：在 resourceVersion %s 比对，consistent = %v。", report.ResourceVersion, report.Consistent())
 	if !report.Consistent() {
 		t.Fatalf("healthy cache reported: %v", report.Problems)
 	}
 
-	t.Log("Now corrupt the cache on purpose, behind the informer's back: drop a, invent ghost, age b.")
+	say(t, "Now corrupt the cache on purpose, behind the informer's back: drop a, invent ghost, age b.", "现在背着 informer 故意弄坏缓存：删掉 a，凭空造出 ghost，把 b 改旧。")
 	idx := inf.GetIndexer()
 	a, _, _ := idx.GetByKey("default/a")
 	must(t, idx.Delete(a))
@@ -801,31 +1035,31 @@ func TestStep13ConsistencyDetector(t *testing.T) {
 	report, err = detector.Check(ctx)
 	must(t, err)
 	for _, p := range report.Problems {
-		t.Logf("  %s", p)
+		say(t, "  %s", "  %s", p)
 	}
 	want := SnapshotDiff{Added: []string{"default/a"}, Updated: []string{"default/b"}, Deleted: []string{"default/ghost"}}
 	if !reflect.DeepEqual(report.Diff, want) || len(report.Problems) != 3 {
 		t.Fatalf("report = %+v, want %+v with one problem each", report.Diff, want)
 	}
-	t.Log("Every difference is reported. The informer cannot heal this by itself (no event will come):")
-	t.Log("the fix is to find the code that wrote into the cache, and a restart (a fresh list) in the meantime.")
+	say(t, "Every difference is reported. The informer cannot heal this by itself (no event will come):", "每一处差异都报告了。informer 自己修不好它（不会有事件来）：")
+	say(t, "the fix is to find the code that wrote into the cache, and a restart (a fresh list) in the meantime.", "办法是找出往缓存里写的那段代码，在那之前先重启（重新 List 一次）。")
 }
 
-func TestStep14MutationDetector(t *testing.T) {
-	t.Log("Step 14 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.")
+func TestStep17MutationDetector(t *testing.T) {
+	say(t, "Step 17 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3; file mutation.go.", "第 17 步 — 缓存修改检测器：处理器不得修改缓存里的对象。教程 000 §2.3；文件 mutation.go。")
 	srv := advServer(t)
 	c := advClient(t, srv)
 	advCreatePods(t, c, "web", "db")
 	inf, _ := advInformer(t, srv, nil)
 
-	t.Log("The detector records a deep copy of every object as it enters the cache (through SetTransform).")
+	say(t, "The detector records a deep copy of every object as it enters the cache (through SetTransform).", "检测器在每个对象进入缓存时（通过 SetTransform）记下它的一份深拷贝。")
 	detector := NewCacheMutationDetector("pods")
 	must(t, inf.SetTransform(detector.Transform(nil)))
 
-	t.Log("Two handlers want a label on default/web. The careless one writes on the cached pod;")
-	t.Log("the careful one calls DeepCopy first and changes only its copy.")
-	t.Log("(They share one HandlerChain, so they run one after the other: on two goroutines the careless")
-	t.Log("write would also be a data race, which `go test -race` reports.)")
+	say(t, "Two handlers want a label on default/web. The careless one writes on the cached pod;", "两个处理器都想给 default/web 加一个标签。粗心的那个直接写缓存里的 Pod；")
+	say(t, "the careful one calls DeepCopy first and changes only its copy.", "细心的那个先 DeepCopy，只改自己的拷贝。")
+	say(t, "(They share one HandlerChain, so they run one after the other: on two goroutines the careless", "（它们在同一个 HandlerChain 里，所以一个接一个运行：如果在两个 goroutine 上，")
+	say(t, "write would also be a data race, which `go test -race` reports.)", "粗心的写入还会是一次数据竞争，`go test -race` 会报出来。）")
 	done := make(chan string, 4)
 	careless := ResourceEventHandlerFuncs{AddFunc: func(obj any) {
 		if p := obj.(*Pod); p.Name == "web" {
@@ -849,23 +1083,23 @@ func TestStep14MutationDetector(t *testing.T) {
 
 	found := detector.CompareObjects()
 	for _, m := range found {
-		t.Logf("  caught: %s", m)
+		say(t, "  caught: %s", "  抓到：%s", m)
 	}
 	if len(found) != 1 || found[0].Key != "default/web" ||
 		!slices.Equal(found[0].Changes, []string{`metadata.labels.touched-by: null → "careless"`}) {
 		t.Fatalf("detector found %v, want exactly the careless label on default/web", found)
 	}
 	cached, _, _ := inf.GetStore().GetByKey("default/web")
-	t.Logf("The damage is real: the cache itself now says touched-by=%q, which the server never saw.",
+	say(t, "The damage is real: the cache itself now says touched-by=%q, which the server never saw.", "损害是真实的：缓存本身现在写着 touched-by=%q，而服务器从未见过它。",
 		cached.(*Pod).Labels["touched-by"])
-	t.Log("Each mutation is reported once; default/db and the careful copy are not reported.")
+	say(t, "Each mutation is reported once; default/db and the careful copy are not reported.", "每处修改只报告一次；default/db 和细心处理器的拷贝都没有被报告。")
 	if again := detector.CompareObjects(); len(again) != 0 {
 		t.Fatalf("second comparison found %v, want nothing new", again)
 	}
 }
 
-func TestStep15TypedHelpers(t *testing.T) {
-	t.Log("Step 15 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.")
+func TestStep18TypedHelpers(t *testing.T) {
+	say(t, "Step 18 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.", "第 18 步 — 无类型核心外面的泛型：*Pod 的有类型处理器和 lister。教程 004 §3.1；文件 typed.go。")
 	srv := advServer(t)
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	quietLogs(t)
@@ -886,7 +1120,7 @@ func TestStep15TypedHelpers(t *testing.T) {
 		defer mu.Unlock()
 		return slices.Contains(seen, s)
 	}
-	t.Log("The handler's functions take *Pod: no obj.(*Pod) anywhere in user code.")
+	say(t, "The handler's functions take *Pod: no obj.(*Pod) anywhere in user code.", "处理器的函数直接接收 *Pod：用户代码里不再有 obj.(*Pod)。")
 	_, err := inf.AddEventHandler(TypedResourceEventHandlerFuncs[*Pod]{
 		AddFunc: func(p *Pod) { note("add " + p.Name + " image " + p.Spec.Containers[0].Image) },
 		DeleteFunc: func(p *Pod) {
@@ -899,15 +1133,15 @@ func TestStep15TypedHelpers(t *testing.T) {
 	must(t, err)
 	advRun(t, inf)
 	advWaitFor(t, "the adds", func() bool { return saw("add web image nginx:1.27") && saw("add doomed image nginx:1.27") })
-	t.Log("  AddFunc read p.Spec.Containers[0].Image straight from a *Pod.")
+	say(t, "  AddFunc read p.Spec.Containers[0].Image straight from a *Pod.", "  AddFunc 直接从 *Pod 读到了 p.Spec.Containers[0].Image。")
 
-	t.Log("A typed lister: Get returns a *Pod, List a []*Pod.")
+	say(t, "A typed lister: Get returns a *Pod, List a []*Pod.", "有类型的 lister：Get 返回 *Pod，List 返回 []*Pod。")
 	pods := NewNamespaced(NewResourceIndexer[*Pod](inf.GetIndexer(), "pod"), "default")
 	web, err := pods.Get("web")
 	must(t, err)
 	list, err := pods.List(SelectorFromSet(Set{"app": "web"}))
 	must(t, err)
-	t.Logf("  Get(\"web\") → %s/%s; List(app=web) → %d pods", web.Namespace, web.Name, len(list))
+	say(t, "  Get(\"web\") → %s/%s; List(app=web) → %d pods", "  Get(\"web\") → %s/%s；List(app=web) → %d 个 Pod", web.Namespace, web.Name, len(list))
 	if web.Name != "web" || len(list) != 2 {
 		t.Fatalf("lister: got %q and %d pods, want web and 2", web.Name, len(list))
 	}
@@ -915,14 +1149,14 @@ func TestStep15TypedHelpers(t *testing.T) {
 		t.Fatalf("Get of a missing pod: %v, want NotFound", err)
 	}
 
-	t.Log("Now a deletion the informer misses: stop the server, delete default/doomed, forget the history, restart.")
+	say(t, "Now a deletion the informer misses: stop the server, delete default/doomed, forget the history, restart.", "现在来一个 informer 错过的删除：停掉服务器，删除 default/doomed，丢掉历史，重启。")
 	must(t, srv.Stop())
 	must(t, srv.Delete(fakeapi.Pods, "default", "doomed"))
 	srv.Compact(0)
 	must(t, srv.Restart())
 	advWaitStepping(t, clock, "the relist's tombstone", func() bool { return saw("tombstone default/doomed last image nginx:1.27") })
-	t.Log("  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown, and the typed")
-	t.Log("  handler unwrapped it: TombstoneFunc got the last known *Pod (DeleteFunc would, without TombstoneFunc).")
+	say(t, "  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown, and the typed", "  重新 List 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，有类型的")
+	say(t, "  handler unwrapped it: TombstoneFunc got the last known *Pod (DeleteFunc would, without TombstoneFunc).", "  处理器把它拆开：TombstoneFunc 拿到最后已知的 *Pod（没有 TombstoneFunc 时由 DeleteFunc 拿到）。")
 	if saw("delete doomed") {
 		t.Fatal("DeleteFunc was called too: a tombstone must be delivered once")
 	}

@@ -77,7 +77,7 @@ func TestRealAPIServer(t *testing.T) {
 			_, _ = inf.AddEventHandler(h)
 			runInformer(t, inf)
 			h.waitLine(t, "add "+ns+"/before initial=true")
-			t.Logf("synced at version %s", inf.LastSyncResourceVersion())
+			say(t, "synced at version %s", "在版本 %s 同步完成", inf.LastSyncResourceVersion())
 
 			name := fmt.Sprint("p-", streaming)
 			key := ns + "/" + name
@@ -113,7 +113,7 @@ func TestRealAPIServer(t *testing.T) {
 				slices.Sort(have)
 				return slices.Equal(want, have)
 			})
-			t.Logf("events: %q", h.get())
+			say(t, "events: %q", "事件：%q", h.get())
 		})
 	}
 }

@@ -83,7 +83,7 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 	if adds+updates+dels != 0 || replaces != 1 {
 		t.Fatalf("bookmarks changed the store: %d adds, %d updates, %d deletes, %d replaces", adds, updates, dels, replaces)
 	}
-	t.Logf("version %s → %s by bookmarks alone", before, r.LastSyncResourceVersion())
+	say(t, "version %s → %s by bookmarks alone", "仅靠书签（bookmark），版本从 %s 变成 %s", before, r.LastSyncResourceVersion())
 }
 
 func TestReflectorStreamingList(t *testing.T) {
@@ -227,7 +227,7 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	if lw.listCount() != 1 {
 		t.Fatalf("%d lists: connection refused must re-watch, not relist", lw.listCount())
 	}
-	t.Log("cancelling in the middle of a backoff ends everything")
+	say(t, "cancelling in the middle of a backoff ends everything", "在退避中途取消，一切都会结束")
 	waitFor(t, "the next backoff", clock.HasWaiters)
 	cancel()
 	<-done

@@ -2,7 +2,7 @@
 // parser and whole requests (method, path, query, Content-Type, body).
 // Plain `go test` runs the seeds below and the corpus in testdata/fuzz/;
 // `go test -fuzz=FuzzRequest -fuzztime=5m -parallel=1 ./fakeapi` searches
-// for more (figures in the README, "How we know it works").
+// for more (figures in docs/how-we-know.md).
 
 package fakeapi
 
