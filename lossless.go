@@ -51,6 +51,9 @@ type jsonField struct {
 	name   string // the member name, from the json tag
 	index  []int  // the path to the field, through embedded structs (TypeMeta)
 	isTime bool   // a time.Time or *time.Time, which must read back as written
+	// plainElems is true for a list or map of plain values ([]string,
+	// map[string]string): a null inside would decode to "" and be lost.
+	plainElems bool
 }
 
 // fieldTable lists a struct type's fields in declaration order, with an
@@ -89,8 +92,10 @@ func (table *fieldTable) collect(t reflect.Type, prefix []int) {
 			table.collect(f.Type, index)
 		default:
 			table.byName[name] = len(table.fields)
+			k := f.Type.Kind()
 			table.fields = append(table.fields, jsonField{name: name, index: index,
-				isTime: f.Type == timeType || f.Type == reflect.PointerTo(timeType)})
+				isTime:     f.Type == timeType || f.Type == reflect.PointerTo(timeType),
+				plainElems: (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct})
 		}
 	}
 }
@@ -106,12 +111,9 @@ func isZero(v reflect.Value) bool {
 
 // decodeKeeping decodes the JSON object data into the struct obj points to,
 // following the rules at the top of this file, and stores the members it
-// keeps raw in *unknown. A JSON null leaves the struct as it is, as
-// encoding/json does for a null.
+// keeps raw in *unknown. A null is no object: it is an error here (a member
+// whose value is null never gets this far; it is kept raw).
 func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
 	v := reflect.ValueOf(obj).Elem()
 	v.SetZero() // this also clears *unknown, a field of the same struct
 	table := fieldsOf(v.Type())
@@ -126,26 +128,24 @@ func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
 			return err
 		}
 		name, _ := tok.(string)
-		start := dec.InputOffset()
-		if i, known := table.byName[name]; known {
-			f := table.fields[i]
-			field := v.FieldByIndex(f.index)
-			field.SetZero() // a repeated member replaces, never merges
-			if err := dec.Decode(field.Addr().Interface()); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			if !isZero(field) && (!f.isTime || readsBack(field, valueText(data, start, dec))) {
-				continue
-			}
-			field.SetZero()
-		} else if err := dec.Decode(new(json.RawMessage)); err != nil {
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		var value bytes.Buffer
-		if err := json.Compact(&value, valueText(data, start, dec)); err != nil {
+		if i, known := table.byName[name]; known {
+			typed, err := table.fields[i].set(v, value)
+			if err != nil {
+				return err
+			}
+			if typed {
+				continue
+			}
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, value); err != nil {
 			return err
 		}
-		kept = appendMember(kept, name, value.Bytes())
+		kept = appendMember(kept, name, compact.Bytes())
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
 		return err
@@ -159,10 +159,44 @@ func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
 	return nil
 }
 
-// valueText is the JSON text of the value dec has just decoded, which
-// started after the member name at offset start.
-func valueText(data []byte, start int64, dec *json.Decoder) []byte {
-	return bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n:")
+// set decodes value, the JSON text of the member, into f's field of v. It
+// reports false, with the field left zero, when the member must stay raw
+// instead: a null, a zero value, or a time written in another form.
+func (f jsonField) set(v reflect.Value, value []byte) (typed bool, err error) {
+	field := v.FieldByIndex(f.index)
+	field.SetZero() // a repeated member replaces, never merges
+	if string(value) == "null" {
+		return false, nil
+	}
+	if f.plainElems && hasNull(value) {
+		return false, fmt.Errorf("%s: a null inside a list or map of plain values would come back as \"\"", f.name)
+	}
+	if err := json.Unmarshal(value, field.Addr().Interface()); err != nil {
+		return false, fmt.Errorf("%s: %w", f.name, err)
+	}
+	if isZero(field) || (f.isTime && !readsBack(field, value)) {
+		field.SetZero()
+		return false, nil
+	}
+	return true, nil
+}
+
+// hasNull reports whether the JSON text holds a null outside its strings.
+func hasNull(value []byte) bool {
+	inString, escaped := false, false
+	for _, c := range value {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == 'n':
+			return true
+		}
+	}
+	return false
 }
 
 // readsBack reports whether a time field encodes back to value, the JSON
