@@ -5,7 +5,7 @@
 // resources) uses, and what a dynamic informer lists and watches with.
 //
 // client-go counterpart: k8s.io/client-go/dynamic (DynamicClient, New,
-// Resource, Namespace and the Get, Create, Update, List and Watch methods of
+// Resource, Namespace and the Get, Create, Update, Delete, List and Watch methods of
 // its resource interface) and dynamicinformer.NewFilteredDynamicInformer,
 // whose ListWatch is built exactly as in ExampleDynamicClient.
 //
@@ -71,6 +71,13 @@ func (r DynamicResource) Update(ctx context.Context, obj *Unstructured) (*Unstru
 		return nil, errNilObject
 	}
 	return r.send(ctx, http.MethodPut, objectPath(r.resource, r.namespace, obj.GetName()), obj)
+}
+
+// Delete deletes the named object; the server's default grace period
+// applies.
+func (r DynamicResource) Delete(ctx context.Context, name string) error {
+	_, err := r.send(ctx, http.MethodDelete, objectPath(r.resource, r.namespace, name), nil)
+	return err
 }
 
 // List lists the objects; each item gets the kind and apiVersion of the

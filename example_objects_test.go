@@ -22,14 +22,28 @@ func ExampleRetryOnConflict() {
 			"ports": []any{map[string]any{"containerPort": 80}}}}}})
 	client, _ := informer.NewRESTClient(informer.RESTConfig{Host: server.URL()})
 	ctx := context.Background()
-	pods := informer.GroupVersionResource{Version: "v1", Resource: "pods"}
 
+	err := addLabel(ctx, client)
+	stored, _ := server.Get(fakeapi.Pods, "default", "web")
+	fmt.Println(err, stored["metadata"].(map[string]any)["labels"])
+	fmt.Println("ports kept:", stored["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"])
+	// Output:
+	// <nil> map[tier:front]
+	// ports kept: [map[containerPort:80]]
+}
+
+// addLabel is the RetryOnConflict example of docs/chapter-map.md (both
+// languages), word for word (TestDocsShowTheTestedRetryExample checks):
+// ExampleRetryOnConflict runs it against fakeapi, TestRealAPIServerUpdate
+// against a real kube-apiserver. It labels the pod default/web.
+func addLabel(ctx context.Context, client *informer.RESTClient) error {
+	pods := informer.GroupVersionResource{Version: "v1", Resource: "pods"}
 	err := informer.RetryOnConflict(informer.DefaultRetry, func() error {
 		obj, err := client.Get(ctx, pods, "default", "web") // read afresh on each try
 		if err != nil {
 			return err
 		}
-		pod := obj.(*informer.Pod)
+		pod := obj.(*informer.Pod) // every field the server sent, modeled or not
 		if pod.Labels == nil {
 			pod.Labels = map[string]string{}
 		}
@@ -37,13 +51,7 @@ func ExampleRetryOnConflict() {
 		_, err = client.Update(ctx, pods, pod) // a 409 runs fn again
 		return err
 	})
-
-	stored, _ := server.Get(fakeapi.Pods, "default", "web")
-	fmt.Println(err, stored["metadata"].(map[string]any)["labels"])
-	fmt.Println("ports kept:", stored["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"])
-	// Output:
-	// <nil> map[tier:front]
-	// ports kept: [map[containerPort:80]]
+	return err
 }
 
 func ExampleDynamicClient() {
