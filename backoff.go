@@ -4,8 +4,10 @@
 // to 100 % jitter, and starts over after 2 minutes without trouble. Time
 // comes from a Clock, so tests step through it instantly.
 //
-// client-go counterpart: k8s.io/apimachinery/pkg/util/wait (Backoff,
-// NewExponentialBackoffManager, BackoffUntil) as the Reflector configures it.
+// client-go counterpart: in v0.37.2, NewReflectorWithOptions builds a
+// wait.Backoff{Duration: 800ms, Cap: 30s, Factor: 2, Jitter: 1} and calls
+// its DelayWithReset(clock, 2*time.Minute) (k8s.io/apimachinery/pkg/util/wait);
+// RunWithContext loops with that delay's Until.
 //
 // Tutorial: 000 §4.3 (exponential backoff after failures).
 

@@ -327,10 +327,21 @@ func BenchmarkInformerEvents(b *testing.B) {
 
 // BenchmarkEventPath measures the informer's own cost per watch event, with
 // no HTTP and no decoding: a watcher fed in process with already decoded
-// pods, through the Reflector, DeltaFIFO, Indexer and processor to one
-// handler. allocs/op is what the event path allocates beyond decoding (the
-// target is none).
+// pods, through the Reflector, the queue, Indexer and processor to one
+// handler, in both pipelines (client-go v0.37.2's RealFIFO, 1.32's
+// DeltaFIFO). allocs/op is what the event path allocates beyond decoding.
+// The in-process watcher cannot stream a list, so WatchListClient is off.
 func BenchmarkEventPath(b *testing.B) {
+	for _, p := range pipelines {
+		b.Run("pipeline="+p.name, func(b *testing.B) {
+			gates := p.gates
+			gates.WatchListClient = false
+			benchEventPath(b, gates)
+		})
+	}
+}
+
+func benchEventPath(b *testing.B, gates FeatureGates) {
 	const n = 1000
 	pods := benchPods(b, n)
 	w := newFakeWatcher()
@@ -345,7 +356,8 @@ func BenchmarkEventPath(b *testing.B) {
 		WatchFunc: func(context.Context, ListOptions) (Watcher, error) { return w, nil },
 	}
 	seen := newBenchCounter()
-	inf := NewSharedIndexInformer(lw, &Pod{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
+		Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, FeatureGates: &gates})
 	if _, err := inf.AddEventHandler(seen.handler()); err != nil {
 		b.Fatal(err)
 	}

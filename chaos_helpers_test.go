@@ -10,6 +10,7 @@ package informer
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -245,4 +246,21 @@ func waitUntil(limit time.Duration, cond func() bool) bool {
 		time.Sleep(time.Millisecond) // polling interval
 	}
 	return true
+}
+
+// chaosGates varies the pipeline around the one the suite runs in: each
+// gate below InOrderInformers is flipped with probability 1/4, so seeds
+// also cover the mixed configurations (a non-atomic RealFIFO, no batches,
+// no unlocking, list+watch in the default pipeline, streaming lists in 1.32's).
+func chaosGates(rng *rand.Rand) *FeatureGates {
+	g := defaultFeatureGates
+	for _, gate := range []*bool{&g.AtomicFIFO, &g.InOrderInformersBatchProcess, &g.UnlockWhileProcessingFIFO, &g.WatchListClient} {
+		if rng.IntN(4) == 0 {
+			*gate = !*gate
+		}
+	}
+	if !g.InOrderInformers {
+		g.AtomicFIFO, g.InOrderInformersBatchProcess, g.UnlockWhileProcessingFIFO = false, false, false
+	}
+	return &g
 }

@@ -21,10 +21,33 @@ import (
 	"time"
 )
 
-// Queue is what the run loop needs of its queue: a Store the Reflector
-// writes into, plus Pop, HasSynced and Close. *DeltaFIFO is one.
+// ReflectorStore is what a Reflector writes into: a queue in an informer,
+// or any Store.
+type ReflectorStore interface {
+	// Add records that obj was created.
+	Add(obj any) error
+	// Update records that obj changed.
+	Update(obj any) error
+	// Delete records that obj was deleted.
+	Delete(obj any) error
+	// Replace records a full list, as of resourceVersion.
+	Replace(list []any, resourceVersion string) error
+	// Resync re-delivers what the consumer holds (queues only).
+	Resync() error
+}
+
+// ReflectorBookmarkStore is a ReflectorStore that wants to hear of watch
+// bookmarks: the Reflector calls Bookmark with each bookmark's version.
+// A RealFIFO is one.
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
+
+// Queue is what the run loop needs of its queue: a ReflectorStore the
+// Reflector writes into, plus Pop, HasSynced and Close. *DeltaFIFO and
+// *RealFIFO are Queues.
 type Queue interface {
-	Store
+	ReflectorStore
 	// Pop blocks until an item is queued, then calls process with it.
 	Pop(process PopProcessFunc) (any, error)
 	// HasSynced reports whether the first list has been popped.
@@ -33,8 +56,22 @@ type Queue interface {
 	Close()
 }
 
-// ProcessFunc processes one popped item (a Deltas, from a DeltaFIFO).
+// QueueWithBatch is a Queue that can also pop several deltas at once.
+// *RealFIFO is one.
+type QueueWithBatch interface {
+	Queue
+	// PopBatch pops one or more deltas of distinct keys: several go to
+	// processBatch, a single one to processSingle (as a Deltas). Both must
+	// process alike.
+	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
+}
+
+// ProcessFunc processes one popped item (a Deltas).
 type ProcessFunc func(obj any, isInInitialList bool) error
+
+// ProcessBatchFunc processes deltas popped together; no two of them have
+// the same key.
+type ProcessBatchFunc func(deltas []Delta, isInInitialList bool) error
 
 // ShouldResyncFunc says whether a resync is due now.
 type ShouldResyncFunc func() bool
@@ -47,6 +84,11 @@ type Config struct {
 	ListerWatcher ListerWatcher
 	// Process handles each popped item.
 	Process ProcessFunc
+	// ProcessBatch, when set and the Queue is a QueueWithBatch, makes the
+	// loop pop with PopBatch: runs of deltas go to ProcessBatch, single ones
+	// to Process. In client-go the InOrderInformersBatchProcess gate must be
+	// on as well; here the informer leaves ProcessBatch nil when it is off.
+	ProcessBatch ProcessBatchFunc
 	// ObjectType is an example object of the expected type (e.g. &Pod{}).
 	ObjectType any
 	// ObjectDescription names the objects in log messages.
@@ -55,16 +97,13 @@ type Config struct {
 	FullResyncPeriod time.Duration
 	// ShouldResync, if set, is asked before each resync; nil means always.
 	ShouldResync ShouldResyncFunc
-	// RetryOnError re-queues an item whose processing failed, but only for
-	// a Queue with an AddIfNotPresent method. Our DeltaFIFO has none (the
-	// issue did not ask for it; client-go's has), so with it the failed item
-	// is dropped and the next relist or resync delivers the object again.
-	RetryOnError bool
 	// WatchErrorHandler is told about failed list/watch cycles.
 	WatchErrorHandler WatchErrorHandler
 	// WatchListPageSize is passed to the Reflector.
 	WatchListPageSize int64
-	// UseWatchList makes the Reflector use streaming lists.
+	// UseWatchList makes the Reflector start with a streaming list (the
+	// WatchListClient gate; in client-go the Reflector reads the gate
+	// itself).
 	UseWatchList bool
 	// Clock is where time comes from; RealClock when nil.
 	Clock Clock
@@ -130,29 +169,25 @@ func (c *controller) Run(ctx context.Context) {
 	wg.Wait()
 }
 
-// processLoop pops until the queue is closed. A failed item is logged, and
-// re-queued when RetryOnError is set.
+// processLoop pops until the queue is closed: with PopBatch when the queue
+// and the config allow it, else with Pop. A failed item is logged and
+// dropped (client-go's processLoop drops it silently); the next relist or
+// resync delivers its object again.
 func (c *controller) processLoop() {
+	batchQueue, useBatch := c.config.Queue.(QueueWithBatch)
+	useBatch = useBatch && c.config.ProcessBatch != nil
 	for {
-		obj, err := c.config.Queue.Pop(PopProcessFunc(c.config.Process))
+		var err error
+		if useBatch {
+			err = batchQueue.PopBatch(c.config.ProcessBatch, PopProcessFunc(c.config.Process))
+		} else {
+			_, err = c.config.Queue.Pop(PopProcessFunc(c.config.Process))
+		}
 		if errors.Is(err, ErrFIFOClosed) {
 			return
 		}
 		if err != nil {
 			slog.Error("processing an item failed", "type", c.config.ObjectDescription, "err", err)
-			if c.config.RetryOnError {
-				c.requeue(obj)
-			}
-		}
-	}
-}
-
-// requeue puts a failed item back unless something newer arrived for its key.
-func (c *controller) requeue(obj any) {
-	type addIfNotPresenter interface{ AddIfNotPresent(obj any) error }
-	if q, ok := c.config.Queue.(addIfNotPresenter); ok {
-		if err := q.AddIfNotPresent(obj); err != nil {
-			slog.Error("re-queueing a failed item", "err", err)
 		}
 	}
 }

@@ -103,7 +103,7 @@ type DeltaFIFO struct {
 	transformer           TransformFunc
 }
 
-var _ Store = (*DeltaFIFO)(nil)
+var _ Queue = (*DeltaFIFO)(nil)
 
 // NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
@@ -190,9 +190,8 @@ func (f *DeltaFIFO) queueActionLocked(action DeltaType, obj any) error {
 
 // prepare computes obj's key, then runs the transformer unless obj is a
 // tombstone (its object went through the transformer when it entered).
-// It changes nothing in the queue, so a caller can prepare a whole batch
-// before committing any of it. Resync does not call it: its objects come
-// out of the consumer's cache, and were transformed on their way in.
+// Resync does not call it: its objects come out of the consumer's cache,
+// and were transformed on their way in.
 func (f *DeltaFIFO) prepare(obj any) (string, any, error) {
 	key, err := f.KeyOf(obj)
 	if err != nil {

@@ -15,8 +15,12 @@ package informer
 // EmitDeltaTypeReplaced) for every object of list, then a Deleted delta
 // holding a DeletedFinalStateUnknown for every key that is missing from list
 // and is either queued, or known to the consumer with nothing queued. The
-// resource version is not used. Replace is all or nothing: if one object has
-// no key or fails the transformer, nothing is queued.
+// resource version is not used.
+//
+// Replace is not all or nothing, as in client-go's DeltaFIFO.Replace: if an
+// object has no key or fails the transformer, Replace returns at once. The
+// objects before it stay queued, no tombstone is queued, and the queue is
+// not marked populated (so HasSynced stays false until a Replace succeeds).
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {
@@ -25,18 +29,14 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 
-	keys := make([]string, len(list))
-	objs := make([]any, len(list))
 	listed := make(map[string]bool, len(list))
-	for i, item := range list {
+	for _, item := range list {
 		key, obj, err := f.prepare(item)
 		if err != nil {
 			return err
 		}
-		keys[i], objs[i], listed[key] = key, obj, true
-	}
-	for i := range keys {
-		f.appendLocked(keys[i], Delta{Type: action, Object: objs[i]})
+		listed[key] = true
+		f.appendLocked(key, Delta{Type: action, Object: obj})
 	}
 
 	deletions := 0

@@ -293,16 +293,23 @@ func TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFOReplaceIsAllOrNothing(t *testing.T) {
-	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	must(t, f.Add(pod("a", "1")))
-	err := f.Replace([]any{pod("b", "1"), 42}, "2")
+// A Replace that fails part-way behaves as client-go v0.37.2's
+// DeltaFIFO.Replace: the objects before the failure stay queued, no
+// tombstone is queued, and the queue is not marked populated.
+func TestDeltaFIFOReplaceFailingPartWay(t *testing.T) {
+	known := NewStore(nil)
+	must(t, known.Add(pod("z", "1")))
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
+	err := f.Replace([]any{pod("b", "1"), 42, pod("c", "1")}, "2")
 	var keyErr KeyError
 	if !errors.As(err, &keyErr) {
 		t.Fatalf("Replace with an object that has no key: err = %v, want a KeyError", err)
 	}
-	if got := queued(t, f); !slices.Equal(got, []string{"ns/a: Added ns/a@1"}) {
-		t.Fatalf("a failed Replace changed the queue: %q", got)
+	if got := queued(t, f); !slices.Equal(got, []string{"ns/b: Sync ns/b@1"}) {
+		t.Fatalf("after a failed Replace the queue holds %q; want only what came before the failure", got)
+	}
+	if f.HasSynced() {
+		t.Fatal("a failed Replace marked the queue populated")
 	}
 }
 
@@ -561,7 +568,7 @@ func TestDeltaFIFOTransformerRules(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFOTransformerErrorQueuesNothing(t *testing.T) {
+func TestDeltaFIFOTransformerError(t *testing.T) {
 	boom := errors.New("boom")
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{Transformer: func(obj any) (any, error) {
 		if obj.(*Pod).Name == "bad" {
@@ -572,11 +579,15 @@ func TestDeltaFIFOTransformerErrorQueuesNothing(t *testing.T) {
 	if err := f.Add(pod("bad", "1")); !errors.Is(err, boom) {
 		t.Fatalf("Add: err = %v, want the transformer's error", err)
 	}
-	if err := f.Replace([]any{pod("good", "1"), pod("bad", "1")}, "1"); !errors.Is(err, boom) {
-		t.Fatalf("Replace: err = %v, want the transformer's error", err)
-	}
 	if keys := f.ListKeys(); len(keys) != 0 {
 		t.Fatalf("a failed transform queued %v", keys)
+	}
+	// Replace stops at the failure, keeping what came before (as client-go).
+	if err := f.Replace([]any{pod("good", "1"), pod("bad", "1"), pod("after", "1")}, "1"); !errors.Is(err, boom) {
+		t.Fatalf("Replace: err = %v, want the transformer's error", err)
+	}
+	if keys := f.ListKeys(); !slices.Equal(keys, []string{"ns/good"}) {
+		t.Fatalf("after a failed Replace the queue holds %v, want [ns/good]", keys)
 	}
 }
 

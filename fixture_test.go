@@ -95,6 +95,7 @@ type recordingLW struct {
 	mu      sync.Mutex
 	lists   []ListOptions
 	watches []ListOptions
+	full    []ListOptions // lists and streaming lists, in order
 	// gate, while set, holds every new watch request until it is closed.
 	gate chan struct{}
 }
@@ -118,6 +119,7 @@ func (r *recordingLW) holdWatches() (release func()) {
 func (r *recordingLW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
 	r.mu.Lock()
 	r.lists = append(r.lists, o)
+	r.full = append(r.full, o)
 	r.mu.Unlock()
 	if r.beforeList != nil {
 		if l, err := r.beforeList(o); l != nil || err != nil {
@@ -140,6 +142,9 @@ func (r *recordingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error)
 	}
 	r.mu.Lock()
 	r.watches = append(r.watches, o)
+	if o.SendInitialEvents != nil && *o.SendInitialEvents {
+		r.full = append(r.full, o)
+	}
 	r.mu.Unlock()
 	if r.beforeWatch != nil {
 		if err := r.beforeWatch(o); err != nil {
@@ -156,7 +161,17 @@ func (r *recordingLW) calls() (lists, watches []ListOptions) {
 	return append([]ListOptions(nil), r.lists...), append([]ListOptions(nil), r.watches...)
 }
 
-func (r *recordingLW) listCount() int  { l, _ := r.calls(); return len(l) }
+// fullLists returns the full lists in the order they were asked for: plain
+// lists, and the watches that stream the initial list
+// (sendInitialEvents=true, the WatchListClient way).
+func (r *recordingLW) fullLists() []ListOptions {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ListOptions(nil), r.full...)
+}
+
+// listCount counts the full lists (see fullLists).
+func (r *recordingLW) listCount() int  { return len(r.fullLists()) }
 func (r *recordingLW) watchCount() int { _, w := r.calls(); return len(w) }
 func (r *recordingLW) lastWatch() ListOptions {
 	_, w := r.calls()

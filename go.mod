@@ -1,3 +1,3 @@
 module github.com/learn-k8s/informer
 
-go 1.26
+go 1.25

@@ -75,14 +75,18 @@ type SharedIndexInformerOptions struct {
 	// Clock is where time comes from; RealClock when nil. (Ours: client-go
 	// sets its clock only in its own tests.)
 	Clock Clock
-	// UseWatchList makes the Reflector use streaming lists.
-	UseWatchList bool
+	// FeatureGates chooses the pipeline (features.go); nil means client-go
+	// v0.37.2's defaults, DefaultFeatureGates. (client-go reads its gates
+	// from the process, not from these options.)
+	FeatureGates *FeatureGates
 	// WatchListPageSize sets the Reflector's list page size.
 	WatchListPageSize int64
 }
 
 type sharedIndexInformer struct {
 	indexer       Indexer
+	keyFunc       KeyFunc
+	gates         FeatureGates
 	processor     *sharedProcessor
 	listerWatcher ListerWatcher
 	objectType    any
@@ -126,8 +130,16 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	if clock == nil {
 		clock = RealClock{}
 	}
+	gates := defaultFeatureGates
+	if options.FeatureGates != nil {
+		gates = *options.FeatureGates
+	}
+	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
+	indexer.(*cache).hideStoreVersion = !gates.AtomicFIFO
 	return &sharedIndexInformer{
-		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
+		indexer:           indexer,
+		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
+		gates:             gates,
 		processor:         &sharedProcessor{clock: clock},
 		listerWatcher:     lw,
 		objectType:        exampleObject,
@@ -138,8 +150,9 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	}
 }
 
-// Run builds the pipeline — DeltaFIFO, controller, Reflector — and runs it
-// and the handlers until ctx ends. It returns when every goroutine it
+// Run builds the pipeline — the queue the FeatureGates choose (a RealFIFO
+// by default, a DeltaFIFO with InOrderInformers off), the controller and its
+// Reflector — and runs it and the handlers until ctx ends. It returns when every goroutine it
 // started has ended (which waits for handler calls in progress).
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.startedMu.Lock()
@@ -150,22 +163,22 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	}
 	transform, waitDetector := s.mutationDetection(ctx, s.transform) // mutation.go
 	defer waitDetector()
-	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-		KnownObjects:          s.indexer,
-		EmitDeltaTypeReplaced: true,
-		Transformer:           transform,
-	})
+	var processBatch ProcessBatchFunc
+	if s.gates.InOrderInformersBatchProcess {
+		processBatch = s.handleBatchDeltas
+	}
 	s.controller = New(&Config{
-		Queue:             fifo,
+		Queue:             newQueueFIFO(s.gates, s.indexer, transform),
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		ObjectDescription: s.options.ObjectDescription,
 		FullResyncPeriod:  s.resyncCheckPeriod,
 		ShouldResync:      s.processor.shouldResync,
 		Process:           s.HandleDeltas,
+		ProcessBatch:      processBatch,
 		WatchErrorHandler: s.watchErrorHandler,
 		WatchListPageSize: s.options.WatchListPageSize,
-		UseWatchList:      s.options.UseWatchList,
+		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
 		health:            s.health,
 	})
@@ -184,8 +197,9 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.controller.Run(ctx)
 }
 
-// HandleDeltas is the controller's process function: it applies one key's
-// Deltas to the Indexer and notifies the handlers.
+// HandleDeltas is the controller's process function: it applies one popped
+// Deltas to the Indexer and notifies the handlers (process.go). In
+// v0.37.2 client-go's is unexported: sharedIndexInformer.handleDeltas.
 func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
@@ -193,49 +207,16 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 	if !ok {
 		return errors.New("object given as Process argument is not Deltas")
 	}
-	return processDeltas(s, s.indexer, deltas, isInInitialList)
+	return processDeltas(s, s.indexer, deltas, isInInitialList, s.keyFunc)
 }
 
-// processDeltas applies deltas to clientState and tells handler about each:
-// an object the cache already has is an update (old is the cached one), a
-// new one an add, a Deleted delta a delete.
-func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
-	for _, d := range deltas {
-		obj := d.Object
-		switch d.Type {
-		case Sync, Replaced, Added, Updated:
-			old, exists, err := addOrUpdate(clientState, obj)
-			if err != nil {
-				return err
-			}
-			if exists {
-				handler.OnUpdate(old, obj)
-			} else {
-				handler.OnAdd(obj, isInInitialList)
-			}
-		case Deleted:
-			if err := clientState.Delete(obj); err != nil {
-				return err
-			}
-			handler.OnDelete(obj)
-		}
-	}
-	return nil
-}
-
-// addOrUpdate stores obj in clientState and returns the object it replaced,
-// if any. With any Store that is a Get, then an Update or an Add; the
-// cache of NewIndexer does both in one step, so that the key of every event
-// is computed once here instead of twice.
-func addOrUpdate(clientState Store, obj any) (old any, exists bool, err error) {
-	if c, ok := clientState.(*cache); ok {
-		return c.swap(obj)
-	}
-	old, exists, err = clientState.Get(obj)
-	if err == nil && exists {
-		return old, true, clientState.Update(obj)
-	}
-	return nil, false, clientState.Add(obj)
+// handleBatchDeltas is the controller's batch process function: it applies
+// a batch popped by the RealFIFO in one Transaction and then notifies the
+// handlers (processDeltasInBatch, process.go).
+func (s *sharedIndexInformer) handleBatchDeltas(deltas []Delta, isInInitialList bool) error {
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return processDeltasInBatch(s, s.indexer, deltas, isInInitialList, s.keyFunc)
 }
 
 // OnAdd distributes an add to every handler.

@@ -72,7 +72,9 @@ func TestRealAPIServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streamingList=%v", streaming), func(t *testing.T) {
 			lw := NewListWatchFromClient(c, podsResource, ns, "")
-			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{UseWatchList: streaming})
+			gates := defaultFeatureGates
+			gates.WatchListClient = streaming
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{FeatureGates: &gates})
 			h := &recorder{}
 			_, _ = inf.AddEventHandler(h)
 			runInformer(t, inf)

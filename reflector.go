@@ -65,7 +65,10 @@ type ReflectorOptions struct {
 	Clock Clock
 	// UseWatchList starts each cycle with a streaming list (a watch with
 	// sendInitialEvents) instead of a list, falling back to a list when the
-	// server refuses it. client-go's WatchListClient feature.
+	// server refuses it. client-go's WatchListClient feature gate, which
+	// NewReflectorWithOptions reads in v0.37.2 (on by default since 1.35);
+	// an informer sets it from its WatchListClient option, which is on by
+	// default. A Reflector made on its own leaves it off unless asked.
 	UseWatchList bool
 	// WatchListPageSize sets the page size of lists; 0 lets the Reflector
 	// choose (500, or no paging when relisting from a known version).
@@ -82,7 +85,7 @@ type Reflector struct {
 	typeDescription string
 	// expectedType is the Go type objects must have; nil accepts any.
 	expectedType      reflect.Type
-	store             Store
+	store             ReflectorStore
 	listerWatcher     ListerWatcher
 	clock             Clock
 	backoff           *backoffManager
@@ -111,12 +114,12 @@ type Reflector struct {
 //
 // client-go's NewReflector also takes a resync period: here the resync
 // timer belongs to the controller (controller.go).
-func NewReflector(lw ListerWatcher, expectedType any, store Store) *Reflector {
+func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore) *Reflector {
 	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{})
 }
 
 // NewReflectorWithOptions is NewReflector with options.
-func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Store, options ReflectorOptions) *Reflector {
+func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, options ReflectorOptions) *Reflector {
 	r := &Reflector{
 		name:              options.Name,
 		typeDescription:   options.TypeDescription,

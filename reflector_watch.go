@@ -95,7 +95,7 @@ func (r *Reflector) watchOptions(rv string) ListOptions {
 // event arrives, or ctx ends. With exitOnInitialEventsEnd it returns as soon
 // as the bookmark that ends a streaming list's initial events arrives,
 // leaving w open. It reports whether that bookmark was seen.
-func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store Store,
+func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	setVersion func(string), exitOnInitialEventsEnd bool) (bool, error) {
 	initialEventsEnd := false
 	eventCount := 0
@@ -135,6 +135,11 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			// Nothing changed: the server only says how far we are.
 			if obj.GetAnnotations()[InitialEventsAnnotationKey] == "true" {
 				initialEventsEnd = true
+			}
+			// A store that wants bookmarks (a RealFIFO) is told, as
+			// client-go's handleAnyWatch does for a ReflectorBookmarkStore.
+			if b, ok := store.(ReflectorBookmarkStore); ok {
+				err = b.Bookmark(obj.GetResourceVersion())
 			}
 		default:
 			slog.Error("unknown watch event", "reflector", r.name, "type", event.Type)

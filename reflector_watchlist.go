@@ -66,6 +66,7 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 		}
 		r.setLastSyncResourceVersion(version)
 		r.health.listed()
+		r.health.watchStarted() // the stream goes on as the first watch since this list
 		return w, nil
 	}
 }

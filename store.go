@@ -11,8 +11,9 @@ package informer
 
 import "fmt"
 
-// Store is a keyed collection of objects. The DeltaFIFO and the Indexer are
-// both Stores: the Reflector writes into one through this interface.
+// Store is a keyed collection of objects: the Indexer behind an informer is
+// one. The Reflector writes into a Store, or into a queue, through the
+// smaller ReflectorStore (controller.go).
 type Store interface {
 	// Add inserts obj, or replaces the object with the same key.
 	Add(obj any) error
@@ -32,6 +33,12 @@ type Store interface {
 	Replace(list []any, resourceVersion string) error
 	// Resync is meaningful only for queues; a plain store does nothing.
 	Resync() error
+	// LastStoreSyncResourceVersion is the resource version of the newest
+	// state written into the store: the last Replace, write or Bookmark.
+	LastStoreSyncResourceVersion() string
+	// Bookmark records that the store is up to date as of rv, though no
+	// object changed.
+	Bookmark(rv string)
 }
 
 // IndexFunc computes the index values of an object, such as its namespace.
@@ -98,6 +105,9 @@ func (k KeyError) Unwrap() error { return k.Err }
 type cache struct {
 	storage *threadSafeStore
 	keyFunc KeyFunc
+	// hideStoreVersion makes LastStoreSyncResourceVersion answer "", as
+	// client-go's does while its AtomicFIFO gate is off.
+	hideStoreVersion bool
 }
 
 var _ Indexer = (*cache)(nil)
@@ -151,7 +161,7 @@ func (c *cache) Delete(obj any) error {
 	if err != nil {
 		return err
 	}
-	c.storage.Delete(key)
+	c.storage.Delete(key, obj)
 	return nil
 }
 
@@ -179,8 +189,9 @@ func (c *cache) GetByKey(key string) (item any, exists bool, err error) {
 
 // Replace swaps the whole contents for list in one step: a concurrent reader
 // sees either the old contents or the new, never a mix. If one object has no
-// key or cannot be indexed, nothing changes. The resource version is unused.
-func (c *cache) Replace(list []any, _ string) error {
+// key or cannot be indexed, nothing changes. resourceVersion becomes the
+// LastStoreSyncResourceVersion.
+func (c *cache) Replace(list []any, resourceVersion string) error {
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
 		key, err := c.key(obj)
@@ -189,7 +200,7 @@ func (c *cache) Replace(list []any, _ string) error {
 		}
 		items[key] = obj
 	}
-	return c.storage.Replace(items)
+	return c.storage.Replace(items, resourceVersion)
 }
 
 // Resync does nothing: a plain store has no queue to resync.

@@ -42,6 +42,9 @@ type threadSafeStore struct {
 	// indexes stay exact even if a cached object was (wrongly) changed in
 	// place. A key with no index values has no entry.
 	filed map[string]indexValues
+	// rv is the resource version of the last write or bookmark
+	// (LastStoreSyncResourceVersion, in store_txn.go).
+	rv string
 }
 
 func newThreadSafeStore(indexers Indexers) *threadSafeStore {
@@ -126,6 +129,15 @@ func unfile(indices Indices, key string, values indexValues) {
 func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed bool, err error) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
+	replaced, existed, err = s.updateLocked(key, obj)
+	if err == nil {
+		s.observeLocked(obj)
+	}
+	return replaced, existed, err
+}
+
+// updateLocked is Update for a caller that holds the lock.
+func (s *threadSafeStore) updateLocked(key string, obj any) (replaced any, existed bool, err error) {
 	old := s.filed[key]
 	values, changed, err := computeIndexValues(s.indexers, key, obj, old)
 	if err != nil {
@@ -141,10 +153,17 @@ func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed boo
 	return replaced, existed, nil
 }
 
-// Delete removes key and its index entries; an absent key is ignored.
-func (s *threadSafeStore) Delete(key string) {
+// Delete removes key and its index entries; an absent key is ignored. obj,
+// the deleted object as the caller knows it, may be nil.
+func (s *threadSafeStore) Delete(key string, obj any) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
+	s.deleteLocked(key)
+	s.observeLocked(obj)
+}
+
+// deleteLocked is Delete for a caller that holds the lock.
+func (s *threadSafeStore) deleteLocked(key string) {
 	unfile(s.indices, key, s.filed[key])
 	delete(s.filed, key)
 	delete(s.items, key)
@@ -174,7 +193,7 @@ func (s *threadSafeStore) ListKeys() []string {
 
 // Replace takes ownership of items and makes it the whole contents. The new
 // indexes are built before the swap; if one cannot be, nothing changes.
-func (s *threadSafeStore) Replace(items map[string]any) error {
+func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	indices := Indices{}
@@ -190,6 +209,7 @@ func (s *threadSafeStore) Replace(items map[string]any) error {
 		}
 	}
 	s.items, s.indices, s.filed = items, indices, filed
+	s.rv = resourceVersion
 	return nil
 }
 

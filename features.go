@@ -1,0 +1,102 @@
+// features.go holds FeatureGates: the five client-go feature gates that
+// decide which pipeline an informer runs, one switch each, defaulting to
+// client-go v0.37.2's defaults. Switch them all off (FeatureGates132) and an
+// informer runs the pipeline of client-go 1.32 — DeltaFIFO, one key's
+// Deltas per Pop, list then watch — which is the one the tutorial teaches.
+//
+// client-go counterpart: k8s.io/client-go/features known_features.go (the
+// gates and their defaults) and newQueueFIFO in tools/cache controller.go,
+// which reads them. client-go reads them once per process (from
+// KUBE_FEATURE_<name> variables); here they are an option per informer.
+//
+// Tutorial: the "what changed in client-go 1.33–1.37" chapter; the
+// walkthrough's Step03RealFIFO.
+
+package informer
+
+import "fmt"
+
+// FeatureGates switches, per informer, the client-go feature gates that
+// shape its pipeline. Each field is named after its gate.
+type FeatureGates struct {
+	// InOrderInformers runs the informer on a RealFIFO (every notification,
+	// in order) instead of a DeltaFIFO (one entry per key). In v0.37.2 the
+	// gate is GA and locked on: KUBE_FEATURE_InOrderInformers=false is
+	// refused ("feature is locked"), and only client-go's own tests
+	// (features.SetForTesting) can turn it off. Turning it off here is
+	// that: a way to run and read the 1.32 pipeline, which no v0.37.2
+	// program runs.
+	InOrderInformers bool
+	// AtomicFIFO (beta, on since 1.36) makes the RealFIFO atomic: a relist
+	// is one ReplacedAll delta, a resync one SyncAll, bookmarks reach the
+	// cache as Bookmark deltas, and the queue no longer reads the cache.
+	// Off, the RealFIFO reads the cache (KnownObjects) and queues one delta
+	// per object; and the cache's LastStoreSyncResourceVersion answers "".
+	// Needs InOrderInformers.
+	AtomicFIFO bool
+	// InOrderInformersBatchProcess (beta, on since 1.35) pops runs of
+	// deltas with PopBatch and applies each run to the cache in one
+	// Transaction before calling the handlers. Needs InOrderInformers.
+	InOrderInformersBatchProcess bool
+	// UnlockWhileProcessingFIFO (beta, on since 1.36) lets the RealFIFO
+	// take new notifications while the informer processes popped ones.
+	// Needs AtomicFIFO.
+	UnlockWhileProcessingFIFO bool
+	// WatchListClient (beta, on since 1.35) makes the Reflector start with
+	// a streaming list (a watch with sendInitialEvents=true), falling back
+	// to list and watch when the server cannot.
+	WatchListClient bool
+}
+
+// DefaultFeatureGates returns client-go v0.37.2's defaults: every gate on.
+func DefaultFeatureGates() FeatureGates {
+	return FeatureGates{
+		InOrderInformers:             true,
+		AtomicFIFO:                   true,
+		InOrderInformersBatchProcess: true,
+		UnlockWhileProcessingFIFO:    true,
+		WatchListClient:              true,
+	}
+}
+
+// FeatureGates132 returns the gates as client-go v0.32 had them: every one
+// off (the first four did not exist yet; WatchListClient was off by
+// default). An informer with these runs a DeltaFIFO and lists then watches.
+func FeatureGates132() FeatureGates { return FeatureGates{} }
+
+// defaultFeatureGates is what an informer made without explicit
+// FeatureGates uses. Only tests change it, to run the whole suite in both
+// pipelines (as client-go's tests use features.ReplaceFeatureGates).
+var defaultFeatureGates = DefaultFeatureGates()
+
+// String names the pipeline the gates select, for logs and test names.
+func (g FeatureGates) String() string {
+	if !g.InOrderInformers {
+		return fmt.Sprintf("DeltaFIFO (client-go ≤1.32), watchList=%t", g.WatchListClient)
+	}
+	return fmt.Sprintf("RealFIFO (atomic=%t, batch=%t, unlock=%t), watchList=%t",
+		g.AtomicFIFO, g.InOrderInformersBatchProcess, g.AtomicFIFO && g.UnlockWhileProcessingFIFO, g.WatchListClient)
+}
+
+// newQueueFIFO builds the queue the gates choose, as client-go's
+// newQueueFIFO does: a RealFIFO when InOrderInformers is on (atomic, with
+// bookmarks and no KnownObjects when AtomicFIFO is on), else the DeltaFIFO
+// with Replaced deltas. clientState is the informer's cache.
+func newQueueFIFO(gates FeatureGates, clientState Store, transform TransformFunc) Queue {
+	if !gates.InOrderInformers {
+		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+			KnownObjects:          clientState,
+			EmitDeltaTypeReplaced: true,
+			Transformer:           transform,
+		})
+	}
+	opts := RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Transformer: transform}
+	if gates.AtomicFIFO {
+		opts.AtomicEvents = true
+		opts.UnlockWhileProcessing = gates.UnlockWhileProcessingFIFO
+		opts.EmitDeltaTypeBookmark = true
+	} else {
+		opts.KnownObjects = clientState
+	}
+	return NewRealFIFOWithOptions(opts)
+}

@@ -1,0 +1,53 @@
+// pipelines_test.go runs the whole test suite once per informer pipeline:
+// client-go v0.37.2's default (RealFIFO, atomic events, batches, streaming
+// list) and client-go 1.32's (DeltaFIFO, list then watch). Every test that
+// makes an informer without choosing its FeatureGates runs in both; the
+// tests of one queue alone are unaffected and simply run twice.
+//
+// client-go counterpart: client-go's own tests switch gates with
+// features.ReplaceFeatureGates / SetForTesting.
+//
+// Tutorial: the walkthrough's Step03RealFIFO; features.go.
+
+package informer
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// pipelines is the table of configurations the suite runs in. Set
+// INFORMER_PIPELINE=realfifo or =deltafifo to run just one.
+var pipelines = []struct {
+	name  string
+	gates FeatureGates
+}{
+	{"realfifo", DefaultFeatureGates()},
+	{"deltafifo", FeatureGates132()},
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	only := os.Getenv("INFORMER_PIPELINE")
+	once := flag.Lookup("test.bench").Value.String() != "" || flag.Lookup("test.fuzz").Value.String() != ""
+	code := 0
+	for _, p := range pipelines {
+		if only != "" && !strings.EqualFold(only, p.name) {
+			continue
+		}
+		defaultFeatureGates = p.gates
+		if testing.Verbose() {
+			fmt.Printf("\n##### informer pipeline: %s — %v\n\n", p.name, p.gates)
+		}
+		if c := m.Run(); c != 0 {
+			code = c
+		}
+		if once {
+			break
+		}
+	}
+	os.Exit(code)
+}
