@@ -154,6 +154,6 @@ func TestRealObjects(t *testing.T) {
 		if err := os.WriteFile(filepath.Join("testdata", "real", name), out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("saved testdata/real/%s", name)
+		say(t, "saved testdata/real/%s", "已保存 testdata/real/%s", name)
 	}
 }
