@@ -17,6 +17,9 @@
 //   - When a field is set, it wins over a raw member of the same name: a
 //     caller who fills in a field the server sent as `{}` sends the new value.
 //
+// Each level reads its members in one pass (lossless_scan.go) and hands a
+// nested typed object's text straight to its UnmarshalJSON.
+//
 // client-go counterpart: none. client-go's typed structs (k8s.io/api/core/v1)
 // model every field of their API version and drop members they do not know
 // (sigs.k8s.io/json, used by k8s.io/apimachinery/pkg/runtime/serializer/json);
@@ -33,7 +36,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -117,46 +119,28 @@ func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
 	v := reflect.ValueOf(obj).Elem()
 	v.SetZero() // this also clears *unknown, a field of the same struct
 	table := fieldsOf(v.Type())
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return fmt.Errorf("a %s must be a JSON object", v.Type().Name())
-	}
 	kept := []byte{'{'}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		name, _ := tok.(string)
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
+	err := eachMember(data, func(name string, value []byte) error {
 		if i, known := table.byName[name]; known {
 			typed, err := table.fields[i].set(v, value)
-			if err != nil {
+			if err != nil || typed {
 				return err
-			}
-			if typed {
-				continue
 			}
 		}
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, value); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		kept = appendMember(kept, name, compact.Bytes())
+		return nil
+	})
+	if errors.Is(err, errBadJSON) {
+		return fmt.Errorf("a %s must be a JSON object: %w", v.Type().Name(), err)
 	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
-	}
-	if len(kept) > 1 {
+	if err == nil && len(kept) > 1 {
 		*unknown = append(kept, '}')
 	}
-	return nil
+	return err
 }
 
 // set decodes value, the JSON text of the member, into f's field of v. It
@@ -171,7 +155,7 @@ func (f jsonField) set(v reflect.Value, value []byte) (typed bool, err error) {
 	if f.plainElems && hasNull(value) {
 		return false, fmt.Errorf("%s: a null inside a list or map of plain values would come back as \"\"", f.name)
 	}
-	if err := json.Unmarshal(value, field.Addr().Interface()); err != nil {
+	if err := decodeInto(value, field.Addr()); err != nil {
 		return false, fmt.Errorf("%s: %w", f.name, err)
 	}
 	if isZero(field) || (f.isTime && !readsBack(field, value)) {
@@ -179,6 +163,28 @@ func (f jsonField) set(v reflect.Value, value []byte) (typed bool, err error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// decodeInto decodes value into the variable ptr points to. A typed struct
+// (one that keeps its unknown members), or a list of them, gets the text
+// straight, element by element: encoding/json would scan it again first.
+// Anything else (strings, numbers, maps, times) goes to encoding/json.
+func decodeInto(value []byte, ptr reflect.Value) error {
+	t := ptr.Elem().Type()
+	if u, ok := ptr.Interface().(json.Unmarshaler); ok && t.Kind() == reflect.Struct && t != timeType {
+		return u.UnmarshalJSON(value)
+	}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && t.Elem() != timeType &&
+		reflect.PointerTo(t.Elem()).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		list := reflect.MakeSlice(t, 0, 0) // [] stays an empty list, not nil
+		err := eachElement(value, func(elem []byte) error {
+			list = reflect.Append(list, reflect.Zero(t.Elem()))
+			return list.Index(list.Len() - 1).Addr().Interface().(json.Unmarshaler).UnmarshalJSON(elem)
+		})
+		ptr.Elem().Set(list)
+		return err
+	}
+	return json.Unmarshal(value, ptr.Interface())
 }
 
 // hasNull reports whether the JSON text holds a null outside its strings.

@@ -271,7 +271,7 @@ func TestDeepCopySharesNothingThatChanges(t *testing.T) {
 // FuzzTypedRoundTrip checks, for any input, that decoding into Pod and into
 // Status either fails with an error or gives back the same JSON object.
 func FuzzTypedRoundTrip(f *testing.F) {
-	for _, seed := range []string{`{}`, `null`, `{"kind":"Pod","metadata":{"name":"a","x":1}}`,
+	for _, seed := range []string{`{}`, `null`, `{"kind":"Pod","metadata":{"name":"a","x":1}}`, `{"a":[}`, `{"spec":{"x":1]}`,
 		`{"spec":{"containers":[{"name":"a","resources":{}}]},"spec":{"nodeName":""}}`,
 		`{"metadata":{"creationTimestamp":"2026-01-01T00:00:00.000Z"}}`,
 		`{"status":"Failure","details":{"causes":[{"reason":"FieldValueInvalid","x":null}]},"code":422}`} {
@@ -283,10 +283,16 @@ func FuzzTypedRoundTrip(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, obj := range []json.Unmarshaler{&Pod{}, &Status{}} {
+			if obj.UnmarshalJSON(data) == nil { // straight, as encoding/json would not: no panic, and it encodes
+				if _, err := json.Marshal(obj); err != nil {
+					t.Fatalf("%T decoded %q but does not encode: %v", obj, data, err)
+				}
+			}
+		}
 		want, err := plainJSON(data)
 		if _, isObject := want.(map[string]any); err != nil || !isObject {
-			_ = json.Unmarshal(data, &Pod{}) // bad input: an error, never a panic
-			return
+			return // bad input: an error, never a panic
 		}
 		for _, obj := range []any{&Pod{}, &Status{}} {
 			if json.Unmarshal(data, obj) != nil {
