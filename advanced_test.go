@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -153,31 +154,81 @@ func TestHandlerChainSkipsNilAndSurvivesPanics(t *testing.T) {
 
 func TestTypedHandlerTombstonesAndStrangers(t *testing.T) {
 	var deleted []string
-	var unexpected []any
-	h := TypedResourceEventHandlerFuncs[*Pod]{
-		DeleteFunc:     func(p *Pod) { deleted = append(deleted, p.Name) },
-		UnexpectedFunc: func(obj any) { unexpected = append(unexpected, obj) },
-	}
+	h := typedResourceEventHandler[*Pod]{TypedResourceEventHandlerFuncs[*Pod]{
+		DeleteFunc: func(d DeletedObject[*Pod]) {
+			s := d.GetKey() + " ns=" + d.GetNamespace() + " name=" + d.GetName()
+			if d.FinalStateUnknown != nil {
+				s += " (final state unknown)"
+			}
+			if d.OptionalObj == nil {
+				s += " (no object)"
+			}
+			deleted = append(deleted, s)
+		},
+	}}
 	h.OnDelete(advPod("plain"))
 	h.OnDelete(DeletedFinalStateUnknown{Key: "default/tomb", Obj: advPod("tomb")})
-	if !slices.Equal(deleted, []string{"plain", "tomb"}) {
-		t.Fatalf("DeleteFunc got %v, want [plain tomb]: without TombstoneFunc a tombstone is unwrapped", deleted)
+	h.OnDelete(DeletedFinalStateUnknown{Key: "default/gone"})
+	want := []string{
+		"default/plain ns=default name=plain",
+		"default/tomb ns=default name=tomb (final state unknown)",
+		"default/gone ns=default name=gone (final state unknown) (no object)",
 	}
-	emptyTomb := DeletedFinalStateUnknown{Key: "default/gone"}
-	var nilPod *Pod
-	h.OnDelete(emptyTomb)
+	if !slices.Equal(deleted, want) {
+		t.Fatalf("DeleteFunc got\n %q\nwant\n %q", deleted, want)
+	}
+	// Strangers are logged and dropped, never a panic nor a zero *Pod.
+	quietLogs(t)
 	h.OnAdd(&Unstructured{Object: map[string]any{}}, false)
-	h.OnAdd(nilPod, false)
 	h.OnUpdate(advPod("a"), "not a pod")
-	if len(unexpected) != 4 || unexpected[0] != any(emptyTomb) {
-		t.Fatalf("unexpected = %#v; want the empty tombstone itself, then the three strangers", unexpected)
+	h.OnDelete(DeletedFinalStateUnknown{Key: "k", Obj: 42})
+	h.OnDelete(42)
+	if len(deleted) != 3 {
+		t.Fatalf("a stranger reached the handler: %q", deleted)
 	}
-	// With no functions set, nothing panics.
-	var quiet TypedResourceEventHandlerFuncs[*Pod]
+	var quiet TypedResourceEventHandlerFuncs[*Pod] // no functions: nothing happens
 	quiet.OnAdd(advPod("x"), true)
 	quiet.OnUpdate(advPod("x"), advPod("x"))
-	quiet.OnDelete(DeletedFinalStateUnknown{Key: "k", Obj: advPod("x")})
-	quiet.OnDelete(42) // logged, dropped
+	quiet.OnDelete(DeletedObject[*Pod]{OptionalObj: advPod("x")})
+	if (DeletedObject[*Pod]{}).GetKey() != "" {
+		t.Fatal("an empty DeletedObject has a key")
+	}
+}
+
+func TestTypedFilteringAndIndexer(t *testing.T) {
+	var got []string
+	inner := TypedResourceEventHandlerDetailedFuncs[*Pod]{
+		AddFunc:    func(p *Pod, initial bool) { got = append(got, fmt.Sprintf("add %s %v", p.Name, initial)) },
+		UpdateFunc: func(o, n *Pod) { got = append(got, "update "+n.Name) },
+		DeleteFunc: func(d DeletedObject[*Pod]) { got = append(got, "delete "+d.GetName()) },
+	}
+	web := func(p *Pod) bool { return p.Labels["app"] == "web" }
+	f := TypedFilteringResourceEventHandler[*Pod]{FilterFunc: web, Handler: inner}
+	other := advPod("x")
+	other.Labels = map[string]string{"app": "db"}
+	f.OnAdd(other, true)
+	f.OnAdd(advPod("x"), true)
+	f.OnUpdate(other, advPod("x")) // now passes: an add
+	f.OnUpdate(advPod("x"), other) // now fails: a delete of the old state
+	f.OnUpdate(advPod("x"), advPod("x"))
+	want := []string{"add x true", "add x false", "delete x", "update x"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("filtered: %q, want %q", got, want)
+	}
+
+	idx := typedIndexer[*Pod]{NewIndexer(MetaNamespaceKeyFunc, nil)}
+	must(t, idx.AddTypedIndexers(TypedIndexers[*Pod]{"app": func(p *Pod) ([]string, error) { return []string{p.Labels["app"]}, nil }}))
+	must(t, idx.Add(advPod("a")))
+	pods, err := idx.ByTypedIndex("app", "web")
+	if err != nil || len(pods) != 1 || pods[0].Name != "a" {
+		t.Fatalf("ByTypedIndex = %v, %v", pods, err)
+	}
+	if pods, err = idx.TypedIndex("app", advPod("z")); err != nil || len(pods) != 1 {
+		t.Fatalf("TypedIndex = %v, %v", pods, err)
+	}
+	if err := idx.Add(&Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "u"}}}); err == nil {
+		t.Fatal("a typed index function accepted an object of another type")
+	}
 }
 
 func TestResourceIndexerScopesAndTypes(t *testing.T) {

@@ -1,9 +1,11 @@
 // controller.go holds the run loop that joins the pipeline: a Reflector
-// fills a queue (the DeltaFIFO) from the API server, and the loop pops each
-// key's Deltas and hands them to a process function, until the context
-// ends. It also runs the resync timer, which every full-resync period asks
-// ShouldResync and, if some handler is due, has the queue re-deliver
-// everything in the cache as Sync deltas.
+// fills a queue (a RealFIFO or a DeltaFIFO) from the API server, and the
+// loop pops from it — a batch with PopBatch when the queue and the config
+// allow, else one Deltas with Pop — and hands what it popped to a process
+// function, until the context ends. It also runs the resync timer, which
+// every full-resync period asks ShouldResync and, if some handler is due,
+// has the queue re-deliver everything in the cache (Sync deltas, or one
+// SyncAll from an atomic RealFIFO).
 //
 // client-go counterpart: k8s.io/client-go/tools/cache controller.go (Config,
 // Controller, New, processLoop) and the resync timer of reflector.go.

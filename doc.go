@@ -13,20 +13,25 @@
 // handlers about every change. One object travels this pipeline:
 //
 //	API server (fakeapi, or a real cluster)
-//	  │  HTTP: a list, then a watch stream of JSON events
+//	  │  HTTP: a streaming list (or a list), then a watch stream of JSON events
 //	  ▼
 //	Reflector          list, watch, relist after 410, back off   reflector*.go, restclient.go, watch.go
-//	  │  Add / Update / Delete / Replace(list, resourceVersion)
+//	  │  Add / Update / Delete / Replace(list, resourceVersion) / Bookmark
 //	  ▼
-//	DeltaFIFO          one queue entry per key, its Deltas in order   delta.go, fifo*.go
-//	  │  Pop(process)
+//	RealFIFO           one delta per event, in order (default)   delta.go, realfifo*.go
+//	 or DeltaFIFO      one entry per key (client-go ≤1.32)       fifo*.go
+//	  │  PopBatch / Pop
 //	  ▼
 //	controller         the run loop and the resync timer             controller.go
-//	  │  process(Deltas)
+//	  │  process(Deltas), processBatch([]Delta)
 //	  ▼
-//	SharedIndexInformer  update the Indexer, then notify each handler  informer*.go, processor.go
+//	SharedIndexInformer  update the Indexer, then notify each handler  informer*.go, process.go, processor.go
 //	  ├─► Indexer      the thread-safe cache that listers read        store.go, thread_safe_store.go, lister.go
 //	  └─► handlers     OnAdd / OnUpdate / OnDelete, each with its own buffer and goroutine
+//
+// The queue is chosen by FeatureGates (features.go), named after client-go's
+// feature gates: by default client-go v0.37.2's RealFIFO pipeline;
+// FeatureGates132() gives the tutorial's DeltaFIFO pipeline.
 //
 // Read the files in that order, starting with meta.go (objects and keys).
 // `go test -v -run Step` tells the same story as narrated tests, Step01 to Step18

@@ -233,6 +233,9 @@ func dedupDeltas(old Deltas, d Delta) Deltas {
 	return append(out, d)
 }
 
+// Transformer returns the transform function the queue applies.
+func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
+
 // Pop waits until a key is queued or the queue is closed, removes the first
 // key and calls process with its Deltas and whether it belongs to the initial
 // list. It returns the Deltas and process's error. Once the queue is closed,

@@ -1,12 +1,13 @@
 // informer.go holds SharedIndexInformer, the piece programs use: one
 // list/watch of a resource, kept in an Indexer everybody reads, and shared by
-// any number of event handlers. For each popped Deltas it first updates the
-// Indexer, then notifies the handlers (through processor.go), so a handler
-// that reads the cache sees at least the state it is told about.
+// any number of event handlers. Run builds the pipeline the FeatureGates
+// choose (features.go). For each pop it first updates the Indexer, then
+// notifies the handlers (process.go, processor.go), so a handler that reads
+// the cache sees at least the state it is told about.
 //
 // client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go
 // (SharedInformer, SharedIndexInformer, NewSharedIndexInformer,
-// WaitForCacheSync) and processDeltas in controller.go.
+// WaitForCacheSync, handleDeltas, handleBatchDeltas).
 //
 // Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of
 // Reflector, DeltaFIFO, controller and Indexer), §4.3 (handlers), §4.4
@@ -34,6 +35,8 @@ type SharedInformer interface {
 	// AddEventHandlerWithResyncPeriod is AddEventHandler with the handler's
 	// own resync period (0: no resync for this handler).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithOptions is AddEventHandler with options.
+	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler unregisters a handler; removing one twice is fine.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	// GetStore returns the cache.
@@ -52,6 +55,14 @@ type SharedInformer interface {
 	SetTransform(handler TransformFunc) error
 	// IsStopped reports whether Run has returned.
 	IsStopped() bool
+}
+
+// HandlerOptions configures AddEventHandlerWithOptions. (client-go's also
+// has a Logger.)
+type HandlerOptions struct {
+	// ResyncPeriod is the handler's resync period (0: none); nil means
+	// the informer's default.
+	ResyncPeriod *time.Duration
 }
 
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.

@@ -42,6 +42,16 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	return desired
 }
 
+// AddEventHandlerWithOptions registers handler with options: its resync
+// period, or the informer's default when options.ResyncPeriod is nil.
+func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	period := s.options.ResyncPeriod
+	if options.ResyncPeriod != nil {
+		period = *options.ResyncPeriod
+	}
+	return s.AddEventHandlerWithResyncPeriod(handler, period)
+}
+
 // AddEventHandlerWithResyncPeriod registers handler with its own resync
 // period. Before Run, a period shorter than the informer's check period
 // makes the informer check more often; after Run it is raised instead.

@@ -1164,7 +1164,9 @@ func TestStep17MutationDetector(t *testing.T) {
 }
 
 func TestStep18TypedHelpers(t *testing.T) {
-	say(t, "Step 18 — generics around the untyped core: typed handlers and listers for *Pod. Tutorial 004 §3.1; file typed.go.", "第 18 步 — 无类型核心外面的泛型：*Pod 的有类型处理器和 lister。教程 004 §3.1；文件 typed.go。")
+	say(t, "Step 18 — generics around the untyped core: client-go's typed handlers, and listers for *Pod. Tutorial 004 §3.1;",
+		"第 18 步 — 无类型核心外面的泛型：client-go 的有类型处理器，以及 *Pod 的 lister。教程 004 §3.1；")
+	say(t, "files typed.go, typed_informer.go, typed_lister.go.", "文件 typed.go、typed_informer.go、typed_lister.go。")
 	srv := advServer(t)
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	quietLogs(t)
@@ -1185,14 +1187,19 @@ func TestStep18TypedHelpers(t *testing.T) {
 		defer mu.Unlock()
 		return slices.Contains(seen, s)
 	}
-	say(t, "The handler's functions take *Pod: no obj.(*Pod) anywhere in user code.", "处理器的函数直接接收 *Pod：用户代码里不再有 obj.(*Pod)。")
-	_, err := inf.AddEventHandler(TypedResourceEventHandlerFuncs[*Pod]{
+	say(t, "NewTypedSharedIndexInformer[*Pod] wraps the informer; the handler's functions take *Pod:",
+		"NewTypedSharedIndexInformer[*Pod] 包住 informer；处理器的函数直接接收 *Pod：")
+	say(t, "no obj.(*Pod) anywhere in user code. DeleteFunc gets a DeletedObject[*Pod].",
+		"用户代码里不再有 obj.(*Pod)。DeleteFunc 收到的是 DeletedObject[*Pod]。")
+	typed := NewTypedSharedIndexInformer[*Pod](inf)
+	_, err := typed.AddTypedEventHandler(TypedResourceEventHandlerFuncs[*Pod]{
 		AddFunc: func(p *Pod) { note("add " + p.Name + " image " + p.Spec.Containers[0].Image) },
-		DeleteFunc: func(p *Pod) {
-			note("delete " + p.Name)
-		},
-		TombstoneFunc: func(key string, last *Pod) {
-			note("tombstone " + key + " last image " + last.Spec.Containers[0].Image)
+		DeleteFunc: func(d DeletedObject[*Pod]) {
+			if d.FinalStateUnknown != nil {
+				note("tombstone " + d.GetKey() + " last image " + d.OptionalObj.Spec.Containers[0].Image)
+				return
+			}
+			note("delete " + d.GetName())
 		},
 	})
 	must(t, err)
@@ -1221,7 +1228,8 @@ func TestStep18TypedHelpers(t *testing.T) {
 	must(t, srv.Restart())
 	advWaitStepping(t, clock, "the relist's tombstone", func() bool { return saw("tombstone default/doomed last image nginx:1.27") })
 	say(t, "  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown, and the typed", "  重新 List 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，有类型的")
-	say(t, "  handler unwrapped it: TombstoneFunc got the last known *Pod (DeleteFunc would, without TombstoneFunc).", "  处理器把它拆开：TombstoneFunc 拿到最后已知的 *Pod（没有 TombstoneFunc 时由 DeleteFunc 拿到）。")
+	say(t, "  handler got a DeletedObject: FinalStateUnknown set, OptionalObj the last known *Pod (maybe stale).",
+		"  处理器收到 DeletedObject：FinalStateUnknown 非空，OptionalObj 是最后已知的 *Pod（可能已过时）。")
 	if saw("delete doomed") {
 		t.Fatal("DeleteFunc was called too: a tombstone must be delivered once")
 	}

@@ -83,6 +83,10 @@ type CacheMutationDetector struct {
 	// watched holds the objects not yet found mutated; a mutated one is
 	// reported once and dropped.
 	watched []watchedObject
+	// recorded holds the pointers in watched: an object recorded twice
+	// (a streaming list transforms each object twice, as in client-go) is
+	// watched once.
+	recorded map[Object]struct{}
 }
 
 type watchedObject struct {
@@ -104,10 +108,16 @@ func (d *CacheMutationDetector) AddObject(obj any) {
 		return
 	}
 	key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
-	w := watchedObject{key: key, cached: o, original: o.DeepCopyObject()}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.watched = append(d.watched, w)
+	if _, dup := d.recorded[o]; dup {
+		return
+	}
+	if d.recorded == nil {
+		d.recorded = map[Object]struct{}{}
+	}
+	d.recorded[o] = struct{}{}
+	d.watched = append(d.watched, watchedObject{key: key, cached: o, original: o.DeepCopyObject()})
 }
 
 // Transform returns a TransformFunc for SetTransform that applies next
@@ -136,6 +146,7 @@ func (d *CacheMutationDetector) CompareObjects() []MutatedObject {
 		if reflect.DeepEqual(w.cached, w.original) {
 			return false
 		}
+		delete(d.recorded, w.cached)
 		found = append(found, MutatedObject{
 			Key: w.key, Cached: w.cached, Original: w.original,
 			Changes: fieldChanges(w.original, w.cached),

@@ -30,7 +30,10 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 		}
 		// Gather into a scratch store: the real one (a queue, in an informer)
 		// must see the initial state in one Replace, not as a trickle of adds.
-		temporary := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+		// As in client-go, the scratch store applies the queue's transformer
+		// too, so a streamed object is transformed twice (here, then by
+		// Replace): transformers must be idempotent.
+		temporary := newTransformingStore(r.store)
 		var version string
 		options := r.watchOptions(r.rewatchResourceVersion())
 		sendInitialEvents := true
@@ -86,3 +89,34 @@ func (r *Reflector) retryWatchList(ctx context.Context, err error) bool {
 	}
 	return false
 }
+
+// transformingStore is the scratch store of a streaming list: it transforms
+// what is added or updated with the transformer of the store the Reflector
+// fills, when that store has one (client-go: the TransformingStore interface
+// and the WithTransformer store option used by Reflector.watchList).
+type transformingStore struct {
+	Store
+	transform TransformFunc
+}
+
+// newTransformingStore returns a scratch store for a Reflector filling dst.
+func newTransformingStore(dst ReflectorStore) Store {
+	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	t, ok := dst.(interface{ Transformer() TransformFunc })
+	if !ok || t.Transformer() == nil {
+		return store
+	}
+	return transformingStore{Store: store, transform: t.Transformer()}
+}
+
+// Add transforms obj, then adds it.
+func (s transformingStore) Add(obj any) error {
+	obj, err := s.transform(obj)
+	if err != nil {
+		return fmt.Errorf("transforming: %w", err)
+	}
+	return s.Store.Add(obj)
+}
+
+// Update transforms obj, then stores it.
+func (s transformingStore) Update(obj any) error { return s.Add(obj) }

@@ -1,170 +1,188 @@
-// typed.go puts generics around the any-based core, so that code for one
-// kind reads without type assertions: TypedResourceEventHandlerFuncs[T]
-// turns typed functions into a ResourceEventHandler, and ResourceIndexer[T]
-// lists and gets objects of type T from an informer's Indexer.
+// typed.go holds client-go's typed event-handler API: handlers whose
+// functions take the object's own type (such as *Pod) instead of any, and
+// DeletedObject[T], which carries a deletion whose final state may be
+// unknown without losing the type. The core stays untyped, as client-go's
+// tools/cache does: one informer, queue and Indexer work for every kind; the
+// typed layer converts at the edge (typed_informer.go).
 //
-// The core stays untyped, as client-go's tools/cache does: one informer,
-// DeltaFIFO and Indexer work for every kind, including *Unstructured. The
-// one place a typed handler must still think is OnDelete. When the informer
-// missed a deletion (the watch was down) it hands OnDelete a
-// DeletedFinalStateUnknown instead of the object. TypedResourceEventHandlerFuncs
-// unwraps it and gives DeleteFunc the last state the cache knew, which may
-// be stale; set TombstoneFunc to learn that the final state was unknown.
-// Anything that is not a T (a tombstone with no object, a foreign type)
-// goes to UnexpectedFunc, or is logged: it is never turned into a zero T.
-//
-// client-go counterpart: the generic listers of k8s.io/client-go/listers
-// (ResourceIndexer[T], New, NewNamespaced), and the tombstone-unwrapping
-// pattern every client-go controller writes in its delete handler.
+// client-go counterpart: TypedResourceEventHandler, DeletedObject,
+// TypedResourceEventHandlerFuncs, TypedResourceEventHandlerDetailedFuncs and
+// TypedFilteringResourceEventHandler in k8s.io/client-go/tools/cache
+// controller.go (v0.37.2). Its cache.Object constraint (comparable, GetName,
+// GetNamespace) is our Object here.
 //
 // Tutorial: 004 §3.1 (generics for type-safe informers).
 
 package informer
 
-import (
-	"fmt"
-	"log/slog"
-)
+import "strings"
 
-// TypedResourceEventHandlerFuncs is a ResourceEventHandler for objects of
-// type T (such as *Pod) made of typed functions; a nil function ignores its
-// notifications.
+// TypedResourceEventHandler is a ResourceEventHandler for objects of type T.
+// OnDelete gets a DeletedObject: the object, or a tombstone when the
+// informer missed the deletion.
+type TypedResourceEventHandler[T Object] interface {
+	// OnAdd is called with each added object.
+	OnAdd(obj T, isInInitialList bool)
+	// OnUpdate is called with the old and new state of an object.
+	OnUpdate(oldObj, newObj T)
+	// OnDelete is called with a deleted object.
+	OnDelete(obj DeletedObject[T])
+}
+
+// DeletedObject is a deletion as a typed handler receives it. OptionalObj is
+// the object's last state: the object of the DELETED event, or the last state
+// the cache knew when the deletion was missed, which may be stale; it is the
+// zero T when even that is unknown. FinalStateUnknown is set exactly when
+// the deletion was missed (a relist found the object gone).
+type DeletedObject[T Object] struct {
+	// OptionalObj is the last known state, or the zero T.
+	OptionalObj T
+	// FinalStateUnknown is the tombstone of a missed deletion, else nil.
+	FinalStateUnknown *DeletedFinalStateUnknown
+}
+
+// GetKey returns the deleted object's key: the tombstone's, or namespace/name
+// (name alone when cluster-scoped); "" when nothing is known.
+func (d DeletedObject[T]) GetKey() string {
+	if d.FinalStateUnknown != nil {
+		return d.FinalStateUnknown.Key
+	}
+	if isNilObject(d.OptionalObj) {
+		return ""
+	}
+	if ns := d.OptionalObj.GetNamespace(); ns != "" {
+		return ns + "/" + d.OptionalObj.GetName()
+	}
+	return d.OptionalObj.GetName()
+}
+
+// GetNamespace returns the deleted object's namespace, from its key.
+func (d DeletedObject[T]) GetNamespace() string {
+	ns, _ := d.namespaceAndName()
+	return ns
+}
+
+// GetName returns the deleted object's name, from its key.
+func (d DeletedObject[T]) GetName() string {
+	_, name := d.namespaceAndName()
+	return name
+}
+
+func (d DeletedObject[T]) namespaceAndName() (namespace, name string) {
+	key := d.GetKey()
+	if ns, n, found := strings.Cut(key, "/"); found {
+		return ns, n
+	}
+	return "", key
+}
+
+// isNilObject reports whether obj is the zero T (nil interface or pointer).
+func isNilObject[T Object](obj T) bool {
+	return any(obj) == nil || isNilPointer(obj)
+}
+
+// TypedResourceEventHandlerFuncs is a TypedResourceEventHandler made of
+// functions; a nil function ignores its notifications.
 type TypedResourceEventHandlerFuncs[T Object] struct {
 	// AddFunc is called with each added object.
 	AddFunc func(obj T)
 	// UpdateFunc is called with the old and new state of an object.
 	UpdateFunc func(oldObj, newObj T)
-	// DeleteFunc is called with the last state of a deleted object: the
-	// object of the DELETED event, or, when the deletion was missed, the
-	// last state the cache knew (unwrapped from DeletedFinalStateUnknown).
-	DeleteFunc func(obj T)
-	// TombstoneFunc, if set, is called instead of DeleteFunc for a deletion
-	// the informer missed, with the tombstone's key and last known object.
-	TombstoneFunc func(key string, lastKnown T)
-	// UnexpectedFunc, if set, receives any notification whose object is not
-	// a T; otherwise such notifications are logged and dropped.
-	UnexpectedFunc func(obj any)
+	// DeleteFunc is called with each deletion.
+	DeleteFunc func(obj DeletedObject[T])
 }
 
-var _ ResourceEventHandler = TypedResourceEventHandlerFuncs[*Pod]{}
+var _ TypedResourceEventHandler[*Pod] = TypedResourceEventHandlerFuncs[*Pod]{}
 
-// OnAdd calls AddFunc with obj as a T.
-func (h TypedResourceEventHandlerFuncs[T]) OnAdd(obj any, _ bool) {
-	if t, ok := h.as(obj); ok && h.AddFunc != nil {
-		h.AddFunc(t)
+// OnAdd calls AddFunc, if set.
+func (r TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, _ bool) {
+	if r.AddFunc != nil {
+		r.AddFunc(obj)
 	}
 }
 
-// OnUpdate calls UpdateFunc with both objects as T.
-func (h TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj any) {
-	o, okOld := h.as(oldObj)
-	if !okOld {
-		return
-	}
-	if n, okNew := h.as(newObj); okNew && h.UpdateFunc != nil {
-		h.UpdateFunc(o, n)
+// OnUpdate calls UpdateFunc, if set.
+func (r TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if r.UpdateFunc != nil {
+		r.UpdateFunc(oldObj, newObj)
 	}
 }
 
-// OnDelete calls DeleteFunc (or TombstoneFunc) with the deleted object as a
-// T, unwrapping a DeletedFinalStateUnknown.
-func (h TypedResourceEventHandlerFuncs[T]) OnDelete(obj any) {
-	tomb, isTombstone := obj.(DeletedFinalStateUnknown)
-	if !isTombstone {
-		if t, ok := h.as(obj); ok && h.DeleteFunc != nil {
-			h.DeleteFunc(t)
-		}
-		return
+// OnDelete calls DeleteFunc, if set.
+func (r TypedResourceEventHandlerFuncs[T]) OnDelete(obj DeletedObject[T]) {
+	if r.DeleteFunc != nil {
+		r.DeleteFunc(obj)
 	}
-	t, ok := cast[T](tomb.Obj)
+}
+
+// TypedResourceEventHandlerDetailedFuncs is TypedResourceEventHandlerFuncs
+// whose AddFunc also learns whether the add belongs to the initial list.
+type TypedResourceEventHandlerDetailedFuncs[T Object] struct {
+	// AddFunc is called with each added object.
+	AddFunc func(obj T, isInInitialList bool)
+	// UpdateFunc is called with the old and new state of an object.
+	UpdateFunc func(oldObj, newObj T)
+	// DeleteFunc is called with each deletion.
+	DeleteFunc func(obj DeletedObject[T])
+}
+
+var _ TypedResourceEventHandler[*Pod] = TypedResourceEventHandlerDetailedFuncs[*Pod]{}
+
+// OnAdd calls AddFunc, if set.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if r.AddFunc != nil {
+		r.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc, if set.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if r.UpdateFunc != nil {
+		r.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc, if set.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnDelete(obj DeletedObject[T]) {
+	if r.DeleteFunc != nil {
+		r.DeleteFunc(obj)
+	}
+}
+
+// TypedFilteringResourceEventHandler passes on only the objects FilterFunc
+// accepts. An update that makes an object pass becomes an add; one that
+// makes it fail becomes a delete of the old state.
+type TypedFilteringResourceEventHandler[T Object] struct {
+	// FilterFunc says whether an object concerns Handler.
+	FilterFunc func(obj T) bool
+	// Handler receives what passes.
+	Handler TypedResourceEventHandler[T]
+}
+
+// OnAdd passes obj on if it passes the filter.
+func (r TypedFilteringResourceEventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	if r.FilterFunc(obj) {
+		r.Handler.OnAdd(obj, isInInitialList)
+	}
+}
+
+// OnUpdate passes an update on as an update, an add, a delete or nothing,
+// by whether the old and new states pass the filter.
+func (r TypedFilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
+	newer, older := r.FilterFunc(newObj), r.FilterFunc(oldObj)
 	switch {
-	case !ok:
-		h.unexpected(obj) // the whole tombstone, so its key is not lost
-	case h.TombstoneFunc != nil:
-		h.TombstoneFunc(tomb.Key, t)
-	case h.DeleteFunc != nil:
-		h.DeleteFunc(t)
+	case newer && older:
+		r.Handler.OnUpdate(oldObj, newObj)
+	case newer:
+		r.Handler.OnAdd(newObj, false)
+	case older:
+		r.Handler.OnDelete(DeletedObject[T]{OptionalObj: oldObj})
 	}
 }
 
-// as converts obj to T, reporting anything else as unexpected.
-func (h TypedResourceEventHandlerFuncs[T]) as(obj any) (T, bool) {
-	t, ok := cast[T](obj)
-	if !ok {
-		h.unexpected(obj)
+// OnDelete passes obj on if its last known state passes the filter.
+func (r TypedFilteringResourceEventHandler[T]) OnDelete(obj DeletedObject[T]) {
+	if r.FilterFunc(obj.OptionalObj) {
+		r.Handler.OnDelete(obj)
 	}
-	return t, ok
-}
-
-func (h TypedResourceEventHandlerFuncs[T]) unexpected(obj any) {
-	if h.UnexpectedFunc != nil {
-		h.UnexpectedFunc(obj)
-		return
-	}
-	var want T
-	slog.Error("typed handler got an object of an unexpected type",
-		"want", fmt.Sprintf("%T", want), "got", fmt.Sprintf("%T", obj))
-}
-
-// cast converts obj to T; a nil pointer is no T.
-func cast[T Object](obj any) (T, bool) {
-	t, ok := obj.(T)
-	return t, ok && !isNilPointer(obj)
-}
-
-// ResourceIndexer lists and gets objects of type T from an Indexer (an
-// informer's GetIndexer()), in every namespace or in one. The objects are
-// the cache's own, shared with every reader: DeepCopy before changing one.
-// Objects in the Indexer that are not a T are skipped.
-type ResourceIndexer[T Object] struct {
-	indexer   Indexer
-	resource  string // for NotFound messages, e.g. "pod"
-	namespace string // NamespaceAll for every namespace
-}
-
-// NewResourceIndexer returns a ResourceIndexer over indexer for every
-// namespace. resource names the kind in NotFound errors, e.g. "pod".
-func NewResourceIndexer[T Object](indexer Indexer, resource string) ResourceIndexer[T] {
-	return ResourceIndexer[T]{indexer: indexer, resource: resource}
-}
-
-// NewNamespaced returns parent restricted to one namespace.
-func NewNamespaced[T Object](parent ResourceIndexer[T], namespace string) ResourceIndexer[T] {
-	parent.namespace = namespace
-	return parent
-}
-
-// List returns the objects whose labels match selector (nil: all), from the
-// namespace index when the indexer has one.
-func (l ResourceIndexer[T]) List(selector Selector) ([]T, error) {
-	var out []T
-	err := ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
-		if t, ok := obj.(T); ok {
-			out = append(out, t)
-		}
-	})
-	return out, err
-}
-
-// Get returns the named object: name alone for every-namespace (or
-// cluster-scoped) indexers, namespace/name once restricted by NewNamespaced.
-// A missing object is an error for which IsNotFound is true.
-func (l ResourceIndexer[T]) Get(name string) (T, error) {
-	var zero T
-	key := name
-	if l.namespace != NamespaceAll {
-		key = l.namespace + "/" + name
-	}
-	obj, exists, err := l.indexer.GetByKey(key)
-	if err != nil {
-		return zero, err
-	}
-	if !exists {
-		return zero, NewNotFound(l.resource, name)
-	}
-	t, ok := obj.(T)
-	if !ok {
-		return zero, fmt.Errorf("%s %q in the cache is a %T, not a %T", l.resource, key, obj, zero)
-	}
-	return t, nil
 }

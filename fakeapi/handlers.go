@@ -87,7 +87,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		s.serveListOrWatch(w, r, rt)
 	case rt.name == "" && r.Method == http.MethodPost && (rt.ns != "" || !rt.ri.namespaced):
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.create(req, body); e == nil {
@@ -105,7 +105,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(rt.ri, rt.name))
 	case rt.name != "" && r.Method == http.MethodPut:
 		s.writes.Add(1)
-		body, e := decodeBody(r, rt.ri)
+		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
 			if o, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
@@ -178,23 +178,23 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 // servePatch applies a merge patch (or a strategic merge patch, simplified:
 // see patch.go) to the stored object.
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	var apply func(target, patch map[string]any) map[string]any
+	var apply patchFunc
 	switch mediaType(r) {
 	case "application/merge-patch+json":
 		apply = mergePatch
 	case "application/strategic-merge-patch+json":
-		apply = strategicMergePatch
+		apply = strategicMergePatch(req.ri)
 	default:
 		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
 		return
 	}
-	patch, e := decodeBody(r, req.ri)
+	patch, e := decodeBody(w, r, req.ri)
 	if e != nil {
 		writeError(w, e)
 		return
 	}
 	o, e := s.st.modify(req, func(old map[string]any) (map[string]any, *APIError) {
-		return apply(old, patch), nil
+		return apply(old, patch)
 	})
 	if e != nil {
 		writeError(w, e)
@@ -208,6 +208,12 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 // Success Status, as on the real server.
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRequest) {
 	raw, e := readBody(r)
+	if e == nil && mediaType(r) == protobufMediaType && len(raw) > 0 { // protobuf.go
+		var opts map[string]any
+		if opts, e = decodeProtobuf(raw, req.ri, "DeleteOptions"); e == nil {
+			raw, _ = json.Marshal(opts)
+		}
+	}
 	if e != nil {
 		writeError(w, e)
 		return
@@ -240,19 +246,27 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 
 // decodeBody reads a JSON object from the request body. Numbers are kept
 // exactly as sent (json.Number), so nothing a client stores is rounded.
-func decodeBody(r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
-	if ct := mediaType(r); ct != "" && ct != "application/json" && !strings.HasSuffix(ct, "+json") {
-		return nil, errUnsupportedMedia(ct, "application/json")
+func decodeBody(w http.ResponseWriter, r *http.Request, ri *resourceInfo) (map[string]any, *APIError) {
+	ct := mediaType(r)
+	if ct != "" && ct != "application/json" && ct != protobufMediaType && !strings.HasSuffix(ct, "+json") {
+		return nil, errUnsupportedMedia(ct, "application/json, "+protobufMediaType)
 	}
 	raw, e := readBody(r)
 	if e != nil {
 		return nil, e
 	}
+	if ct == protobufMediaType { // protobuf.go
+		return decodeProtobuf(raw, ri, ri.kind)
+	}
 	body, e := decodeObject(raw)
 	if e != nil {
 		e.Message = fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s", ri.kind, e.Message)
+		return nil, e
 	}
-	return body, e
+	if e := checkFields(w, r, ri, raw, body); e != nil { // fieldvalidation.go
+		return nil, e
+	}
+	return body, nil
 }
 
 // decodeObject parses raw as one JSON object.

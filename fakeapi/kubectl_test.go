@@ -39,29 +39,9 @@ func TestKubectl(t *testing.T) {
 	s := startServer(t, Options{})
 	mustCreatePod(t, s, "seeded", "app=y")
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	command := func(args ...string) *exec.Cmd {
-		args = append([]string{"--server", s.URL(), "--cache-dir", filepath.Join(dir, "cache")}, args...)
-		cmd := exec.CommandContext(ctx, "kubectl", args...)
-		cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "none"))
-		return cmd
-	}
-	kubectl := func(args ...string) string {
-		t.Helper()
-		cmd := command(args...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("kubectl %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
-		}
-		if stderr.Len() > 0 { // e.g. "warning: error calculating patch from openapi v3 spec"
-			t.Errorf("kubectl %s printed on stderr:\n%s", strings.Join(args, " "), stderr.String())
-		}
-		t.Logf("kubectl %s\n%s", strings.Join(args, " "), out)
-		return string(out)
-	}
+	command, kubectl := kubectlRunner(ctx, t, "kubectl", s, dir)
 	file := filepath.Join(dir, "pod.yaml")
 	write := func(content string) {
 		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
@@ -174,4 +154,42 @@ func TestKubectl(t *testing.T) {
 	if _, err := s.Get(Pods, "default", "web"); err == nil {
 		t.Error("pod web still there after kubectl delete")
 	}
+	kubectlCreateKinds(t, s, kubectl)
+	kubectlExplain(t, kubectl)
+	kubectlOld(ctx, t, s, dir)
+}
+
+// kubectlRunner returns a kubectl command maker and a runner for the
+// binary bin against s: the runner fails t if kubectl fails or prints
+// anything on stderr, and returns its output. The kubeconfig is an empty
+// one (a missing one makes old kubectls warn on stderr).
+func kubectlRunner(ctx context.Context, t *testing.T, bin string, s *Server, dir string) (func(args ...string) *exec.Cmd, func(args ...string) string) {
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache-"+filepath.Base(bin))
+	command := func(args ...string) *exec.Cmd {
+		args = append([]string{"--server", s.URL(), "--cache-dir", cache}, args...)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+		return cmd
+	}
+	kubectl := func(args ...string) string {
+		t.Helper()
+		cmd := command(args...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		name := filepath.Base(bin) + " " + strings.Join(args, " ")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s%s", name, err, out, stderr.String())
+		}
+		if stderr.Len() > 0 { // e.g. "warning: error calculating patch from openapi v3 spec"
+			t.Errorf("%s printed on stderr:\n%s", name, stderr.String())
+		}
+		t.Logf("%s\n%s", name, out)
+		return string(out)
+	}
+	return command, kubectl
 }

@@ -1,24 +1,30 @@
-// openapi.go: the OpenAPI v3 documents kubectl reads before it writes.
+// openapi.go: the OpenAPI documents a real kube-apiserver v1.37.2 serves,
+// for the group-versions this server serves: /openapi/v3 (an index and one
+// document per group-version) and /openapi/v2 (one document, JSON or
+// protobuf).
 //
-// With its default --validate=strict, kubectl asks whether the server
-// validates fields itself: it fetches the /openapi/v3 index, then the
-// document of the object's group-version, and looks for a PATCH operation
-// tagged with the object's group-version-kind whose parameters include
-// fieldValidation. If it finds one, it skips its own schema check and sends
-// fieldValidation=Strict instead (see options.go); if /openapi/v3 and
-// /openapi/v2 are both missing, it refuses to write ("failed to download
-// openapi"). So this file serves the index and one document per
-// group-version, generated from the catalog: every path and operation the
-// fake serves, with the real server's extensions and query parameters.
-// It does not serve component schemas with fields (the fake has none), and
-// /openapi/v2 stays 404, since kubectl needs only v3.
-// client-go counterparts: k8s.io/client-go/openapi and openapi3 (the client
-// side), k8s.io/kube-openapi's handler3 (the server side), and kubectl's
-// query_param_verifier_v3.go. Tutorial: 000 §2.5 (what else the API server serves).
+// kubectl reads them before it writes. With its default --validate=strict,
+// kubectl 1.27 and 1.28 fetch /openapi/v2 in protobuf (and nothing else);
+// later versions fetch the /openapi/v3 index and the object's group-version
+// document, find the PATCH operation tagged with the object's
+// group-version-kind, and, seeing its fieldValidation parameter, leave the
+// checking to the server (options.go). `kubectl explain` prints the
+// descriptions of the schemas, and `kubectl apply` computes its strategic
+// merge patches from their x-kubernetes-patch-* extensions (patch.go uses
+// the same ones). The documents are the real ones (schema/, schemadata.go),
+// with one change: paths this server does not serve (subresources such as
+// pods/log, kinds not in the catalog, the old /watch/ paths) are left out.
+// Operations on a served path are listed as the real server lists them
+// (deletecollection among them, which this server refuses with 405).
+// Counterparts: k8s.io/kube-openapi's handler and handler3 (the server
+// side), k8s.io/client-go/openapi and discovery.OpenAPISchema, kubectl's
+// query_param_verifier_v3.go and explain (the client side).
+// Tutorial: 000 §2.5 (what else the API server serves).
 
 package fakeapi
 
 import (
+	"bytes"
 	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
@@ -27,18 +33,18 @@ import (
 	"sync"
 )
 
+// openAPIV2Protobuf is the media type of /openapi/v2 in protobuf, the form
+// client-go's discovery client asks for.
+const openAPIV2Protobuf = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+
 // openAPIDocs holds the JSON of every group-version document, keyed by its
 // path under /openapi/v3/ ("api/v1", "apis/apps/v1"), and the index that
 // points at them. The catalog never changes, so they are built once.
 var openAPIDocs = sync.OnceValues(func() (map[string][]byte, []byte) {
 	docs := map[string][]byte{}
 	index := map[string]any{}
-	for _, gv := range groupVersions() {
-		key := "api/" + gv[1]
-		if gv[0] != "" {
-			key = "apis/" + gv[0] + "/" + gv[1]
-		}
-		b, _ := json.Marshal(openAPIDoc(gv[0], gv[1])) // plain maps: cannot fail
+	for _, key := range openAPIKeys() {
+		b, _ := json.Marshal(openAPIV3Doc(key)) // plain values: cannot fail
 		docs[key] = b
 		// The hash makes the URL change when the document does, so clients
 		// may cache it for good; the real server uses SHA-512 too.
@@ -49,10 +55,150 @@ var openAPIDocs = sync.OnceValues(func() (map[string][]byte, []byte) {
 	return docs, b
 })
 
-// serveOpenAPI answers /openapi/v3 and /openapi/v3/{group-version}; it
-// reports false for any other path.
+// openAPIKeys are the group-versions' keys: "api/v1", "apis/apps/v1".
+func openAPIKeys() []string {
+	var keys []string
+	for _, gv := range groupVersions() {
+		key := "api/" + gv[1]
+		if gv[0] != "" {
+			key = "apis/" + gv[0] + "/" + gv[1]
+		}
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+// openAPIV3Doc is the real document of one group-version, its paths cut
+// to those served. Every call decodes a fresh copy.
+func openAPIV3Doc(key string) map[string]any {
+	doc := decodeSchemaJSON("openapi-v3-" + strings.ReplaceAll(key, "/", "-") + ".json.gz")
+	servedPathsOnly(doc)
+	return doc
+}
+
+// openAPIV2 is the real /openapi/v2 document in JSON and in protobuf, both
+// cut to the served paths.
+var openAPIV2 = sync.OnceValues(func() ([]byte, []byte) {
+	doc := decodeSchemaJSON("openapi-v2.json.gz")
+	servedPathsOnly(doc)
+	js, _ := json.Marshal(doc)
+	return js, cutProtobufPaths(schemaFile("openapi-v2.pb.gz"))
+})
+
+// decodeSchemaJSON decodes a JSON document of schema/, numbers as sent.
+func decodeSchemaJSON(name string) map[string]any {
+	dec := json.NewDecoder(bytes.NewReader(schemaFile(name)))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		panic("fakeapi: schema/" + name + ": " + err.Error())
+	}
+	return doc
+}
+
+// servedPathsOnly removes the paths this server does not serve.
+func servedPathsOnly(doc map[string]any) {
+	paths, _ := doc["paths"].(map[string]any)
+	for p := range paths {
+		if !servedOpenAPIPath(p) {
+			delete(paths, p)
+		}
+	}
+}
+
+// servedOpenAPIPath reports whether a path template of the documents, such
+// as /api/v1/namespaces/{namespace}/pods/{name}, is one this server serves.
+func servedOpenAPIPath(p string) bool {
+	if p == "/api/v1/" || p == "/apis/apps/v1/" { // the discovery documents
+		return true
+	}
+	_, ok := parseRoute(strings.NewReplacer("{namespace}", "ns", "{name}", "n").Replace(p))
+	return ok
+}
+
+// cutProtobufPaths removes the unserved paths from a gnostic
+// openapi_v2.Document: its field 8 (Paths) holds NamedPathItem entries in
+// field 2, each naming its path in field 1. Every other byte is kept.
+func cutProtobufPaths(doc []byte) []byte {
+	return filterFields(doc, func(num int, b []byte) ([]byte, bool) {
+		if num != 8 {
+			return b, true
+		}
+		return filterFields(b, func(num int, item []byte) ([]byte, bool) {
+			if num != 2 {
+				return item, true
+			}
+			name, _ := filterFieldString(item, 1)
+			return item, servedOpenAPIPath(name)
+		}), true
+	})
+}
+
+// filterFields copies a protobuf message, passing each length-delimited
+// field through keep, which may replace its bytes or drop it.
+func filterFields(msg []byte, keep func(num int, b []byte) ([]byte, bool)) []byte {
+	var out []byte
+	for len(msg) > 0 {
+		wf, rest, err := nextWireField(msg)
+		if err != nil {
+			panic("fakeapi: embedded OpenAPI v2 protobuf: " + err.Error())
+		}
+		field := msg[:len(msg)-len(rest)]
+		msg = rest
+		if wf.wt != 2 {
+			out = append(out, field...)
+			continue
+		}
+		if b, ok := keep(wf.num, wf.b); ok {
+			out = appendUvarint(out, uint64(wf.num)<<3|2)
+			out = appendUvarint(out, uint64(len(b)))
+			out = append(out, b...)
+		}
+	}
+	return out
+}
+
+// filterFieldString is the string in field num of msg.
+func filterFieldString(msg []byte, num int) (string, bool) {
+	for len(msg) > 0 {
+		wf, rest, err := nextWireField(msg)
+		if err != nil {
+			return "", false
+		}
+		msg = rest
+		if wf.num == num && wf.wt == 2 {
+			return string(wf.b), true
+		}
+	}
+	return "", false
+}
+
+// appendUvarint appends v as a protobuf varint.
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// serveOpenAPI answers /openapi/v2, /openapi/v3 and
+// /openapi/v3/{group-version}; it reports false for any other path.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) bool {
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path == "/openapi/v2" {
+		js, pb := openAPIV2()
+		w.Header().Set("Cache-Control", "no-cache, private")
+		if strings.Contains(r.Header.Get("Accept"), openAPIV2Protobuf) {
+			// The real server answers with this spelling (".v1.0", not "@v1.0").
+			w.Header().Set("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
+			_, _ = w.Write(pb)
+			return true
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(js)
+		return true
+	}
 	if path != "/openapi/v3" && !strings.HasPrefix(path, "/openapi/v3/") {
 		return false
 	}
@@ -69,147 +215,4 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) bool {
 	w.Header().Set("Cache-Control", "no-cache, private")
 	_, _ = w.Write(body)
 	return true
-}
-
-// openAPIDoc is the OpenAPI 3.0 document of one group-version.
-func openAPIDoc(group, version string) map[string]any {
-	paths := map[string]any{}
-	schemas := map[string]any{}
-	for _, ri := range catalog {
-		if ri.Group != group || ri.Version != version {
-			continue
-		}
-		addPaths(paths, ri)
-		// A bare object: enough for a client to see the kind exists. The
-		// real document describes every field; this one describes none, so
-		// it carries no x-kubernetes-group-version-kind (kubectl would
-		// compute apply patches from it and warn that it cannot).
-		schemas[schemaName(ri)] = map[string]any{
-			"type":        "object",
-			"description": ri.kind + " (fields not described by fakeapi)",
-		}
-	}
-	return map[string]any{
-		"openapi":    "3.0.0",
-		"info":       map[string]any{"title": "Kubernetes", "version": "1.37"},
-		"paths":      paths,
-		"components": map[string]any{"schemas": schemas},
-	}
-}
-
-// schemaName is the real document's name for ri's schema, such as
-// "io.k8s.api.core.v1.Pod" or "io.k8s.api.apps.v1.Deployment".
-func schemaName(ri *resourceInfo) string {
-	return "io.k8s.api." + groupOrCore(ri) + "." + ri.Version + "." + ri.kind
-}
-
-// groupOrCore is ri's group, or "core" for the core group, as the real
-// document names it in schema names and tags.
-func groupOrCore(ri *resourceInfo) string {
-	if ri.Group == "" {
-		return "core"
-	}
-	return ri.Group
-}
-
-// addPaths adds ri's collection and object paths (and, for a namespaced
-// kind, the all-namespaces list) with the operations the fake serves.
-func addPaths(paths map[string]any, ri *resourceInfo) {
-	prefix := "/api/" + ri.Version
-	if ri.Group != "" {
-		prefix = "/apis/" + ri.apiVersion()
-	}
-	gv := idGroupVersion(ri)
-	scope := ""
-	pathParams := []any{}
-	coll := prefix + "/" + ri.Resource.Resource
-	if ri.namespaced {
-		scope = "Namespaced"
-		coll = prefix + "/namespaces/{namespace}/" + ri.Resource.Resource
-		pathParams = append(pathParams, pathParam("namespace", "object name and auth scope, such as for teams and projects"))
-		paths[prefix+"/"+ri.Resource.Resource] = map[string]any{
-			"get":        operation(ri, "list", "list"+gv+ri.kind+"ForAllNamespaces", "list or watch objects of kind "+ri.kind, nil),
-			"parameters": queryParams(listParams...),
-		}
-	}
-	pretty := queryParams("pretty")
-	paths[coll] = map[string]any{
-		"get":        operation(ri, "list", "list"+gv+scope+ri.kind, "list or watch objects of kind "+ri.kind, queryParams(listParams...)),
-		"post":       operation(ri, "post", "create"+gv+scope+ri.kind, "create a "+ri.kind, queryParams("dryRun", "fieldManager", "fieldValidation")),
-		"parameters": append(append([]any{}, pathParams...), pretty...),
-	}
-	one := append([]any{pathParam("name", "name of the "+ri.kind)}, pathParams...)
-	paths[coll+"/{name}"] = map[string]any{
-		"get":        operation(ri, "get", "read"+gv+scope+ri.kind, "read the specified "+ri.kind, nil),
-		"put":        operation(ri, "put", "replace"+gv+scope+ri.kind, "replace the specified "+ri.kind, queryParams("dryRun", "fieldManager", "fieldValidation")),
-		"patch":      operation(ri, "patch", "patch"+gv+scope+ri.kind, "partially update the specified "+ri.kind, queryParams("dryRun", "fieldManager", "fieldValidation", "force")),
-		"delete":     operation(ri, "delete", "delete"+gv+scope+ri.kind, "delete a "+ri.kind, queryParams("dryRun", "gracePeriodSeconds", "orphanDependents", "propagationPolicy")),
-		"parameters": append(one, pretty...),
-	}
-}
-
-// idGroupVersion is "CoreV1" or "AppsV1": operationIds read like the real
-// ones, such as listCoreV1NamespacedPod.
-func idGroupVersion(ri *resourceInfo) string {
-	g := groupOrCore(ri)
-	return strings.ToUpper(g[:1]) + g[1:] + strings.ToUpper(ri.Version[:1]) + ri.Version[1:]
-}
-
-// operation is one operation on a path. kubectl finds a kind's operations
-// by x-kubernetes-group-version-kind; x-kubernetes-action names the verb.
-func operation(ri *resourceInfo, action, id, description string, params []any) map[string]any {
-	op := map[string]any{
-		"tags":                []string{groupOrCore(ri) + "_" + ri.Version},
-		"description":         description,
-		"operationId":         id,
-		"responses":           map[string]any{"200": map[string]any{"description": "OK"}},
-		"x-kubernetes-action": action,
-		"x-kubernetes-group-version-kind": map[string]any{
-			"group": ri.Group, "version": ri.Version, "kind": ri.kind,
-		},
-	}
-	if len(params) > 0 {
-		op["parameters"] = params
-	}
-	ref := map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + schemaName(ri)}}
-	switch action {
-	case "post", "put":
-		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": ref}}
-	case "patch": // the two patch types patch.go applies
-		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-			"application/merge-patch+json": ref, "application/strategic-merge-patch+json": ref,
-		}}
-	}
-	return op
-}
-
-// listParams are the query parameters of a list or watch, in the real
-// document's order.
-var listParams = []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit",
-	"resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds", "watch"}
-
-// paramTypes gives the schema type of the query parameters that are not strings.
-var paramTypes = map[string]string{
-	"allowWatchBookmarks": "boolean", "sendInitialEvents": "boolean", "watch": "boolean",
-	"force": "boolean", "orphanDependents": "boolean",
-	"limit": "integer", "timeoutSeconds": "integer", "gracePeriodSeconds": "integer",
-}
-
-// queryParams describes the named query parameters.
-func queryParams(names ...string) []any {
-	out := make([]any, 0, len(names))
-	for _, n := range names {
-		typ := paramTypes[n]
-		if typ == "" {
-			typ = "string"
-		}
-		out = append(out, map[string]any{"name": n, "in": "query", "schema": map[string]any{"type": typ, "uniqueItems": true}})
-	}
-	return out
-}
-
-// pathParam describes a required path parameter such as {namespace}.
-func pathParam(name, description string) map[string]any {
-	return map[string]any{"name": name, "in": "path", "description": description, "required": true,
-		"schema": map[string]any{"type": "string", "uniqueItems": true}}
 }

@@ -6,6 +6,10 @@
 // from its version, no relist), a compaction (410 → relist), a slow handler
 // that does not stall the fast one, a delete. It exits when the story ends.
 //
+// It runs the pipeline client-go v0.37.2 runs by default (a RealFIFO with
+// atomic relists and batches, and a streaming list); -pipeline=1.32 runs the
+// tutorial's pipeline instead (a DeltaFIFO, list then watch).
+//
 // With -server it watches the pods of a real cluster until Ctrl-C:
 //
 //	kubectl proxy --port 8001 &
@@ -41,21 +45,44 @@ func main() {
 	insecure := flag.Bool("insecure", false, "skip verifying the server's certificate (tests only)")
 	namespace := flag.String("namespace", "", "namespace to watch (default: all)")
 	duration := flag.Duration("for", 0, "with -server: stop after this long (default: until Ctrl-C)")
+	pipeline := flag.String("pipeline", "1.37", "1.37: client-go v0.37.2's default pipeline (RealFIFO, streaming list); 1.32: the tutorial's (DeltaFIFO, list then watch)")
 	flag.Parse()
 
-	var err error
-	if *server == "" {
-		err = playScenario()
-	} else {
+	gates, err := pipelineGates(*pipeline)
+	if err == nil && *server == "" {
+		err = playScenario(gates)
+	} else if err == nil {
 		err = watchCluster(informer.RESTConfig{
 			Host: *server, BearerToken: *token,
 			TLSClientConfig: informer.TLSClientConfig{CAFile: *ca, Insecure: *insecure},
-		}, *namespace, *duration)
+		}, *namespace, *duration, gates)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "podwatch:", err)
 		os.Exit(1)
 	}
+}
+
+// pipelineGates returns the feature gates of the -pipeline flag's value.
+func pipelineGates(name string) (informer.FeatureGates, error) {
+	switch name {
+	case "1.37":
+		return informer.DefaultFeatureGates(), nil
+	case "1.32":
+		return informer.FeatureGates132(), nil
+	}
+	return informer.FeatureGates{}, fmt.Errorf("-pipeline=%q: want 1.37 or 1.32", name)
+}
+
+// describePipeline says which pipeline the gates select, for the first lines.
+func describePipeline(g informer.FeatureGates) {
+	if g.InOrderInformers {
+		say("# pipeline: client-go v0.37.2's default: a RealFIFO (events in order, a relist as one ReplacedAll,")
+		say("#   batches applied in one Transaction) fed by a streaming list; -pipeline=1.32 runs the tutorial's DeltaFIFO")
+		return
+	}
+	say("# pipeline: client-go 1.32's, as the tutorial teaches it: a DeltaFIFO (one entry per key), list then watch;")
+	say("#   without -pipeline it runs client-go v0.37.2's default (RealFIFO, streaming list)")
 }
 
 // printer writes the event lines; one mutex keeps lines whole.
@@ -117,15 +144,18 @@ func printingHandler(name string, delay time.Duration, events chan<- seen, count
 }
 
 // watchCluster watches the pods of a real cluster until Ctrl-C (or d).
-func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration) error {
+func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, gates informer.FeatureGates) error {
 	client, err := informer.NewRESTClient(cfg)
 	if err != nil {
 		return err
 	}
 	lw := informer.NewListWatchFromClient(client,
 		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, namespace, "")
-	inf := informer.NewSharedIndexInformer(lw, &informer.Pod{}, 0,
-		informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc})
+	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
+		Indexers:     informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
+		FeatureGates: &gates,
+	})
+	describePipeline(gates)
 	_ = inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
 		say("# list/watch failed, will retry: %v", err)
 	})

@@ -47,12 +47,14 @@ func (st *story) expect(want ...seen) error {
 	return nil
 }
 
+// stats counts the full lists (plain or streamed: the informer's health
+// figures) and the watch requests the server answered.
 func (st *story) stats() string {
-	s := st.s.Stats()
-	return fmt.Sprintf("lists so far %d, watches %d", s.Lists, s.Watches)
+	h, _ := informer.HealthOf(st.inf)
+	return fmt.Sprintf("lists so far %d, watches %d", h.Lists, st.s.Stats().Watches)
 }
 
-func playScenario() error {
+func playScenario(gates informer.FeatureGates) error {
 	s, err := fakeapi.Start(fakeapi.Options{})
 	if err != nil {
 		return err
@@ -68,7 +70,7 @@ func playScenario() error {
 	lw := informer.NewListWatchFromClient(client,
 		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
 	st := &story{s: s, fast: make(chan seen, 100),
-		inf: informer.NewSharedIndexInformer(lw, &informer.Pod{}, 0, informer.Indexers{})}
+		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{FeatureGates: &gates})}
 	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
 		say("# (list/watch failed, will retry after a backoff: %v)", err)
 	})
@@ -76,6 +78,7 @@ func playScenario() error {
 	_, _ = st.inf.AddEventHandler(printingHandler("fast", 0, st.fast, &fastCount))
 	_, _ = st.inf.AddEventHandler(printingHandler("slow", 150*time.Millisecond, nil, &slowCount))
 
+	describePipeline(gates)
 	say("# fakeapi is serving on %s; it already holds default/existing", s.URL())
 	say("# an informer with two handlers, \"fast\" and \"slow\", lists and watches all pods")
 	ctx, cancel := context.WithCancel(context.Background())
