@@ -1,13 +1,16 @@
 // backoff.go holds the Reflector's backoff: how long to wait after a failed
 // list/watch cycle, or before re-watching after "connection refused" or a
 // 429. It grows exponentially from 800 ms, doubling, capped at 30 s, with up
-// to 100 % jitter, and starts over after 2 minutes without trouble. Time
-// comes from a Clock, so tests step through it instantly.
+// to 100 % jitter, and starts over every 2 minutes: a fixed period counted
+// from the manager's creation or its last reset, whether or not failures
+// kept coming meanwhile (not 2 minutes of quiet). Time comes from a Clock,
+// so tests step through it instantly.
 //
 // client-go counterpart: in v0.37.2, NewReflectorWithOptions builds a
 // wait.Backoff{Duration: 800ms, Cap: 30s, Factor: 2, Jitter: 1} and calls
 // its DelayWithReset(clock, 2*time.Minute) (k8s.io/apimachinery/pkg/util/wait);
-// RunWithContext loops with that delay's Until.
+// RunWithContext loops with that delay's Until. The reset rule is that
+// backoffManager's Step.
 //
 // Tutorial: 000 §4.3 (exponential backoff after failures).
 
@@ -38,12 +41,13 @@ type backoffManager struct {
 	mu sync.Mutex
 	// next is the un-jittered length of the next wait.
 	next time.Duration
-	// lastStart is when the last wait was handed out; zero before the first.
-	lastStart time.Time
+	// lastReset is when the sequence last started over: the manager's
+	// creation, then every reset.
+	lastReset time.Time
 }
 
 func newBackoffManager(clock Clock) *backoffManager {
-	return &backoffManager{clock: clock, jitter: jitter, next: backoffInitial}
+	return &backoffManager{clock: clock, jitter: jitter, next: backoffInitial, lastReset: clock.Now()}
 }
 
 // jitter returns d plus a random part of up to backoffJitter×d, so that many
@@ -52,16 +56,17 @@ func jitter(d time.Duration) time.Duration {
 	return d + time.Duration(rand.Float64()*backoffJitter*float64(d))
 }
 
-// Step returns the length of the next wait. If the last wait was handed out
-// more than backoffResetAfter ago, things have been healthy since: start over.
+// Step returns the length of the next wait. When more than backoffResetAfter
+// has passed since the last reset, the sequence starts over first. As in
+// client-go, the period is fixed: a server failing without a pause still
+// sees the waits drop back to 800 ms every two minutes or so.
 func (b *backoffManager) Step() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	if !b.lastStart.IsZero() && now.Sub(b.lastStart) > backoffResetAfter {
+	if now := b.clock.Now(); now.Sub(b.lastReset) > backoffResetAfter {
 		b.next = backoffInitial
+		b.lastReset = now
 	}
-	b.lastStart = now
 	d := b.next
 	b.next = min(time.Duration(float64(b.next)*backoffFactor), backoffCap)
 	return b.jitter(d)

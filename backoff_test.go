@@ -92,3 +92,29 @@ func TestFakeClockTimerStopAndReset(t *testing.T) {
 	clock.Step(time.Millisecond)
 	<-tm.C()
 }
+
+// client-go v0.37.2's backoffManager.Step (wait.Backoff.DelayWithReset)
+// resets on a fixed period counted from the last reset, not after a quiet
+// period: failures that never pause still start over every two minutes.
+func TestBackoffResetsOnAFixedPeriodNotAfterQuiet(t *testing.T) {
+	clock := NewFakeClock(time.Unix(1000, 0))
+	b := newBackoffManager(clock)
+	b.jitter = func(d time.Duration) time.Duration { return d }
+	var got []time.Duration
+	for range 10 {
+		d := b.Step()
+		got = append(got, d)
+		clock.Step(d) // fail again as soon as the wait is over
+	}
+	// 0.8+1.6+3.2+6.4+12.8+25.6+30+30 = 110.4 s: the ninth step comes
+	// before the period ends, the tenth after 140.4 s, past it. (With a
+	// quiet period the waits would stay at 30 s for ever.)
+	if got[8] != backoffCap || got[9] != backoffInitial {
+		t.Fatalf("waits of failures without a pause: %v; want the tenth reset to %v", got, backoffInitial)
+	}
+	// The next period counts from that reset: 100 s later, no reset yet.
+	clock.Step(100 * time.Second)
+	if d := b.Step(); d != 2*backoffInitial {
+		t.Fatalf("100 s after a reset: got %v, want %v", d, 2*backoffInitial)
+	}
+}

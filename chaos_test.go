@@ -3,8 +3,12 @@
 // workload creates, updates and deletes pods across namespaces and faults
 // fire: every watch dropped, history compacted (410, relist, also between
 // the pages of a list), bursts of 500 and 429, the server stopped and
-// restarted with its data, a tiny history window, slow watchers cut off, a
-// handler blocked for a while. Then it waits, with a deadline, until the
+// restarted with its data, a graceful shutdown (HTTP/2 GOAWAY, then the
+// connections closed under the watches) and restart, a black hole (the
+// connection stays open, nothing gets through; the transport's HTTP/2
+// pings notice), a tiny history window, slow watchers cut off, a handler
+// blocked for a while. It runs over HTTPS and HTTP/2, as against a real
+// cluster. Then it waits, with a deadline, until the
 // informer is quiet and checks the informer's one promise: its cache equals
 // the server, and every handler's notifications replay to the server's
 // final state, with no impossible notification on the way.
@@ -53,7 +57,14 @@ var (
 
 // The fault kinds, in the order their counts are reported.
 var faultKinds = []string{"drop-watches", "compact", "burst-500", "burst-429", "restart",
-	"tiny-history", "block-handler", "compact-mid-list", "delay"}
+	"tiny-history", "block-handler", "compact-mid-list", "delay", "goaway", "black-hole"}
+
+// The chaos client's HTTP/2 health check: client-go's 30 s and 15 s,
+// shortened so that a black hole is noticed within the run. A hole lasts
+// at most half the ping timeout, so it is over before the client notices
+// and dials again (a connection dialled into the hole would wait for the
+// 10 s TLS handshake timeout).
+const chaosReadIdle, chaosPingTimeout = 100 * time.Millisecond, 100 * time.Millisecond
 
 func TestChaosConvergence(t *testing.T) {
 	seed, long := *chaosSeed, *chaosLong
@@ -100,8 +111,11 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	history := 30 + rng.IntN(200)
 	srv := startServer(t, fakeapi.Options{History: history, BookmarkInterval: 20 * time.Millisecond,
-		WatchBuffer: 20 + rng.IntN(200)})
-	lw := &chaosLW{inner: podsLW(t, srv, NamespaceAll), srv: srv}
+		WatchBuffer: 20 + rng.IntN(200), TLS: true})
+	client := tlsClient(t, srv, func(cfg *RESTConfig) {
+		cfg.HTTP2ReadIdleTimeout, cfg.HTTP2PingTimeout = chaosReadIdle, chaosPingTimeout
+	})
+	lw := &chaosLW{inner: NewListWatchFromClient(client, podsResource, NamespaceAll, ""), srv: srv}
 	clock := NewFakeClock(time.Now())
 	indexers := Indexers{NamespaceIndex: MetaNamespaceIndexFunc, "app": appIndexFunc}
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
@@ -175,6 +189,8 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	counts["compact-mid-list-fired"] = lw.compactionsDuringPaging
 	lw.mu.Unlock()
 	counts["objects"] = len(want)
+	h, _ := HealthOf(inf)
+	counts["health-lists"], counts["watch-restarts"] = int(h.Lists), int(h.WatchRestarts)
 	say(t, "chaos seed %d: %s", "混沌种子 %d：%s", seed, formatCounts(counts))
 	return counts
 }
@@ -259,6 +275,24 @@ func chaosWorkload(t *testing.T, rng *rand.Rand, size chaosSize, srv *fakeapi.Se
 			lw.arm()
 			srv.CloseWatches() // a watch that ended with nothing new, or a 410, leads to a list
 			srv.Compact(0)
+		case "goaway":
+			failures := lw.failureCount()
+			stopped := make(chan error, 1)
+			closeAfter := time.Duration(rng.IntN(20)) * time.Millisecond
+			go func() { stopped <- srv.Shutdown(closeAfter) }()
+			undo, undoAt = []func(){func() {
+				if err := <-stopped; err != nil {
+					t.Error(err)
+				}
+				waitUntil(2*time.Second, func() bool { return lw.failureCount() > failures })
+				if err := srv.Restart(); err != nil {
+					t.Fatal(err)
+				}
+			}}, lasts
+		case "black-hole":
+			hole := time.Duration(1+rng.IntN(int(chaosPingTimeout/time.Millisecond/2))) * time.Millisecond
+			srv.BlackHole(hole)
+			undo, undoAt = []func(){func() {}}, lasts // no other fault while the hole lasts
 		case "delay":
 			srv.SetDelay(time.Duration(1+rng.IntN(3)) * time.Millisecond)
 			undo, undoAt = []func(){func() { srv.SetDelay(0) }}, lasts

@@ -217,12 +217,17 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 
 	stopServer(t, s, lw)
 	base := backoffInitial
-	for i := range 8 {
+	var sinceReset time.Duration // the backoff starts over every two minutes (backoff.go)
+	for i := range 10 {
+		if sinceReset > backoffResetAfter {
+			base, sinceReset = backoffInitial, 0
+		}
 		got := stepBackoff(t, clock)
 		if got < base || got >= 2*base {
 			t.Fatalf("backoff %d: %v, want within [%v, %v)", i, got, base, 2*base)
 		}
 		base = min(2*base, backoffCap)
+		sinceReset += got
 	}
 	if lw.listCount() != 1 {
 		t.Fatalf("%d lists: connection refused must re-watch, not relist", lw.listCount())

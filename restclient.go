@@ -14,17 +14,14 @@ package informer
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // RESTConfig says how to reach an API server.
@@ -36,6 +33,17 @@ type RESTConfig struct {
 	BearerToken string
 	// TLSClientConfig says how to trust an https server.
 	TLSClientConfig TLSClientConfig
+
+	// HTTP2ReadIdleTimeout is how long an HTTP/2 connection may stay silent
+	// before the client sends a PING to check it (transport.go). 0 means
+	// client-go's: $HTTP2_READ_IDLE_TIMEOUT_SECONDS, else 30 s; negative
+	// turns the check off.
+	HTTP2ReadIdleTimeout time.Duration
+	// HTTP2PingTimeout is how long the answer to that PING may take before
+	// the connection is closed. 0 means $HTTP2_PING_TIMEOUT_SECONDS, else 15 s.
+	HTTP2PingTimeout time.Duration
+	// DisableHTTP2 speaks HTTP/1.1 only, as $DISABLE_HTTP2 does in client-go.
+	DisableHTTP2 bool
 }
 
 // TLSClientConfig holds the TLS settings of a RESTConfig.
@@ -72,24 +80,9 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	tc := cfg.TLSClientConfig
-	if tc.Insecure || tc.CAFile != "" || len(tc.CAData) > 0 {
-		conf := &tls.Config{InsecureSkipVerify: tc.Insecure} //nolint:gosec // the caller asked for it
-		pem := tc.CAData
-		if len(pem) == 0 && tc.CAFile != "" {
-			if pem, err = os.ReadFile(tc.CAFile); err != nil {
-				return nil, fmt.Errorf("rest config: reading CA file: %w", err)
-			}
-		}
-		if len(pem) > 0 || tc.CAFile != "" {
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM(pem) {
-				return nil, errors.New("rest config: no certificate found in the CA data")
-			}
-			conf.RootCAs = pool
-		}
-		transport.TLSClientConfig = conf
+	transport, err := newTransport(cfg)
+	if err != nil {
+		return nil, err
 	}
 	return &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{Transport: transport}}, nil
 }
@@ -246,73 +239,20 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		return nil, err
 	}
 	defer resp.Body.Close()
-	list, err := decodeList(json.NewDecoder(resp.Body), newObject)
+	list, err := decodeList(newDecoder(resp.Body, newObject), newObject)
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
+	// Items of a list carry no kind; a generic object should, as in
+	// client-go. Every item gets the same two boxed strings (one allocation
+	// each for the whole list, not per item).
+	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
 	for _, obj := range list.Items {
-		// Items of a list carry no kind; a generic object should, as in client-go.
-		if u, ok := obj.(*Unstructured); ok && u.GetKind() == "" {
-			u.Object["kind"] = strings.TrimSuffix(list.Kind, "List")
-			u.Object["apiVersion"] = list.APIVersion
+		if u, ok := obj.(*Unstructured); ok && u.Object != nil && u.GetKind() == "" {
+			u.Object["kind"], u.Object["apiVersion"] = kind, apiVersion
 		}
 	}
 	return list, nil
-}
-
-// decodeList decodes a list as it arrives, each item straight into its Go
-// type: the body is never held whole, and no item is decoded twice (first
-// as raw JSON, then as an object). This is most of the cost of an initial
-// sync (see BenchmarkInformer). The fields may come in any order.
-func decodeList(dec *json.Decoder, newObject func() Object) (*ObjectList, error) {
-	list := &ObjectList{}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("a list must be a JSON object (%v)", err)
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch key {
-		case "kind":
-			err = dec.Decode(&list.Kind)
-		case "apiVersion":
-			err = dec.Decode(&list.APIVersion)
-		case "metadata":
-			err = dec.Decode(&list.ListMeta)
-		case "items":
-			list.Items, err = decodeItems(dec, newObject)
-		default:
-			var ignored json.RawMessage
-			err = dec.Decode(&ignored)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return list, nil
-}
-
-// decodeItems decodes the array of a list's items, one item at a time.
-func decodeItems(dec *json.Decoder, newObject func() Object) ([]Object, error) {
-	tok, err := dec.Token()
-	if err != nil || tok == nil { // "items": null is an empty list
-		return nil, err
-	}
-	if tok != json.Delim('[') {
-		return nil, fmt.Errorf("items must be an array, not %v", tok)
-	}
-	var items []Object
-	for dec.More() {
-		obj := newObject()
-		if err := dec.Decode(obj); err != nil {
-			return nil, fmt.Errorf("item %d: %w", len(items), err)
-		}
-		items = append(items, withoutTypeMeta(obj))
-	}
-	_, err = dec.Token() // the closing ']'
-	return items, err
 }
 
 func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newObject func() Object) (Watcher, error) {
@@ -323,23 +263,4 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newO
 		return nil, err
 	}
 	return newStreamWatcher(resp.Body, newObject, cancel), nil
-}
-
-// decodeObject decodes one object.
-func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
-	obj := newObject()
-	if err := json.Unmarshal(raw, obj); err != nil {
-		return nil, err
-	}
-	return withoutTypeMeta(obj), nil
-}
-
-// withoutTypeMeta returns obj, having dropped the kind and apiVersion of a
-// typed object, so that objects from lists and from watches look the same
-// (client-go's typed decoders do this too).
-func withoutTypeMeta(obj Object) Object {
-	if p, ok := obj.(*Pod); ok {
-		p.TypeMeta = TypeMeta{}
-	}
-	return obj
 }

@@ -19,9 +19,6 @@ import (
 	"sync"
 )
 
-// indexValues maps an index name to the values one object is filed under.
-type indexValues map[string][]string
-
 // threadSafeStore is safe for concurrent use. Readers share the read lock;
 // every write holds the write lock for its whole change, so a reader never
 // sees an object without its index entries or the other way round.
@@ -29,19 +26,31 @@ type indexValues map[string][]string
 // Writes are all or nothing: every index value is computed before anything
 // is changed, so an index function that fails leaves the store as it was.
 // (client-go panics in that case; here bad input must never panic.)
+//
+// Like client-go, the store keeps no copy of the values each key is filed
+// under: it computes them again from the stored object when the key is
+// updated or deleted (a copy would cost about 560 bytes per cached object;
+// see BenchmarkInformerGeneric). It keeps only a count per key, which tells
+// when a cached object was (wrongly) changed in place and its values no
+// longer say where it is filed; the key is then looked for everywhere, so
+// the indexes stay exact all the same.
 type threadSafeStore struct {
 	lock  sync.RWMutex
 	items map[string]any
-	// indexers are the index functions, by index name.
+	// indexers are the index functions, by index name; names lists them in
+	// a fixed order, which the values of one object (a [][]string) follow.
 	indexers Indexers
-	// indices maps index name → value → set of keys. Invariant: it holds
-	// exactly the entries that filed describes, and no empty sets.
+	names    []string
+	// indices maps index name → value → set of keys, with no empty sets.
 	indices Indices
-	// filed records, per key, the values each index filed it under. Removal
-	// reads them here instead of calling the index functions again, so the
-	// indexes stay exact even if a cached object was (wrongly) changed in
-	// place. A key with no index values has no entry.
-	filed map[string]indexValues
+	// entries counts, per stored key, the index entries that hold it (one
+	// per index and distinct value): the key is in exactly that many sets.
+	// Most objects have one value per index, so a count of len(names) is
+	// the default and is not stored: usually the map stays empty.
+	entries map[string]int
+	// newValues and oldValues are reused by every write for the values it
+	// computes, so that computing them allocates no [][]string.
+	newValues, oldValues [][]string
 	// rv is the resource version of the last write or bookmark
 	// (LastStoreSyncResourceVersion, in store_txn.go).
 	rv string
@@ -51,8 +60,9 @@ func newThreadSafeStore(indexers Indexers) *threadSafeStore {
 	return &threadSafeStore{
 		items:    map[string]any{},
 		indexers: maps.Clone(indexers),
+		names:    slices.Sorted(maps.Keys(indexers)),
 		indices:  Indices{},
-		filed:    map[string]indexValues{},
+		entries:  map[string]int{},
 	}
 }
 
@@ -60,68 +70,46 @@ func unknownIndex(name string) error {
 	return fmt.Errorf("index %q does not exist", name)
 }
 
-// computeIndexValues runs every index function of indexers on obj. When
-// every function gives the values that old (the values filed for this key)
-// already holds, it returns old itself and changed=false: the index entries
-// stand as they are, and nothing is allocated (an update usually leaves an
-// object's namespace and labels alone). Otherwise it returns a new map that
-// shares old's unchanged slices; it returns nil when there are no values.
-func computeIndexValues(indexers Indexers, key string, obj any, old indexValues) (values indexValues, changed bool, err error) {
-	values = old
-	for name, fn := range indexers {
-		if fn == nil {
-			return nil, false, fmt.Errorf("index %q has no index function", name)
-		}
-		vs, err := fn(obj)
-		if err != nil {
-			return nil, false, fmt.Errorf("index %q cannot index %q: %w", name, key, err)
-		}
-		if slices.Equal(vs, old[name]) {
-			continue
-		}
-		if !changed {
-			// Filed slices are never changed in place, so sharing is safe.
-			values, changed = maps.Clone(old), true
-			if values == nil {
-				values = make(indexValues, len(indexers))
-			}
-		}
-		values[name] = slices.Clone(vs) // the function may reuse its slice
+// entryCount returns how many index entries hold key, a stored key.
+func (s *threadSafeStore) entryCount(key string) int {
+	if n, ok := s.entries[key]; ok {
+		return n
 	}
-	return values, changed, nil
+	return len(s.names)
 }
 
-// file adds key under each of its values to indices.
-func file(indices Indices, key string, values indexValues) {
-	for name, vs := range values {
-		index := indices[name]
-		if index == nil {
-			index = Index{}
-			indices[name] = index
-		}
-		for _, v := range vs {
-			set := index[v]
-			if set == nil {
-				set = map[string]struct{}{}
-				index[v] = set
-			}
-			set[key] = struct{}{}
-		}
+// setEntryCount records that n index entries hold key.
+func (s *threadSafeStore) setEntryCount(entries map[string]int, key string, n int) {
+	if n == len(s.names) {
+		delete(entries, key)
+	} else {
+		entries[key] = n
 	}
 }
 
-// unfile removes key from each of its values in indices, dropping sets that
-// become empty so that short-lived values do not pile up.
-func unfile(indices Indices, key string, values indexValues) {
-	for name, vs := range values {
-		index := indices[name]
-		for _, v := range vs {
-			delete(index[v], key)
-			if len(index[v]) == 0 {
-				delete(index, v)
-			}
+// refile moves key's index entries from old, the object stored under key
+// until now (if existed), to values (nil to delete it). The entries of old are found by
+// computing its values again, as client-go does; if that finds fewer than
+// the count says (old was changed in place), the key is looked for
+// everywhere. An update that leaves every value as it was changes nothing.
+func (s *threadSafeStore) refile(key string, old any, existed bool, values [][]string) {
+	if n := s.entryCount(key); existed && n > 0 {
+		oldValues, err := indexValues(s.indexers, s.names, key, old, s.oldValues[:0])
+		s.oldValues = oldValues
+		defer clear(oldValues) // keep no slice of an old object alive
+		if err == nil && values != nil && slices.EqualFunc(oldValues, values, slices.Equal) &&
+			filedExactly(s.indices, s.names, key, oldValues, n) {
+			return
+		}
+		if err != nil || unfile(s.indices, s.names, key, oldValues) != n {
+			unfileEverywhere(s.indices, key)
 		}
 	}
+	if values == nil { // a delete
+		delete(s.entries, key)
+		return
+	}
+	s.setEntryCount(s.entries, key, file(s.indices, s.names, key, values))
 }
 
 // Update stores obj under key and re-files it where its index values
@@ -138,18 +126,15 @@ func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed boo
 
 // updateLocked is Update for a caller that holds the lock.
 func (s *threadSafeStore) updateLocked(key string, obj any) (replaced any, existed bool, err error) {
-	old := s.filed[key]
-	values, changed, err := computeIndexValues(s.indexers, key, obj, old)
+	values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
+	s.newValues = values
+	defer clear(values)
 	if err != nil {
 		return nil, false, err
 	}
 	replaced, existed = s.items[key]
 	s.items[key] = obj
-	if changed {
-		unfile(s.indices, key, old)
-		file(s.indices, key, values)
-		s.filed[key] = values
-	}
+	s.refile(key, replaced, existed, values)
 	return replaced, existed, nil
 }
 
@@ -164,9 +149,10 @@ func (s *threadSafeStore) Delete(key string, obj any) {
 
 // deleteLocked is Delete for a caller that holds the lock.
 func (s *threadSafeStore) deleteLocked(key string) {
-	unfile(s.indices, key, s.filed[key])
-	delete(s.filed, key)
-	delete(s.items, key)
+	if old, ok := s.items[key]; ok {
+		s.refile(key, old, true, nil)
+		delete(s.items, key)
+	}
 }
 
 // Get returns the object stored under key.
@@ -197,18 +183,18 @@ func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) 
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	indices := Indices{}
-	filed := map[string]indexValues{}
+	entries := map[string]int{}
 	for key, obj := range items {
-		values, _, err := computeIndexValues(s.indexers, key, obj, nil)
+		values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
+		s.newValues = values
 		if err != nil {
+			clear(values)
 			return err
 		}
-		file(indices, key, values)
-		if values != nil {
-			filed[key] = values
-		}
+		s.setEntryCount(entries, key, file(indices, s.names, key, values))
 	}
-	s.items, s.indices, s.filed = items, indices, filed
+	clear(s.newValues)
+	s.items, s.indices, s.entries = items, indices, entries
 	s.rv = resourceVersion
 	return nil
 }
@@ -229,24 +215,24 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 		slices.Sort(taken)
 		return fmt.Errorf("cannot add indexers: an index named %s already exists", strings.Join(taken, ", "))
 	}
-	added := make(map[string]indexValues, len(s.items))
+	// The new indexes are built apart and joined only once all succeeded.
+	names := slices.Sorted(maps.Keys(newIndexers))
+	added, counts := Indices{}, map[string]int{}
 	for key, obj := range s.items {
-		values, _, err := computeIndexValues(newIndexers, key, obj, nil)
+		values, err := indexValues(newIndexers, names, key, obj, nil)
 		if err != nil {
 			return err
 		}
-		added[key] = values
+		counts[key] = s.entryCount(key) + file(added, names, key, values)
 	}
 	if s.indexers == nil {
 		s.indexers = Indexers{}
 	}
 	maps.Copy(s.indexers, newIndexers)
-	for key, values := range added {
-		file(s.indices, key, values)
-		if s.filed[key] == nil && values != nil {
-			s.filed[key] = indexValues{}
-		}
-		maps.Copy(s.filed[key], values)
+	s.names = slices.Sorted(maps.Keys(s.indexers))
+	maps.Copy(s.indices, added)
+	for key, n := range counts { // the default count changed with names
+		s.setEntryCount(s.entries, key, n)
 	}
 	return nil
 }

@@ -14,14 +14,10 @@ package informer
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
-	"syscall"
 )
 
 // WatchEventType is the type of a watch event, as the server spells it.
@@ -97,32 +93,22 @@ func (sw *streamWatcher) Stop() {
 // ResultChan returns the events.
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 
-// rawEvent is one JSON line of the stream; Object is decoded once the type
-// says what it is.
-type rawEvent struct {
-	Type   WatchEventType  `json:"type"`
-	Object json.RawMessage `json:"object"`
-}
-
 // receive reads one event at a time until the stream ends or Stop is called.
-// A clean end of stream, or a connection that dropped, just closes the
-// channel; a broken event becomes an ERROR event, as in client-go.
+// A read error that endsWatchNormally (watch_end.go) just closes the
+// channel; any other, and a broken event, becomes an ERROR event, as in
+// client-go. After Stop nothing more is sent.
 func (sw *streamWatcher) receive() {
 	defer close(sw.result)
 	defer sw.Stop()
-	dec := json.NewDecoder(sw.body)
+	dec := newDecoder(sw.body, sw.newObject)
 	for {
-		var raw rawEvent
-		if err := dec.Decode(&raw); err != nil {
-			if !sw.stopped() && !isProbableEOF(err) {
+		ev, err := decodeEvent(dec, sw.newObject)
+		if err != nil {
+			if !sw.stopped() && !endsWatchNormally(err) {
+				slog.Error("watch: bad event", "err", err)
 				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
 			}
 			return
-		}
-		ev, err := sw.decodeEvent(raw)
-		if err != nil {
-			slog.Error("watch: bad event", "type", raw.Type, "err", err)
-			ev = errorEvent("unable to decode an event from the watch stream: " + err.Error())
 		}
 		if !sw.send(ev) || ev.Type == WatchError {
 			return
@@ -149,26 +135,6 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 	}
 }
 
-func (sw *streamWatcher) decodeEvent(raw rawEvent) (WatchEvent, error) {
-	switch raw.Type {
-	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
-		obj, err := decodeObject(raw.Object, sw.newObject)
-		if err == nil && raw.Type != WatchBookmark && obj.GetName() == "" {
-			// Without a name the object has no key: caching it would put
-			// garbage under "" (an "object": null decodes to an empty Pod).
-			err = errors.New("the object of a " + string(raw.Type) + " event has no metadata.name")
-		}
-		return WatchEvent{Type: raw.Type, Object: obj}, err
-	case WatchError:
-		status := &Status{}
-		if err := json.Unmarshal(raw.Object, status); err != nil {
-			return WatchEvent{}, err
-		}
-		return WatchEvent{Type: WatchError, Object: status}, nil
-	}
-	return WatchEvent{}, errors.New("unknown watch event type " + string(raw.Type))
-}
-
 // errorEvent is the ERROR event the decoder sends when the stream is broken.
 func errorEvent(msg string) WatchEvent {
 	return WatchEvent{Type: WatchError, Object: &Status{
@@ -176,14 +142,3 @@ func errorEvent(msg string) WatchEvent {
 		Reason: StatusReasonInternalError, Message: msg,
 	}}
 }
-
-// isProbableEOF reports errors that mean "the connection ended": the normal
-// end of a watch, a server that went away, or our own Stop.
-func isProbableEOF(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, context.Canceled) || errors.Is(err, http.ErrBodyReadAfterClose)
-}
-
-// isConnectionRefused reports that nothing listens at the server's address.
-func isConnectionRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }

@@ -3,18 +3,45 @@
 //
 // Each fault is one a real cluster produces: watches dropped by a restarting
 // API server, a history compacted by etcd (410 Expired), throttling (429 with
-// Retry-After), internal errors, slow answers, and an API server that goes
-// away and comes back. client-go counterpart: none (client-go's tests use
+// Retry-After), internal errors, slow answers, an API server that goes
+// away and comes back, a graceful shutdown (GOAWAY) and a black hole
+// (blackhole.go). client-go counterpart: none (client-go's tests use
 // tools/cache/testing.FakeControllerSource and watch.FakeWatcher).
 // Tutorial: 000 §4.3 (when things go wrong), 004 §4.1.
 
 package fakeapi
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // CloseWatches ends every open watch now, as a restarting API server does.
 // Each stream ends cleanly (no ERROR event); the client watches again.
 func (s *Server) CloseWatches() { s.st.closeWatches() }
+
+// Shutdown stops the server the way kube-apiserver stops in a rolling
+// restart, and keeps the data (Restart serves it again). It stops accepting
+// connections (a client that dials gets "connection refused"), sends every
+// HTTP/2 connection a GOAWAY ("no new requests here"), lets requests in
+// flight finish, and after closeAfter closes every connection still open:
+// the watches, which never finish by themselves, lose their connection
+// mid-stream. A client-go watch over HTTP/2 then ends with "server sent
+// GOAWAY and closed the connection", over HTTP/1.1 with an unexpected EOF;
+// both are a normal end, and client-go re-watches without a relist.
+// Shutdown returns when the server has stopped.
+func (s *Server) Shutdown(closeAfter time.Duration) error {
+	s.mu.Lock()
+	hs := s.hs
+	s.mu.Unlock()
+	if hs == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeAfter)
+	defer cancel()
+	_ = hs.Shutdown(ctx) // GOAWAY, no new connections; ends when ctx does (the watches stay)
+	return s.Stop()
+}
 
 // Compact drops all but the newest keep events of the history, like an etcd
 // compaction: watches and continue tokens from before them get 410 Expired,

@@ -16,6 +16,7 @@ package fakeapi
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"log"
@@ -47,6 +48,12 @@ type Options struct {
 	VersionWait time.Duration
 	// Logf, if set, receives one line per request.
 	Logf func(format string, args ...any)
+	// Debug serves the fault switches as POST endpoints under
+	// /debug/fakeapi/ to loopback clients (debug.go).
+	Debug bool
+	// TLS serves HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate
+	// made at Start (CACertPEM returns it), instead of plain HTTP/1.1.
+	TLS bool
 }
 
 // maxBodyBytes is the real server's limit on a request body.
@@ -73,6 +80,14 @@ type Server struct {
 	delay    atomic.Int64 // nanoseconds added before every API response
 
 	lists, watches, gets, writes, failed, openWatches atomic.Int64
+
+	tlsCert   tls.Certificate // with Options.TLS
+	certPEM   []byte
+	conns     connSet      // every open connection (blackhole.go)
+	holeUntil atomic.Int64 // unix nanoseconds: connections accepted before it go dark
+
+	closing   chan struct{} // closed by Close: ends the goroutines of debug actions
+	closeOnce sync.Once
 }
 
 // Start starts a server and returns once it is listening.
@@ -92,7 +107,13 @@ func Start(opts Options) (*Server, error) {
 	if opts.VersionWait <= 0 {
 		opts.VersionWait = time.Second
 	}
-	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr}
+	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr, closing: make(chan struct{})}
+	if opts.TLS {
+		var err error
+		if s.tlsCert, s.certPEM, err = selfSigned(); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.listen(); err != nil {
 		return nil, err
 	}
@@ -111,22 +132,35 @@ func (s *Server) listen() error {
 	s.hs = &http.Server{
 		Handler:           s,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnContext:       withConn,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	var hl net.Listener = &holeListener{Listener: ln, s: s}
+	if s.opts.TLS {
+		s.hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.tlsCert}, NextProtos: []string{"h2", "http/1.1"}}
+		s.hs.Protocols = new(http.Protocols)
+		s.hs.Protocols.SetHTTP1(true)
+		s.hs.Protocols.SetHTTP2(true)
+		hl = tls.NewListener(hl, s.hs.TLSConfig)
 	}
 	served := make(chan struct{})
 	s.served = served
 	go func(hs *http.Server) {
-		_ = hs.Serve(ln) // returns http.ErrServerClosed on Stop
+		_ = hs.Serve(hl) // returns http.ErrServerClosed on Stop
 		close(served)
 	}(s.hs)
 	return nil
 }
 
-// URL returns the server's base URL, such as "http://127.0.0.1:40123".
+// URL returns the server's base URL, such as "http://127.0.0.1:40123"
+// ("https://..." with Options.TLS).
 func (s *Server) URL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.opts.TLS {
+		return "https://" + s.addr
+	}
 	return "http://" + s.addr
 }
 
@@ -169,10 +203,11 @@ func (s *Server) Restart() error {
 // Close stops the server for good, ending every watch and every goroutine
 // it started. It is safe to call more than once.
 func (s *Server) Close() {
-	_ = s.Stop()
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.mu.Lock()
-	s.closed = true
+	s.closed = true // first, so that no Restart slips in while stopping
 	s.mu.Unlock()
+	_ = s.Stop()
 }
 
 // ServeHTTP is the front door: logging, authentication, faults, then routing.
@@ -193,7 +228,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, &APIError{Code: http.StatusUnauthorized, Reason: "Unauthorized", Message: "Unauthorized"})
 		return
 	}
-	if s.serveDiscovery(sw, r) || s.serveOpenAPI(sw, r) {
+	if s.serveDebug(sw, r) || s.serveDiscovery(sw, r) || s.serveOpenAPI(sw, r) {
 		return
 	}
 	defer func() {

@@ -1,16 +1,35 @@
 // Command fakeapi runs the fake Kubernetes API server on its own, so you can
-// look at the List/Watch protocol with curl and kubectl:
+// look at the List/Watch protocol with curl and kubectl, and break it on
+// purpose while they watch:
 //
 //	go run ./fakeapi/cmd/fakeapi -seed 3 -churn 1
 //	curl -s localhost:8080/api/v1/namespaces/default/pods
 //	curl -sN 'localhost:8080/api/v1/namespaces/default/pods?watch=1'
 //	kubectl --server http://localhost:8080 get pods -w
+//	curl -X POST 'localhost:8080/debug/fakeapi/compact'            # the next re-watch gets 410
 //
 // Flags: -addr (default 127.0.0.1:8080), -seed N sample pods, -churn R random
 // changes per second, -history N events kept, -token T to require a bearer
-// token, -bookmark D bookmark period, -quiet to stop the request log.
+// token, -bookmark D bookmark period, -quiet to stop the request log,
+// -tls to serve HTTPS and HTTP/2 (the certificate is written to -cacert).
+//
+// Faults, switched on at start by flags or at any time by POSTing (from
+// loopback only) to the debug endpoints (-debug=false turns them off):
+//
+//	-compact-every D      compact the history every D       POST /debug/fakeapi/compact?keep=N
+//	-close-watches-every D drop every watch every D         POST /debug/fakeapi/close-watches
+//	-fail N -fail-code C  fail the next N requests with C   POST /debug/fakeapi/fail?count=N&code=C
+//	                      (500, 429 with Retry-After, 503)
+//	-delay D              delay every answer by D           POST /debug/fakeapi/delay?duration=D
+//	                                                        POST /debug/fakeapi/shutdown?closeAfter=D&down=E
+//	                                                        POST /debug/fakeapi/blackhole?duration=D
+//
+// shutdown is a graceful shutdown as in a rolling restart (HTTP/2 GOAWAY,
+// the connections closed after closeAfter, the server back after down);
+// blackhole makes every open connection go dark for good, and new ones for
+// the duration (see fakeapi/blackhole.go).
 // client-go counterpart: none; it stands in for kube-apiserver.
-// Tutorial: 000 §2.5 (see the wire protocol for yourself).
+// Tutorial: 000 §2.5 (see the wire protocol for yourself), 000 §4.3.
 package main
 
 import (
@@ -35,9 +54,18 @@ func main() {
 	token := flag.String("token", "", "require Authorization: Bearer <token>")
 	bookmark := flag.Duration("bookmark", 10*time.Second, "period of BOOKMARK events")
 	quiet := flag.Bool("quiet", false, "do not log requests")
+	useTLS := flag.Bool("tls", false, "serve HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate")
+	caFile := flag.String("cacert", "fakeapi-ca.crt", "with -tls, where to write the certificate for clients to trust")
+	debug := flag.Bool("debug", true, "serve the fault switches as POST endpoints under /debug/fakeapi/ (loopback only)")
+	compactEvery := flag.Duration("compact-every", 0, "compact the history every so often (0: never): re-watches get 410")
+	closeEvery := flag.Duration("close-watches-every", 0, "end every watch every so often (0: never)")
+	failN := flag.Int("fail", 0, "fail the first N API requests")
+	failCode := flag.Int("fail-code", 500, "the code of -fail: 500, 429 (with Retry-After), 503, ...")
+	delay := flag.Duration("delay", 0, "delay every API answer by this much")
 	flag.Parse()
 
-	opts := fakeapi.Options{Addr: *addr, Token: *token, History: *history, BookmarkInterval: *bookmark}
+	opts := fakeapi.Options{Addr: *addr, Token: *token, History: *history, BookmarkInterval: *bookmark,
+		TLS: *useTLS, Debug: *debug}
 	if !*quiet {
 		opts.Logf = log.Printf
 	}
@@ -54,16 +82,53 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	log.Printf("fake API server on %s (resourceVersion %s); try: kubectl --server %s get pods",
-		srv.URL(), srv.ResourceVersion(), srv.URL())
+	kubectl := "kubectl --server " + srv.URL()
+	if *useTLS {
+		if err := os.WriteFile(*caFile, srv.CACertPEM(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		kubectl += " --certificate-authority " + *caFile
+	}
+	log.Printf("fake API server on %s (resourceVersion %s); try: %s get pods", srv.URL(), srv.ResourceVersion(), kubectl)
+	if *debug {
+		curl := "curl -X POST"
+		if *useTLS {
+			curl += " --cacert " + *caFile
+		}
+		log.Printf("break it: %s %s/debug/fakeapi/compact (also close-watches, fail, delay, shutdown, blackhole)", curl, srv.URL())
+	}
+	if *failN > 0 {
+		srv.FailNext(*failN, *failCode)
+	}
+	srv.SetDelay(*delay)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *churn > 0 {
 		go churnPods(ctx, srv, *churn)
 	}
+	if *compactEvery > 0 {
+		go every(ctx, *compactEvery, func() { srv.Compact(0); log.Print("compacted the history") })
+	}
+	if *closeEvery > 0 {
+		go every(ctx, *closeEvery, func() { srv.CloseWatches(); log.Print("closed every watch") })
+	}
 	<-ctx.Done()
 	log.Print("shutting down")
+}
+
+// every runs f every period until ctx ends.
+func every(ctx context.Context, period time.Duration, f func()) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
 
 // churnPods makes rate random changes per second to pods named churn-N

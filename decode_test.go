@@ -1,0 +1,189 @@
+// decode_test.go checks decode.go against encoding/json itself: an object
+// read as a list item or as the object of a watch event, generic or typed,
+// is exactly what json.Unmarshal makes of its bytes (numbers, nulls, empty
+// maps and all), for every saved real object and for fuzzed input.
+
+package informer
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// decodeFactories are the two kinds of object the decoders fill.
+var decodeFactories = map[string]func() Object{
+	"Pod":          func() Object { return &Pod{} },
+	"Unstructured": func() Object { return &Unstructured{} },
+}
+
+// savedObjects returns every JSON object saved in the repository's testdata
+// (real server answers among them), and the items of those that are lists.
+func savedObjects(t testing.TB) map[string][]byte {
+	files, err := filepath.Glob("testdata/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob("fakeapi/testdata/*.json")
+	objects := map[string][]byte{}
+	for _, file := range append(files, more...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var probe struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := json.Unmarshal(data, &probe); err != nil {
+			continue // not a JSON object
+		}
+		objects[file] = data
+		for i, item := range probe.Items {
+			objects[file+"#items["+strconv.Itoa(i)+"]"] = item
+		}
+	}
+	if len(objects) < 5 {
+		t.Fatalf("found only %d saved objects", len(objects))
+	}
+	return objects
+}
+
+// referenceDecode is what encoding/json makes of data: json.Unmarshal into
+// the object (for *Unstructured, through its UnmarshalJSON), with the
+// typed object's kind dropped as every decoder drops it.
+func referenceDecode(data []byte, newObject func() Object) (Object, error) {
+	obj := newObject()
+	if err := json.Unmarshal(data, obj); err != nil {
+		return nil, err
+	}
+	return withoutTypeMeta(obj), nil
+}
+
+// decodeAsItem decodes data as the only item of a list.
+func decodeAsItem(data []byte, newObject func() Object) (Object, error) {
+	body := `{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[` + string(data) + `]}`
+	list, err := decodeList(newDecoder(strings.NewReader(body), newObject), newObject)
+	if err != nil {
+		return nil, err
+	}
+	return list.Items[0], nil
+}
+
+// decodeAsEvent decodes data as the object of an ADDED event, with the
+// type first as servers send it, or last.
+func decodeAsEvent(data []byte, newObject func() Object, typeFirst bool) (Object, error) {
+	body := `{"type":"ADDED","object":` + string(data) + `}`
+	if !typeFirst {
+		body = `{"object":` + string(data) + `,"type":"ADDED"}`
+	}
+	ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Object.(Object), nil
+}
+
+// checkSameDecode fails t unless every decoder of decode.go makes of data
+// exactly what referenceDecode makes.
+func checkSameDecode(t *testing.T, data []byte, newObject func() Object) {
+	t.Helper()
+	want, wantErr := referenceDecode(data, newObject)
+	check := func(how string, got Object, err error) {
+		t.Helper()
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("%s: error %v, encoding/json's %v", how, err, wantErr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n got %#v\nwant %#v", how, got, want)
+		}
+	}
+	got, err := decodeAsItem(data, newObject)
+	check("as a list item", got, err)
+	if wantErr == nil && want.GetName() == "" {
+		return // an event refuses an object without a name
+	}
+	got, err = decodeAsEvent(data, newObject, true)
+	check("as a watch event, type first", got, err)
+	got, err = decodeAsEvent(data, newObject, false)
+	check("as a watch event, object first", got, err)
+}
+
+func TestDecodeMatchesEncodingJSONOnSavedObjects(t *testing.T) {
+	for name, data := range savedObjects(t) {
+		for kind, newObject := range decodeFactories {
+			t.Run(filepath.Base(name)+"/"+kind, func(t *testing.T) {
+				checkSameDecode(t, data, newObject)
+			})
+		}
+	}
+}
+
+func TestDecodeGenericKeepsJSONValues(t *testing.T) {
+	const data = `{"metadata":{"name":"n","labels":{},"annotations":null},
+		"spec":{"int":1,"big":123456789012345678901234567890,"float":1.50,"exp":-2e-3,
+		"list":[],"nested":[{"a":null},[true,false]],"s":"\u00e9\n"}}`
+	checkSameDecode(t, []byte(data), decodeFactories["Unstructured"])
+	got, err := decodeAsItem([]byte(data), decodeFactories["Unstructured"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := got.(*Unstructured).Object["spec"].(map[string]any)
+	if spec["big"] != json.Number("123456789012345678901234567890") || spec["float"] != json.Number("1.50") {
+		t.Fatalf("numbers changed: big=%#v float=%#v", spec["big"], spec["float"])
+	}
+	meta := got.(*Unstructured).Object["metadata"].(map[string]any)
+	if labels, ok := meta["labels"].(map[string]any); !ok || labels == nil || len(labels) != 0 {
+		t.Fatalf("an empty map became %#v", meta["labels"])
+	}
+	if v, ok := meta["annotations"]; !ok || v != nil {
+		t.Fatalf("a null became %#v (present: %v)", v, ok)
+	}
+}
+
+func TestDecodeEventRefusesAmbiguousEnvelopes(t *testing.T) {
+	newObject := decodeFactories["Pod"]
+	for _, body := range []string{
+		`{"type":"ADDED","type":"ERROR","object":{"metadata":{"name":"a"}}}`,
+		`{"type":"ADDED","object":{"metadata":{"name":"a"}},"object":{"metadata":{"name":"b"}}}`,
+		`{"type":"NOPE","object":{"metadata":{"name":"a"}}}`,
+		`{"type":"ADDED"}`,
+		`[]`, `null`, `"ADDED"`,
+	} {
+		if ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject); err == nil {
+			t.Errorf("%s: decoded %+v, want an error", body, ev)
+		}
+	}
+	// Field names match whatever their case, as encoding/json matches them.
+	body := `{"Object":{"metadata":{"name":"a"}},"TYPE":"MODIFIED","extra":[1]}`
+	ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject)
+	if err != nil || ev.Type != WatchModified || ev.Object.(*Pod).Name != "a" {
+		t.Fatalf("got %+v, %v", ev, err)
+	}
+}
+
+// FuzzDecodeMatchesEncodingJSON decodes arbitrary JSON values as a list item
+// and as a watch event's object, generic and typed, and compares with
+// encoding/json's own answer. Seeded with every saved object.
+func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
+	for _, data := range savedObjects(f) {
+		f.Add(data, false)
+		f.Add(data, true)
+	}
+	f.Add([]byte(`{"metadata":{"name":"x"},"n":[1,1.0,1e2,-0,null,{}]}`), true)
+	f.Fuzz(func(t *testing.T, data []byte, generic bool) {
+		data = bytes.TrimSpace(data)
+		if !json.Valid(data) {
+			return // only one whole value can be put inside a list or an event
+		}
+		newObject := decodeFactories["Pod"]
+		if generic {
+			newObject = decodeFactories["Unstructured"]
+		}
+		checkSameDecode(t, data, newObject)
+	})
+}
