@@ -28,7 +28,7 @@ func eachMember(data []byte, fn func(name string, value []byte) error) error {
 		if len(item) == 0 || item[0] != '"' {
 			return nil, errBadJSON
 		}
-		end, ok := skipString(item, 0)
+		end, ok := endOfString(item, 0)
 		if !ok {
 			return nil, errBadJSON
 		}
@@ -36,12 +36,12 @@ func eachMember(data []byte, fn func(name string, value []byte) error) error {
 		if err != nil {
 			return nil, err
 		}
-		i := skipSpace(item, end)
+		i := spaceEnd(item, end)
 		if i >= len(item) || item[i] != ':' {
 			return nil, errBadJSON
 		}
-		i = skipSpace(item, i+1)
-		valueEnd, ok := skipValue(item, i)
+		i = spaceEnd(item, i+1)
+		valueEnd, ok := endOfValue(item, i)
 		if !ok {
 			return nil, errBadJSON
 		}
@@ -53,7 +53,7 @@ func eachMember(data []byte, fn func(name string, value []byte) error) error {
 // array data, in order.
 func eachElement(data []byte, fn func(value []byte) error) error {
 	return walk(data, '[', ']', func(item []byte) ([]byte, error) {
-		end, ok := skipValue(item, 0)
+		end, ok := endOfValue(item, 0)
 		if !ok {
 			return nil, errBadJSON
 		}
@@ -65,11 +65,11 @@ func eachElement(data []byte, fn func(value []byte) error) error {
 // close, separated by commas; item reads the item its argument starts with
 // and returns what follows it.
 func walk(data []byte, open, close byte, item func(b []byte) (rest []byte, err error)) error {
-	i := skipSpace(data, 0)
+	i := spaceEnd(data, 0)
 	if i >= len(data) || data[i] != open {
 		return errBadJSON
 	}
-	i = skipSpace(data, i+1)
+	i = spaceEnd(data, i+1)
 	if i < len(data) && data[i] == close {
 		return trailing(data, i+1)
 	}
@@ -78,10 +78,10 @@ func walk(data []byte, open, close byte, item func(b []byte) (rest []byte, err e
 		if err != nil {
 			return err
 		}
-		i = skipSpace(data, len(data)-len(rest))
+		i = spaceEnd(data, len(data)-len(rest))
 		switch {
 		case i < len(data) && data[i] == ',':
-			i = skipSpace(data, i+1)
+			i = spaceEnd(data, i+1)
 		case i < len(data) && data[i] == close:
 			return trailing(data, i+1)
 		default:
@@ -92,7 +92,7 @@ func walk(data []byte, open, close byte, item func(b []byte) (rest []byte, err e
 
 // trailing checks that only spaces follow offset i.
 func trailing(data []byte, i int) error {
-	if skipSpace(data, i) != len(data) {
+	if spaceEnd(data, i) != len(data) {
 		return errBadJSON
 	}
 	return nil
@@ -109,15 +109,15 @@ func memberName(quoted []byte) (string, error) {
 	return string(quoted[1 : len(quoted)-1]), nil
 }
 
-func skipSpace(data []byte, i int) int {
+func spaceEnd(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-// skipString returns the offset just after the string that starts at i.
-func skipString(data []byte, i int) (int, bool) {
+// endOfString returns the offset just after the string that starts at i.
+func endOfString(data []byte, i int) (int, bool) {
 	for i++; i < len(data); i++ {
 		switch data[i] {
 		case '\\':
@@ -129,22 +129,22 @@ func skipString(data []byte, i int) (int, bool) {
 	return 0, false
 }
 
-// skipValue returns the offset just after the value that starts at i: a
+// endOfValue returns the offset just after the value that starts at i: a
 // string, an object or array (brackets counted, strings skipped), or a
 // literal (up to the next delimiter).
-func skipValue(data []byte, i int) (int, bool) {
+func endOfValue(data []byte, i int) (int, bool) {
 	if i >= len(data) {
 		return 0, false
 	}
 	switch data[i] {
 	case '"':
-		return skipString(data, i)
+		return endOfString(data, i)
 	case '{', '[':
 		depth := 0
 		for ; i < len(data); i++ {
 			switch data[i] {
 			case '"':
-				end, ok := skipString(data, i)
+				end, ok := endOfString(data, i)
 				if !ok {
 					return 0, false
 				}
