@@ -341,7 +341,7 @@ func BenchmarkEventPath(b *testing.B) {
 	}
 }
 
-func benchEventPath(b *testing.B, gates FeatureGates) {
+func benchEventPath(b *testing.B, gates PipelineGates) {
 	const n = 1000
 	pods := benchPods(b, n)
 	w := newFakeWatcher()
@@ -357,7 +357,7 @@ func benchEventPath(b *testing.B, gates FeatureGates) {
 	}
 	seen := newBenchCounter()
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
-		Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, FeatureGates: &gates})
+		Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, PipelineGates: &gates})
 	if _, err := inf.AddEventHandler(seen.handler()); err != nil {
 		b.Fatal(err)
 	}

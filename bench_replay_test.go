@@ -163,9 +163,9 @@ func BenchmarkInformerReplay(b *testing.B) {
 			var data *replayData // encoded on first use: a filtered run skips the cost
 			for _, pipeline := range []string{"RealFIFO", "DeltaFIFO"} {
 				for _, mode := range []string{"list", "watchlist"} {
-					gates := DefaultFeatureGates()
+					gates := DefaultPipelineGates()
 					if pipeline == "DeltaFIFO" {
-						gates = FeatureGates132()
+						gates = PipelineGates132()
 					}
 					gates.WatchListClient = mode == "watchlist"
 					b.Run(kind+"/"+size.name+"/"+pipeline+"/"+mode, func(b *testing.B) {
@@ -181,7 +181,7 @@ func BenchmarkInformerReplay(b *testing.B) {
 }
 
 // benchReplay runs BenchmarkInformerReplay's ops for one case.
-func benchReplay(b *testing.B, d *replayData, generic bool, gates FeatureGates) {
+func benchReplay(b *testing.B, d *replayData, generic bool, gates PipelineGates) {
 	var syncTime, eventTime time.Duration
 	var held float64
 	for b.Loop() {
@@ -190,7 +190,7 @@ func benchReplay(b *testing.B, d *replayData, generic bool, gates FeatureGates) 
 		lw, example := replayListWatch(b, srv.URL, generic)
 		seen := newBenchCounter()
 		inf := NewSharedIndexInformerWithOptions(lw, example, SharedIndexInformerOptions{
-			Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, FeatureGates: &gates,
+			Indexers: Indexers{NamespaceIndex: MetaNamespaceIndexFunc}, PipelineGates: &gates,
 		})
 		if _, err := inf.AddEventHandler(seen.handler()); err != nil {
 			b.Fatal(err)

@@ -252,8 +252,8 @@ func waitUntil(limit time.Duration, cond func() bool) bool {
 // gate below InOrderInformers is flipped with probability 1/4, so seeds
 // also cover the mixed configurations (a non-atomic RealFIFO, no batches,
 // no unlocking, list+watch in the default pipeline, streaming lists in 1.32's).
-func chaosGates(rng *rand.Rand) *FeatureGates {
-	g := defaultFeatureGates
+func chaosGates(rng *rand.Rand) *PipelineGates {
+	g := defaultPipelineGates
 	for _, gate := range []*bool{&g.AtomicFIFO, &g.InOrderInformersBatchProcess, &g.UnlockWhileProcessingFIFO, &g.WatchListClient} {
 		if rng.IntN(4) == 0 {
 			*gate = !*gate

@@ -121,7 +121,7 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
 		Indexers: indexers, Clock: clock,
 		WatchListPageSize: int64(3 + rng.IntN(20)),
-		FeatureGates:      chaosGates(rng),
+		PipelineGates:     chaosGates(rng),
 	})
 	fast, slow, late := newReplayer("fast", 0), newReplayer("slow", 7), newReplayer("late", 0)
 	regs := map[*replayer]ResourceEventHandlerRegistration{}

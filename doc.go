@@ -29,9 +29,9 @@
 //	  ├─► Indexer      the thread-safe cache that listers read        store.go, thread_safe_store.go, lister.go
 //	  └─► handlers     OnAdd / OnUpdate / OnDelete, each with its own buffer and goroutine
 //
-// The queue is chosen by FeatureGates (features.go), named after client-go's
+// The queue is chosen by PipelineGates (features.go), named after client-go's
 // feature gates: by default client-go v0.37.2's RealFIFO pipeline;
-// FeatureGates132() gives the tutorial's DeltaFIFO pipeline.
+// PipelineGates132() gives the tutorial's DeltaFIFO pipeline.
 //
 // Read the files in that order, starting with meta.go (objects and keys) and
 // pod.go (the sample kind; lossless.go keeps every field it does not model).

@@ -1,6 +1,6 @@
-// features.go holds FeatureGates: the five client-go feature gates that
+// features.go holds PipelineGates: the five client-go feature gates that
 // decide which pipeline an informer runs, one switch each, defaulting to
-// client-go v0.37.2's defaults. Switch them all off (FeatureGates132) and an
+// client-go v0.37.2's defaults. Switch them all off (PipelineGates132) and an
 // informer runs the pipeline of client-go 1.32 — DeltaFIFO, one key's
 // Deltas per Pop, list then watch — which is the one the tutorial teaches.
 //
@@ -16,9 +16,11 @@ package informer
 
 import "fmt"
 
-// FeatureGates switches, per informer, the client-go feature gates that
-// shape its pipeline. Each field is named after its gate.
-type FeatureGates struct {
+// PipelineGates switches, per informer, the client-go feature gates that
+// shape its pipeline. Each field is named after its gate. (The type is not
+// called FeatureGates: that is client-go's process-wide registry,
+// features.FeatureGates(), which this is not.)
+type PipelineGates struct {
 	// InOrderInformers runs the informer on a RealFIFO (every notification,
 	// in order) instead of a DeltaFIFO (one entry per key). In v0.37.2 the
 	// gate is GA and locked on: KUBE_FEATURE_InOrderInformers=false is
@@ -48,9 +50,9 @@ type FeatureGates struct {
 	WatchListClient bool
 }
 
-// DefaultFeatureGates returns client-go v0.37.2's defaults: every gate on.
-func DefaultFeatureGates() FeatureGates {
-	return FeatureGates{
+// DefaultPipelineGates returns client-go v0.37.2's defaults: every gate on.
+func DefaultPipelineGates() PipelineGates {
+	return PipelineGates{
 		InOrderInformers:             true,
 		AtomicFIFO:                   true,
 		InOrderInformersBatchProcess: true,
@@ -59,18 +61,18 @@ func DefaultFeatureGates() FeatureGates {
 	}
 }
 
-// FeatureGates132 returns the gates as client-go v0.32 had them: every one
+// PipelineGates132 returns the gates as client-go v0.32 had them: every one
 // off (the first four did not exist yet; WatchListClient was off by
 // default). An informer with these runs a DeltaFIFO and lists then watches.
-func FeatureGates132() FeatureGates { return FeatureGates{} }
+func PipelineGates132() PipelineGates { return PipelineGates{} }
 
-// defaultFeatureGates is what an informer made without explicit
-// FeatureGates uses. Only tests change it, to run the whole suite in both
+// defaultPipelineGates is what an informer made without explicit
+// PipelineGates uses. Only tests change it, to run the whole suite in both
 // pipelines (as client-go's tests use features.ReplaceFeatureGates).
-var defaultFeatureGates = DefaultFeatureGates()
+var defaultPipelineGates = DefaultPipelineGates()
 
 // String names the pipeline the gates select, for logs and test names.
-func (g FeatureGates) String() string {
+func (g PipelineGates) String() string {
 	if !g.InOrderInformers {
 		return fmt.Sprintf("DeltaFIFO (client-go ≤1.32), watchList=%t", g.WatchListClient)
 	}
@@ -82,7 +84,7 @@ func (g FeatureGates) String() string {
 // newQueueFIFO does: a RealFIFO when InOrderInformers is on (atomic, with
 // bookmarks and no KnownObjects when AtomicFIFO is on), else the DeltaFIFO
 // with Replaced deltas. clientState is the informer's cache.
-func newQueueFIFO(gates FeatureGates, clientState Store, transform TransformFunc) Queue {
+func newQueueFIFO(gates PipelineGates, clientState Store, transform TransformFunc) Queue {
 	if !gates.InOrderInformers {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          clientState,

@@ -1,6 +1,6 @@
 // informer.go holds SharedIndexInformer, the piece programs use: one
 // list/watch of a resource, kept in an Indexer everybody reads, and shared by
-// any number of event handlers. Run builds the pipeline the FeatureGates
+// any number of event handlers. Run builds the pipeline the PipelineGates
 // choose (features.go). For each pop it first updates the Indexer, then
 // notifies the handlers (process.go, processor.go), so a handler that reads
 // the cache sees at least the state it is told about.
@@ -86,18 +86,26 @@ type SharedIndexInformerOptions struct {
 	// Clock is where time comes from; RealClock when nil. (Ours: client-go
 	// sets its clock only in its own tests.)
 	Clock Clock
-	// FeatureGates chooses the pipeline (features.go); nil means client-go
-	// v0.37.2's defaults, DefaultFeatureGates. (client-go reads its gates
+	// PipelineGates chooses the pipeline (features.go); nil means client-go
+	// v0.37.2's defaults, DefaultPipelineGates. (client-go reads its gates
 	// from the process, not from these options.)
-	FeatureGates *FeatureGates
+	PipelineGates *PipelineGates
 	// WatchListPageSize sets the Reflector's list page size.
 	WatchListPageSize int64
+	// WrapQueue, when set, is called once by Run with the queue Run built;
+	// the informer then uses the Queue it returns: the Reflector writes into
+	// it and the run loop pops from it. Tests and tools use it to look into
+	// the queue or to pace the consumer; a wrapper hands every call on,
+	// the optional ones too (a RealFIFO's PopBatch and Bookmark, which the
+	// run loop and the Reflector look for). (Ours: client-go has no such
+	// option.)
+	WrapQueue func(Queue) Queue
 }
 
 type sharedIndexInformer struct {
 	indexer       Indexer
 	keyFunc       KeyFunc
-	gates         FeatureGates
+	gates         PipelineGates
 	processor     *sharedProcessor
 	listerWatcher ListerWatcher
 	objectType    any
@@ -141,9 +149,9 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	if clock == nil {
 		clock = RealClock{}
 	}
-	gates := defaultFeatureGates
-	if options.FeatureGates != nil {
-		gates = *options.FeatureGates
+	gates := defaultPipelineGates
+	if options.PipelineGates != nil {
+		gates = *options.PipelineGates
 	}
 	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
 	indexer.(*cache).hideStoreVersion = !gates.AtomicFIFO
@@ -161,7 +169,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	}
 }
 
-// Run builds the pipeline — the queue the FeatureGates choose (a RealFIFO
+// Run builds the pipeline — the queue the PipelineGates choose (a RealFIFO
 // by default, a DeltaFIFO with InOrderInformers off), the controller and its
 // Reflector — and runs it and the handlers until ctx ends. It returns when every goroutine it
 // started has ended (which waits for handler calls in progress).
@@ -178,8 +186,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	if s.gates.InOrderInformersBatchProcess {
 		processBatch = s.handleBatchDeltas
 	}
+	queue := newQueueFIFO(s.gates, s.indexer, transform)
+	if s.options.WrapQueue != nil {
+		queue = s.options.WrapQueue(queue)
+	}
 	s.controller = New(&Config{
-		Queue:             newQueueFIFO(s.gates, s.indexer, transform),
+		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		ObjectDescription: s.options.ObjectDescription,

@@ -235,8 +235,8 @@ func TestStep03RealFIFO(t *testing.T) {
 		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 List 是原子的；")
 	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait while handlers are told.",
 		"队列也不再读缓存，所以通知处理器的时候 Reflector 不必等待。")
-	say(t, "FeatureGates132() gives an informer the DeltaFIFO again; the default is DefaultFeatureGates().",
-		"FeatureGates132() 让 informer 重新用 DeltaFIFO；默认是 DefaultFeatureGates()。")
+	say(t, "PipelineGates132() gives an informer the DeltaFIFO again; the default is DefaultPipelineGates().",
+		"PipelineGates132() 让 informer 重新用 DeltaFIFO；默认是 DefaultPipelineGates()。")
 }
 
 func TestStep04StoreAndIndexes(t *testing.T) {

@@ -234,9 +234,9 @@ func TestHealthCountsWatchRestartsInEveryListMode(t *testing.T) {
 			createPod(t, srv, "default", "a", nil)
 			lw := &recordingLW{inner: podsLW(t, srv, NamespaceAll)}
 			clock := NewFakeClock(time.Now())
-			gates := DefaultFeatureGates()
+			gates := DefaultPipelineGates()
 			gates.WatchListClient = watchList
-			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock, FeatureGates: &gates})
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock, PipelineGates: &gates})
 			runInformer(t, inf)
 			for i := 1; i <= 2; i++ {
 				clock.Step(2 * time.Second) // not a "very short watch"

@@ -1,7 +1,7 @@
 // pipelines_test.go runs the whole test suite once per informer pipeline:
 // client-go v0.37.2's default (RealFIFO, atomic events, batches, streaming
 // list) and client-go 1.32's (DeltaFIFO, list then watch). Every test that
-// makes an informer without choosing its FeatureGates runs in both; the
+// makes an informer without choosing its PipelineGates runs in both; the
 // tests of one queue alone are unaffected and simply run twice.
 //
 // client-go counterpart: client-go's own tests switch gates with
@@ -23,10 +23,10 @@ import (
 // INFORMER_PIPELINE=realfifo or =deltafifo to run just one.
 var pipelines = []struct {
 	name  string
-	gates FeatureGates
+	gates PipelineGates
 }{
-	{"realfifo", DefaultFeatureGates()},
-	{"deltafifo", FeatureGates132()},
+	{"realfifo", DefaultPipelineGates()},
+	{"deltafifo", PipelineGates132()},
 }
 
 func TestMain(m *testing.M) {
@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 		if only != "" && !strings.EqualFold(only, p.name) {
 			continue
 		}
-		defaultFeatureGates = p.gates
+		defaultPipelineGates = p.gates
 		if testing.Verbose() {
 			fmt.Printf("\n##### informer pipeline: %s — %v\n\n", p.name, p.gates)
 		}

@@ -72,9 +72,9 @@ func TestRealAPIServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streamingList=%v", streaming), func(t *testing.T) {
 			lw := NewListWatchFromClient(c, podsResource, ns, "")
-			gates := defaultFeatureGates
+			gates := defaultPipelineGates
 			gates.WatchListClient = streaming
-			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{FeatureGates: &gates})
+			inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{PipelineGates: &gates})
 			h := &recorder{}
 			_, _ = inf.AddEventHandler(h)
 			runInformer(t, inf)

@@ -64,18 +64,18 @@ func main() {
 }
 
 // pipelineGates returns the feature gates of the -pipeline flag's value.
-func pipelineGates(name string) (informer.FeatureGates, error) {
+func pipelineGates(name string) (informer.PipelineGates, error) {
 	switch name {
 	case "1.37":
-		return informer.DefaultFeatureGates(), nil
+		return informer.DefaultPipelineGates(), nil
 	case "1.32":
-		return informer.FeatureGates132(), nil
+		return informer.PipelineGates132(), nil
 	}
-	return informer.FeatureGates{}, fmt.Errorf("-pipeline=%q: want 1.37 or 1.32", name)
+	return informer.PipelineGates{}, fmt.Errorf("-pipeline=%q: want 1.37 or 1.32", name)
 }
 
 // describePipeline says which pipeline the gates select, for the first lines.
-func describePipeline(g informer.FeatureGates) {
+func describePipeline(g informer.PipelineGates) {
 	if g.InOrderInformers {
 		say("# pipeline: client-go v0.37.2's default: a RealFIFO (events in order, a relist as one ReplacedAll,")
 		say("#   batches applied in one Transaction) fed by a streaming list; -pipeline=1.32 runs the tutorial's DeltaFIFO")
@@ -144,7 +144,7 @@ func printingHandler(name string, delay time.Duration, events chan<- seen, count
 }
 
 // watchCluster watches the pods of a real cluster until Ctrl-C (or d).
-func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, gates informer.FeatureGates) error {
+func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, gates informer.PipelineGates) error {
 	client, err := informer.NewRESTClient(cfg)
 	if err != nil {
 		return err
@@ -152,8 +152,8 @@ func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, ga
 	lw := informer.NewListWatchFromClient(client,
 		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, namespace, "")
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
-		Indexers:     informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
-		FeatureGates: &gates,
+		Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
+		PipelineGates: &gates,
 	})
 	describePipeline(gates)
 	_ = inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {

@@ -54,7 +54,7 @@ func (st *story) stats() string {
 	return fmt.Sprintf("lists so far %d, watches %d", h.Lists, st.s.Stats().Watches)
 }
 
-func playScenario(gates informer.FeatureGates) error {
+func playScenario(gates informer.PipelineGates) error {
 	s, err := fakeapi.Start(fakeapi.Options{})
 	if err != nil {
 		return err
@@ -70,7 +70,7 @@ func playScenario(gates informer.FeatureGates) error {
 	lw := informer.NewListWatchFromClient(client,
 		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
 	st := &story{s: s, fast: make(chan seen, 100),
-		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{FeatureGates: &gates})}
+		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{PipelineGates: &gates})}
 	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
 		say("# (list/watch failed, will retry after a backoff: %v)", err)
 	})

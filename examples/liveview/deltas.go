@@ -1,0 +1,99 @@
+// deltas.go renders Deltas and the objects in them for the page: keys,
+// resource versions, tombstones, and the whole-queue deltas of a RealFIFO
+// (ReplacedAll, SyncAll, Bookmark).
+//
+// client-go counterpart: none.
+// Tutorial: 004 §2.2 (Deltas), 000 §4.2 (tombstones).
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/learn-k8s/informer"
+)
+
+// delta is one Delta as the page shows it.
+type delta struct {
+	Type      string `json:"type"`
+	Key       string `json:"key,omitempty"`
+	RV        string `json:"rv,omitempty"`
+	Tombstone bool   `json:"tombstone,omitempty"`
+}
+
+// queuedKey is one queued key of a DeltaFIFO and its Deltas, oldest first.
+type queuedKey struct {
+	Key    string  `json:"key"`
+	Deltas []delta `json:"deltas"`
+}
+
+// queuedKeys lists a DeltaFIFO's keys with their Deltas, in Pop order.
+func queuedKeys(f *informer.DeltaFIFO) []queuedKey {
+	out := []queuedKey{}
+	for _, key := range f.ListKeys() {
+		item, exists, _ := f.GetByKey(key)
+		if !exists {
+			continue // popped meanwhile
+		}
+		out = append(out, queuedKey{Key: key, Deltas: deltasOf(item.(informer.Deltas))})
+	}
+	return out
+}
+
+func deltasOf(ds []informer.Delta) []delta {
+	out := make([]delta, len(ds))
+	for i, d := range ds {
+		out[i].Key, out[i].RV = describeObject(d.Object)
+		_, out[i].Tombstone = d.Object.(informer.DeletedFinalStateUnknown)
+		out[i].Type = string(d.Type)
+	}
+	return out
+}
+
+// describeDeltas renders Deltas as "Added@5 Updated@6 Deleted@6(DeletedFinalStateUnknown)",
+// with the keys when they are not all the same.
+func describeDeltas(ds informer.Deltas) string {
+	parts := make([]string, len(ds))
+	keys := map[string]bool{}
+	for _, d := range deltasOf(ds) {
+		keys[d.Key] = true
+	}
+	for i, d := range deltasOf(ds) {
+		if len(keys) > 1 && d.Key != "" {
+			parts[i] = d.Key + ":"
+		}
+		parts[i] += d.Type
+		if d.RV != "" {
+			parts[i] += "@" + d.RV
+		}
+		if d.Tombstone {
+			parts[i] += "(DeletedFinalStateUnknown)"
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// describeObject returns the key and resource version of what a delta
+// holds: an object, a tombstone (its last known object's version), or a
+// whole-queue delta's information (no key; "5, 3 objects" for a relist).
+func describeObject(obj any) (key, rv string) {
+	switch o := obj.(type) {
+	case nil:
+		return "", ""
+	case informer.ReplacedAllInfo:
+		return "", fmt.Sprintf("%s, %d objects", o.ResourceVersion, len(o.Objects))
+	case informer.SyncAllInfo:
+		return "", ""
+	case informer.BookmarkInfo:
+		return "", o.ResourceVersion
+	case informer.DeletedFinalStateUnknown:
+		_, rv = describeObject(o.Obj)
+		return o.Key, rv
+	}
+	key, _ = informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if o, ok := obj.(informer.Object); ok && o != nil {
+		rv = o.GetResourceVersion()
+	}
+	return key, rv
+}

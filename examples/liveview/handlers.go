@@ -1,0 +1,170 @@
+// handlers.go holds the live view's event handlers. Each has its own Go
+// type, because the informer's health figures name a handler by its type:
+// that is how the page finds each handler's backlog. One of them is slow,
+// and can be made slower, to show that a slow handler only grows its own
+// backlog and never holds up the others or the queue.
+//
+// client-go counterpart: cache.ResourceEventHandler implementations.
+// Tutorial: 004 §4.3 (handlers, each with its own buffer and goroutine).
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/learn-k8s/informer"
+)
+
+// maxReceived is how many received events a handler panel shows.
+const maxReceived = 12
+
+// received is one call of a handler.
+type received struct {
+	At   string `json:"at"`
+	Call string `json:"call"` // OnAdd, OnUpdate, OnDelete
+	Key  string `json:"key"`
+	RV   string `json:"rv,omitempty"`
+	Note string `json:"note,omitempty"` // initial list, resync, tombstone
+}
+
+// handlerState is one handler's panel.
+type handlerState struct {
+	Name     string     `json:"name"`
+	Delay    string     `json:"delay"`
+	Pending  int64      `json:"pending"` // the informer's count of its backlog
+	Count    int        `json:"count"`
+	Received []received `json:"received"`
+}
+
+// viewHandler records the calls it gets, then "works" for its delay.
+type viewHandler struct {
+	name string
+	feed *feed
+	ctx  context.Context // ends the work of a stopping program
+
+	mu       sync.Mutex
+	delay    time.Duration
+	count    int
+	received []received
+	reg      informer.ResourceEventHandlerRegistration
+}
+
+// The handler types. Their names are what the health figures show.
+type (
+	fastHandler   struct{ *viewHandler }
+	slowHandler   struct{ *viewHandler }
+	extraHandler1 struct{ *viewHandler }
+	extraHandler2 struct{ *viewHandler }
+	extraHandler3 struct{ *viewHandler }
+)
+
+// handlerNames are the handler types' names, by slot.
+var handlerNames = [...]string{"main.fastHandler", "main.slowHandler", "main.extraHandler1", "main.extraHandler2", "main.extraHandler3"}
+
+// newHandler returns the handler of slot; the slow one starts at 500 ms.
+func newHandler(slot int, f *feed, ctx context.Context) *viewHandler {
+	h := &viewHandler{name: handlerNames[slot], feed: f, ctx: ctx}
+	if slot == 1 {
+		h.delay = 500 * time.Millisecond
+	}
+	return h
+}
+
+// wrapHandler gives h the Go type of its slot.
+func wrapHandler(slot int, h *viewHandler) informer.ResourceEventHandler {
+	switch slot {
+	case 0:
+		return fastHandler{h}
+	case 1:
+		return slowHandler{h}
+	case 2:
+		return extraHandler1{h}
+	case 3:
+		return extraHandler2{h}
+	}
+	return extraHandler3{h}
+}
+
+// handlerSlots is how many handlers there can be.
+const handlerSlots = len(handlerNames)
+
+// OnAdd records an add.
+func (h *viewHandler) OnAdd(obj any, isInInitialList bool) {
+	note := ""
+	if isInInitialList {
+		note = "initial list"
+	}
+	h.got("OnAdd", obj, note)
+}
+
+// OnUpdate records an update; one that kept the version is a resync, or a
+// relist that found the object unchanged.
+func (h *viewHandler) OnUpdate(oldObj, newObj any) {
+	note := ""
+	if _, oldRV := describeObject(oldObj); oldRV != "" {
+		if _, newRV := describeObject(newObj); oldRV == newRV {
+			note = "same version: relist or resync"
+		}
+	}
+	h.got("OnUpdate", newObj, note)
+}
+
+// OnDelete records a delete; a tombstone means the deletion was missed.
+func (h *viewHandler) OnDelete(obj any) {
+	note := ""
+	if _, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+		note = "DeletedFinalStateUnknown"
+	}
+	h.got("OnDelete", obj, note)
+}
+
+func (h *viewHandler) got(call string, obj any, note string) {
+	key, rv := describeObject(obj)
+	h.mu.Lock()
+	h.count++
+	h.received = append(h.received, received{At: time.Now().Format("15:04:05.000"), Call: call, Key: key, RV: rv, Note: note})
+	if len(h.received) > maxReceived {
+		h.received = append([]received(nil), h.received[len(h.received)-maxReceived:]...)
+	}
+	delay := h.delay
+	h.mu.Unlock()
+	h.feed.add("handlers", call, key, rv, h.name+" "+note)
+	if delay > 0 {
+		t := time.NewTimer(delay) // the handler's "work"
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-h.ctx.Done():
+		}
+	}
+}
+
+// slower doubles the delay (from 100 ms), up to 10 s; faster halves it,
+// down to none.
+func (h *viewHandler) slower(faster bool) time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case faster && h.delay <= 100*time.Millisecond:
+		h.delay = 0
+	case faster:
+		h.delay /= 2
+	case h.delay == 0:
+		h.delay = 100 * time.Millisecond
+	default:
+		h.delay = min(2*h.delay, 10*time.Second)
+	}
+	return h.delay
+}
+
+func (h *viewHandler) snapshot(pending map[string]int64) handlerState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return handlerState{
+		Name: h.name, Delay: fmt.Sprint(h.delay), Pending: pending[h.name], Count: h.count,
+		Received: append([]received(nil), h.received...),
+	}
+}

@@ -1,0 +1,167 @@
+// state.go builds the snapshot of every panel that the feed sends to the
+// pages: the API server's objects and history window, the wire, the queue,
+// the cache with its indexes, and the handlers with their backlogs.
+//
+// client-go counterpart: none.
+// Tutorial: 004 §2.3 (the roles of Reflector, DeltaFIFO, controller, Indexer).
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/fakeapi"
+)
+
+// maxHistory is how many history events the server panel shows.
+const maxHistory = 30
+
+// state is everything the page shows.
+type state struct {
+	Server   serverState    `json:"server"`
+	Wire     wireState      `json:"wire"`
+	Queue    queueState     `json:"queue"`
+	Cache    cacheState     `json:"cache"`
+	Handlers []handlerState `json:"handlers"`
+	Informer informerState  `json:"informer"`
+}
+
+// object is one object as a panel lists it.
+type object struct {
+	Key    string `json:"key"`
+	RV     string `json:"rv"`
+	Labels string `json:"labels,omitempty"`
+}
+
+type serverState struct {
+	Up      bool     `json:"up"`
+	RV      string   `json:"rv"`
+	Oldest  string   `json:"oldest"` // the oldest version a watch may start from
+	Objects []object `json:"objects"`
+	History []object `json:"history"` // Key is "TYPE namespace/name"
+	Kept    int      `json:"kept"`    // events in the window
+}
+
+type bucket struct {
+	Value string   `json:"value"`
+	Keys  []string `json:"keys"`
+}
+
+type index struct {
+	Name    string   `json:"name"`
+	Buckets []bucket `json:"buckets"`
+}
+
+type cacheState struct {
+	Objects []object `json:"objects"`
+	Indexes []index  `json:"indexes"`
+}
+
+type informerState struct {
+	Synced       bool   `json:"synced"`
+	LastSyncRV   string `json:"lastSyncRV"`
+	ResyncPeriod string `json:"resyncPeriod"`
+	Queue        string `json:"queue"` // DeltaFIFO or RealFIFO
+	Gates        string `json:"gates"`
+}
+
+// snapshot reads every panel. Each part is consistent on its own; the parts
+// are read one after the other, as a learner's eye would.
+func (a *app) snapshot() state {
+	a.mu.Lock()
+	inf, q, down, kind := a.inf, a.queue, a.apiDown, a.queueKind
+	hs := a.handlers
+	a.mu.Unlock()
+
+	var s state
+	s.Server = a.serverSnapshot(!down)
+	s.Wire = a.wire.snapshot()
+	if q != nil {
+		s.Queue = q.snapshot()
+	}
+	s.Cache = cacheSnapshot(inf.GetIndexer())
+	pending := map[string]int64{}
+	if h, ok := informer.HealthOf(inf); ok {
+		for _, hh := range h.Handlers {
+			pending[hh.Handler] = hh.Pending
+		}
+	}
+	s.Handlers = []handlerState{}
+	for _, h := range hs {
+		if h != nil {
+			s.Handlers = append(s.Handlers, h.snapshot(pending))
+		}
+	}
+	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: a.cfg.ResyncPeriod.String(),
+		Queue: kind, Gates: queueKinds[kind]().String()}
+	return s
+}
+
+func (a *app) serverSnapshot(up bool) serverState {
+	items, rv := a.api.List(fakeapi.Pods, "")
+	oldest, events := a.api.History()
+	s := serverState{Up: up, RV: rv, Oldest: oldest, Kept: len(events), Objects: []object{}, History: []object{}}
+	for _, it := range items {
+		md, _ := it["metadata"].(map[string]any)
+		ns, _ := md["namespace"].(string)
+		name, _ := md["name"].(string)
+		v, _ := md["resourceVersion"].(string)
+		labels, _ := md["labels"].(map[string]any)
+		s.Objects = append(s.Objects, object{Key: ns + "/" + name, RV: v, Labels: formatLabels(labels)})
+	}
+	for _, ev := range events[max(0, len(events)-maxHistory):] {
+		if ev.Resource == fakeapi.Pods {
+			s.History = append(s.History, object{Key: ev.Type + " " + ev.Namespace + "/" + ev.Name, RV: ev.ResourceVersion})
+		}
+	}
+	return s
+}
+
+func cacheSnapshot(ix informer.Indexer) cacheState {
+	s := cacheState{Objects: []object{}, Indexes: []index{}}
+	for _, obj := range ix.List() {
+		key, rv := describeObject(obj)
+		labels := ""
+		if o, ok := obj.(informer.Object); ok {
+			labels = formatLabels(o.GetLabels())
+		}
+		s.Objects = append(s.Objects, object{Key: key, RV: rv, Labels: labels})
+	}
+	slices.SortFunc(s.Objects, func(x, y object) int { return strings.Compare(x.Key, y.Key) })
+	for name := range ix.GetIndexers() {
+		in := index{Name: name, Buckets: []bucket{}}
+		values := ix.ListIndexFuncValues(name)
+		slices.Sort(values)
+		for _, v := range values {
+			keys, _ := ix.IndexKeys(name, v)
+			slices.Sort(keys)
+			if len(keys) > 0 {
+				in.Buckets = append(in.Buckets, bucket{Value: v, Keys: keys})
+			}
+		}
+		s.Indexes = append(s.Indexes, in)
+	}
+	slices.SortFunc(s.Indexes, func(x, y index) int { return strings.Compare(x.Name, y.Name) })
+	return s
+}
+
+// formatLabels renders labels as "a=1,b=2", sorted.
+func formatLabels[V any](labels map[string]V) string {
+	parts := make([]string, 0, len(labels))
+	for k, v := range labels {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func sendJSON(w http.ResponseWriter, v any) {
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}

@@ -1,0 +1,35 @@
+// history.go lets a program read the server's history window: the events
+// kept for resuming watches, and the oldest version a watch may start from.
+// A watch from an older version gets 410 Expired; a watch from inside the
+// window gets the kept events after its version.
+//
+// client-go counterpart: none (the window is the API server's watch cache
+// and etcd's compaction; clients only ever see it as a 410).
+// Tutorial: 000 §4.3 (410 → relist), 004 §2.4 (resource versions).
+
+package fakeapi
+
+import "strconv"
+
+// HistoryEvent is one change kept in the history.
+type HistoryEvent struct {
+	Type            string // "ADDED", "MODIFIED" or "DELETED"
+	Resource        Resource
+	Namespace, Name string
+	ResourceVersion string // the version the change made
+}
+
+// History returns the oldest version a watch may start from and the events
+// kept after it, oldest first: a watch from oldest gets them all.
+func (s *Server) History() (oldest string, events []HistoryEvent) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	events = make([]HistoryEvent, len(s.st.history))
+	for i, ev := range s.st.history {
+		events[i] = HistoryEvent{
+			Type: ev.typ, Resource: ev.res.Resource, Namespace: ev.obj.ns, Name: ev.obj.name,
+			ResourceVersion: strconv.FormatUint(ev.rv, 10),
+		}
+	}
+	return strconv.FormatUint(s.st.oldest, 10), events
+}
