@@ -32,9 +32,9 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 	s := startServer(t, fakeapi.Options{})
 	var fifo *DeltaFIFO
 	gate := make(chan struct{})
-	gates := FeatureGates132() // the DeltaFIFO, whose queued keys this test reads
+	gates := PipelineGates132() // the DeltaFIFO, whose queued keys this test reads
 	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{}, SharedIndexInformerOptions{
-		FeatureGates: &gates,
+		PipelineGates: &gates,
 		WrapQueue: func(q Queue) Queue {
 			fifo, _ = q.(*DeltaFIFO)
 			return gatedQueue{Queue: q, gate: gate}
@@ -75,10 +75,10 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 func TestInformerWrapQueueGetsTheQueueTheGatesChoose(t *testing.T) {
 	s := startServer(t, fakeapi.Options{})
 	got := make(chan Queue, 1)
-	gates := DefaultFeatureGates()
+	gates := DefaultPipelineGates()
 	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{}, SharedIndexInformerOptions{
-		FeatureGates: &gates,
-		WrapQueue:    func(q Queue) Queue { got <- q; return q },
+		PipelineGates: &gates,
+		WrapQueue:     func(q Queue) Queue { got <- q; return q },
 	})
 	runInformer(t, inf)
 	if q := <-got; fmt.Sprintf("%T", q) != "*informer.RealFIFO" {

@@ -39,9 +39,9 @@ type config struct {
 // queueKinds maps each queue the page can switch to onto the feature gates
 // that make an informer run it: every gate off is client-go 1.32's pipeline,
 // the one the tutorial teaches; every gate on is client-go v0.37.2's default.
-var queueKinds = map[string]func() informer.FeatureGates{
-	"DeltaFIFO": informer.FeatureGates132,
-	"RealFIFO":  informer.DefaultFeatureGates,
+var queueKinds = map[string]func() informer.PipelineGates{
+	"DeltaFIFO": informer.PipelineGates132,
+	"RealFIFO":  informer.DefaultPipelineGates,
 }
 
 // app is the running program.
@@ -151,10 +151,10 @@ func (a *app) startInformer(kind string) {
 	gates := queueKinds[kind]()
 	var inf informer.SharedIndexInformer
 	inf = informer.NewSharedIndexInformerWithOptions(a.wire, &informer.Pod{}, informer.SharedIndexInformerOptions{
-		ResyncPeriod: a.cfg.ResyncPeriod,
-		Indexers:     podIndexers,
-		Clock:        a.clock,
-		FeatureGates: &gates,
+		ResyncPeriod:  a.cfg.ResyncPeriod,
+		Indexers:      podIndexers,
+		Clock:         a.clock,
+		PipelineGates: &gates,
 		WrapQueue: func(q informer.Queue) informer.Queue {
 			a.mu.Lock()
 			defer a.mu.Unlock()
