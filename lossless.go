@@ -119,7 +119,7 @@ func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
 	v := reflect.ValueOf(obj).Elem()
 	v.SetZero() // this also clears *unknown, a field of the same struct
 	table := fieldsOf(v.Type())
-	kept := []byte{'{'}
+	var kept bytes.Buffer // the members kept raw, comma-separated
 	err := eachMember(data, func(name string, value []byte) error {
 		if i, known := table.byName[name]; known {
 			typed, err := table.fields[i].set(v, value)
@@ -127,18 +127,22 @@ func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
 				return err
 			}
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, value); err != nil {
+		if kept.Len() > 0 {
+			kept.WriteByte(',')
+		}
+		kept.Write(quote(name))
+		kept.WriteByte(':')
+		if err := json.Compact(&kept, value); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		kept = appendMember(kept, name, compact.Bytes())
 		return nil
 	})
 	if errors.Is(err, errBadJSON) {
 		return fmt.Errorf("a %s must be a JSON object: %w", v.Type().Name(), err)
 	}
-	if err == nil && len(kept) > 1 {
-		*unknown = append(kept, '}')
+	if err == nil && kept.Len() > 0 { // exactly as long as it needs to be: it may be cached for long
+		raw := make(unknownFields, 0, kept.Len()+2)
+		*unknown = append(append(append(raw, '{'), kept.Bytes()...), '}')
 	}
 	return err
 }
@@ -256,8 +260,13 @@ func appendMember(buf []byte, name string, value []byte) []byte {
 	if len(buf) > 1 {
 		buf = append(buf, ',')
 	}
-	key, _ := json.Marshal(name)
-	buf = append(buf, key...)
+	buf = append(buf, quote(name)...)
 	buf = append(buf, ':')
 	return append(buf, value...)
+}
+
+// quote returns name as a JSON string.
+func quote(name string) []byte {
+	key, _ := json.Marshal(name) // a string always encodes
+	return key
 }
