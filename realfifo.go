@@ -248,8 +248,8 @@ func (f *RealFIFO) waitLocked() error {
 // once process has returned, so HasSynced never runs ahead of the cache.
 //
 // process runs with the queue locked, unless the queue was made with
-// UnlockWhileProcessing (see processLocked). Pop must have one caller at a
-// time.
+// UnlockWhileProcessing (see unlockWhileProcessingLocked). Pop must have
+// one caller at a time.
 func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -257,14 +257,27 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
 		return nil, err
 	}
 	isInInitialList := !f.hasSyncedLocked()
-	item := Deltas{f.items[0]}
-	f.items[0] = Delta{} // let the object be collected
-	f.items = f.items[1:]
+	var item any = Deltas{f.items[0]} // boxed once: Pop runs for every event
+	f.dropLocked(1)
 	defer f.processedLocked(1)
 	if process == nil {
 		return item, nil
 	}
-	return item, f.processLocked(func() error { return process(item, isInInitialList) })
+	if f.unlockWhileProcessingLocked() {
+		defer f.lock.Lock() // runs before processedLocked: the count changes under the lock
+	}
+	return item, process(item, isInInitialList)
+}
+
+// dropLocked removes the n oldest deltas. Emptied, the queue keeps its array
+// from the start, so the next notification needs no new one.
+func (f *RealFIFO) dropLocked(n int) {
+	clear(f.items[:n]) // let the objects be collected
+	if n == len(f.items) {
+		f.items = f.items[:0]
+		return
+	}
+	f.items = f.items[n:]
 }
 
 // processedLocked counts n popped deltas off the initial list.
@@ -272,78 +285,17 @@ func (f *RealFIFO) processedLocked(n int) {
 	f.initialPopulationCount = max(f.initialPopulationCount-n, 0)
 }
 
-// processLocked runs process. With UnlockWhileProcessing, and while fewer
-// than two batches are queued, it releases the lock meanwhile, so that the
-// Reflector is not held up by the consumer; a longer queue keeps the lock,
-// which holds the Reflector back until the consumer catches up.
-func (f *RealFIFO) processLocked(process func() error) error {
+// unlockWhileProcessingLocked releases the lock for the processing of what
+// was popped, and reports so (the caller then takes it back), when the queue
+// was made with UnlockWhileProcessing and fewer than two batches are queued:
+// the Reflector is not held up by the consumer, while a longer queue keeps
+// the lock, which holds the Reflector back until the consumer catches up.
+func (f *RealFIFO) unlockWhileProcessingLocked() bool {
 	if f.unlockWhileProcessing && len(f.items) < 2*f.batchSize {
 		f.lock.Unlock()
-		defer f.lock.Lock()
-	}
-	return process()
-}
-
-// batchable reports whether deltas of type t may share a batch: the
-// whole-queue deltas (ReplacedAll, SyncAll, Bookmark) are popped alone.
-func batchable(t DeltaType) bool {
-	switch t {
-	case Added, Updated, Deleted, Replaced, Sync:
 		return true
 	}
 	return false
-}
-
-// PopBatch waits for deltas and pops a run of them: up to batchSize
-// consecutive deltas of distinct keys. The run ends before a second delta
-// for a key already in it, before a whole-queue delta (which is popped alone
-// when it comes first), after a delta whose key cannot be computed, and at
-// the end of the initial list, so a batch never mixes initial and later
-// deltas. A run of one goes to processSingle as a Deltas; a longer one to
-// processBatch. Locking is as for Pop.
-func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	if err := f.waitLocked(); err != nil {
-		return err
-	}
-	isInInitialList := !f.hasSyncedLocked()
-	n := f.batchLenLocked()
-	batch := make([]Delta, n)
-	copy(batch, f.items)
-	clear(f.items[:n])
-	f.items = f.items[n:]
-	defer f.processedLocked(n)
-	if n == 1 {
-		return f.processLocked(func() error { return processSingle(Deltas(batch), isInInitialList) })
-	}
-	return f.processLocked(func() error { return processBatch(batch, isInInitialList) })
-}
-
-// batchLenLocked returns how many of the queued deltas form the next batch.
-func (f *RealFIFO) batchLenLocked() int {
-	limit := min(len(f.items), f.batchSize)
-	if f.initialPopulationCount > 0 {
-		limit = min(limit, f.initialPopulationCount)
-	}
-	if limit == 1 {
-		return 1 // the usual case while watching: no key to compare
-	}
-	seen := make(map[string]struct{}, limit)
-	for i, d := range f.items[:limit] {
-		if !batchable(d.Type) {
-			return max(i, 1)
-		}
-		key, err := f.keyOf(d)
-		if err != nil {
-			return i + 1
-		}
-		if _, dup := seen[key]; dup {
-			return i
-		}
-		seen[key] = struct{}{}
-	}
-	return limit
 }
 
 // Transformer returns the transform function the queue applies.
