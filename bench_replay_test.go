@@ -151,7 +151,9 @@ func replayListWatch(b *testing.B, url string, generic bool) (ListerWatcher, Obj
 //   - B/obj: the heap the running informer holds per cached pod after the
 //     sync (live heap after a GC, against the same before Run);
 //   - events/s: replayUpdates MODIFIED events, from their release until the
-//     handler has seen the last.
+//     handler has seen the last;
+//   - sync-cpu-ms and cpu-us/event: the same intervals in the process's CPU
+//     time (the replay server's share of it is small: it only writes bytes).
 //
 // Each op is one whole run; the figures are means over the ops.
 func BenchmarkInformerReplay(b *testing.B) {
@@ -182,7 +184,7 @@ func BenchmarkInformerReplay(b *testing.B) {
 
 // benchReplay runs BenchmarkInformerReplay's ops for one case.
 func benchReplay(b *testing.B, d *replayData, generic bool, gates PipelineGates) {
-	var syncTime, eventTime time.Duration
+	var syncTime, eventTime, syncCPU, eventCPU time.Duration
 	var held float64
 	for b.Loop() {
 		release := make(chan struct{})
@@ -198,19 +200,19 @@ func benchReplay(b *testing.B, d *replayData, generic bool, gates PipelineGates)
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		start := time.Now()
+		start, cpu0 := time.Now(), benchCPUTimeOrZero()
 		stop := benchRun(inf)
 		seen.waitFor(b, int64(d.n))
-		syncTime += time.Since(start)
+		syncTime, syncCPU = syncTime+time.Since(start), syncCPU+benchCPUTimeOrZero()-cpu0
 		b.StopTimer()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		held += (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / float64(d.n)
 		b.StartTimer()
-		start = time.Now()
+		start, cpu0 = time.Now(), benchCPUTimeOrZero()
 		close(release)
 		seen.waitFor(b, int64(d.n+replayUpdates))
-		eventTime += time.Since(start)
+		eventTime, eventCPU = eventTime+time.Since(start), eventCPU+benchCPUTimeOrZero()-cpu0
 		stop()
 		srv.Close()
 	}
@@ -218,4 +220,14 @@ func benchReplay(b *testing.B, d *replayData, generic bool, gates PipelineGates)
 	b.ReportMetric(float64(syncTime.Milliseconds())/ops, "sync-ms")
 	b.ReportMetric(held/ops, "B/obj")
 	b.ReportMetric(replayUpdates*ops/eventTime.Seconds(), "events/s")
+	if _, ok := benchCPUTime(); ok {
+		b.ReportMetric(float64(syncCPU.Milliseconds())/ops, "sync-cpu-ms")
+		b.ReportMetric(float64(eventCPU.Microseconds())/ops/replayUpdates, "cpu-us/event")
+	}
+}
+
+// benchCPUTimeOrZero is benchCPUTime, 0 where there is none.
+func benchCPUTimeOrZero() time.Duration {
+	d, _ := benchCPUTime()
+	return d
 }

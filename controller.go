@@ -110,8 +110,9 @@ type Config struct {
 	// Clock is where time comes from; RealClock when nil.
 	Clock Clock
 
-	// health collects the informer's health figures; nil for none.
-	health *healthRecorder
+	// observer hears what the Reflector and the resync do (hooks.go); nil
+	// for none.
+	observer pipelineObserver
 }
 
 // Controller is the low-level run loop behind every informer.
@@ -153,7 +154,9 @@ func (c *controller) Run(ctx context.Context) {
 		WatchListPageSize: c.config.WatchListPageSize,
 		WatchErrorHandler: c.config.WatchErrorHandler,
 	})
-	r.health = c.config.health
+	if c.config.observer != nil {
+		r.observer = c.config.observer
+	}
 	c.mu.Lock()
 	c.reflector = r
 	c.mu.Unlock()
@@ -204,7 +207,9 @@ func (c *controller) resyncLoop(ctx context.Context) {
 			if err := c.config.Queue.Resync(); err != nil {
 				slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
 			}
-			c.config.health.resynced(start, c.clock.Since(start))
+			if c.config.observer != nil {
+				c.config.observer.resynced(start, c.clock.Since(start))
+			}
 		}
 	})
 }

@@ -88,6 +88,8 @@ type DeltaFIFO struct {
 	items map[string]Deltas
 	// queue holds the keys in the order Pop returns them, each once.
 	queue []string
+	// longest is the most keys queued since the queue was last empty.
+	longest int
 
 	// populated is set by the first Add, Update, Delete or Replace.
 	populated bool
@@ -211,6 +213,7 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	old, queued := f.items[key]
 	if !queued {
 		f.queue = append(f.queue, key)
+		f.longest = max(f.longest, len(f.queue))
 	}
 	f.items[key] = dedupDeltas(old, d)
 	f.cond.Broadcast()
@@ -269,6 +272,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	}
 	deltas := f.items[key]
 	delete(f.items, key)
+	if len(f.queue) == 0 {
+		f.releaseDrainedLocked()
+	}
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
@@ -277,6 +283,16 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		return item, nil
 	}
 	return item, process(item, isInInitialList)
+}
+
+// releaseDrainedLocked drops the map and array of a queue that has drained
+// after holding many keys (a list): Go maps never shrink, and they kept
+// about 90 bytes per listed object. A small queue keeps them for the events.
+func (f *DeltaFIFO) releaseDrainedLocked() {
+	if f.longest > 1024 {
+		f.items, f.queue = map[string]Deltas{}, nil
+	}
+	f.longest = 0
 }
 
 // List returns the newest object of every queued key.

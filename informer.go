@@ -120,8 +120,9 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
 
-	// health collects the health figures (health.go).
-	health *healthRecorder
+	// observer hears what the pipeline does, for the extras (hooks.go);
+	// nil when none is plugged in.
+	observer pipelineObserver
 
 	// blockDeltas is held while deltas are processed, so that adding or
 	// removing a handler never interleaves with a notification.
@@ -155,6 +156,10 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	}
 	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
 	indexer.(*cache).hideStoreVersion = !gates.AtomicFIFO
+	var observer pipelineObserver
+	if newInformerObserver != nil {
+		observer = newInformerObserver(clock)
+	}
 	return &sharedIndexInformer{
 		indexer:           indexer,
 		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
@@ -165,7 +170,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		options:           options,
 		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
-		health:            newHealthRecorder(clock),
+		observer:          observer,
 	}
 }
 
@@ -180,8 +185,12 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
 		return
 	}
-	transform, waitDetector := s.mutationDetection(ctx, s.transform) // mutation.go
-	defer waitDetector()
+	transform := s.transform
+	if wrapInformerTransform != nil { // an extra's hook (hooks.go)
+		var wait func()
+		transform, wait = wrapInformerTransform(ctx, s, transform)
+		defer wait()
+	}
 	var processBatch ProcessBatchFunc
 	if s.gates.InOrderInformersBatchProcess {
 		processBatch = s.handleBatchDeltas
@@ -203,7 +212,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		WatchListPageSize: s.options.WatchListPageSize,
 		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
-		health:            s.health,
+		observer:          s.observer,
 	})
 	s.started = true
 	s.startedMu.Unlock()

@@ -229,6 +229,14 @@ func compareJSON(path string, before, after any, changes *[]string) {
 // the panic.
 var envDetectorFailureFunc func(MutatedObject)
 
+// The detector plugs into every shared informer through the core's
+// transform hook (hooks.go): deleting this file leaves the core unchanged.
+func init() {
+	wrapInformerTransform = func(ctx context.Context, s *sharedIndexInformer, transform TransformFunc) (TransformFunc, func()) {
+		return s.mutationDetection(ctx, transform)
+	}
+}
+
 // mutationDetection wraps transform with a CacheMutationDetector when
 // KUBE_CACHE_MUTATION_DETECTOR=true and runs the detector until ctx ends;
 // wait returns once it has stopped. Otherwise it returns transform as is.

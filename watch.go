@@ -14,6 +14,7 @@ package informer
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -105,7 +106,9 @@ func (sw *streamWatcher) receive() {
 		ev, err := decodeEvent(dec, sw.newObject)
 		if err != nil {
 			if !sw.stopped() && !endsWatchNormally(err) {
-				slog.Error("watch: bad event", "err", err)
+				if !errors.Is(err, context.Canceled) { // the caller is stopping: nothing went wrong
+					slog.Error("watch: bad event", "err", err)
+				}
 				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
 			}
 			return

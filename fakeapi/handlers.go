@@ -175,13 +175,13 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 	writeJSON(w, code, rd.object(ri, body, true))
 }
 
-// servePatch applies a merge patch (or a strategic merge patch, simplified:
-// see patch.go) to the stored object.
+// servePatch applies a merge patch or a strategic merge patch (patch.go)
+// to the stored object.
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
 	var apply patchFunc
 	switch mediaType(r) {
 	case "application/merge-patch+json":
-		apply = mergePatch
+		apply = mergePatchOf(req.ri)
 	case "application/strategic-merge-patch+json":
 		apply = strategicMergePatch(req.ri)
 	default:

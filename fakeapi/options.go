@@ -2,8 +2,9 @@
 // dryRun (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions).
 //
 // fieldValidation says what the server should do with unknown or duplicate
-// fields: Strict rejects the write (400), Warn accepts it with a Warning
-// header per field, Ignore drops them silently. kubectl sends Strict by
+// fields: Strict rejects the write (400; 422 for a patch), Warn accepts it
+// with a Warning header per field, Ignore drops them silently
+// (fieldvalidation.go does it, from the real schema). kubectl sends Strict by
 // default once the OpenAPI document (openapi.go) says the server takes it.
 // dryRun=All runs every check and answers as if the write happened, but
 // stores nothing and sends no watch event.
@@ -24,13 +25,8 @@ import (
 // whether it is a dry run. A bad value is a 422 about the options, as the
 // real server answers before it looks at the object.
 //
-// Field validation: the fake has no schemas, so it cannot tell an unknown
-// field from a known one. Whatever the level, it checks only what it always
-// checks (kind, apiVersion, metadata: see writes.go) and keeps every other
-// field as sent. The real server, with Strict, would refuse a body with an
-// unknown or duplicated field (400 BadRequest, `strict decoding error:
-// unknown field "spec.foo"`); with Warn it would drop the field and say so
-// in a Warning header; with Ignore it would drop it silently.
+// The level itself is applied where the body is decoded (checkFields in
+// fieldvalidation.go).
 func parseWriteOptions(q url.Values, kind string) (dryRun bool, e *APIError) {
 	bad := func(field, value, supported string) *APIError {
 		detail := fmt.Sprintf("Unsupported value: %s: supported values: %s", value, supported)

@@ -46,6 +46,17 @@ func mergePatch(target, patch map[string]any) (map[string]any, *APIError) {
 	return target, nil
 }
 
+// mergePatchOf is the merge patch of ri's objects: the result loses the
+// empty fields the real server would not store (a patch that removes the
+// last annotation leaves no "annotations": {}).
+func mergePatchOf(ri *resourceInfo) patchFunc {
+	return func(target, patch map[string]any) (map[string]any, *APIError) {
+		out, _ := mergePatch(target, patch)
+		dropEmpty(out, kindSchema(ri))
+		return out, nil
+	}
+}
+
 // strategicMergePatch is the strategic merge patch of ri's objects, driven
 // by the schema of ri's kind.
 func strategicMergePatch(ri *resourceInfo) patchFunc {

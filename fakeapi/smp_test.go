@@ -56,3 +56,20 @@ func TestStrategicMergePatchAsReal(t *testing.T) {
 		}
 	}
 }
+
+// TestMergePatchLeavesNoEmptyFields: a merge patch that removes the last
+// annotation and the last data key leaves neither field behind, as on the
+// real server (checked against kube-apiserver v1.37.2: both absent).
+func TestMergePatchLeavesNoEmptyFields(t *testing.T) {
+	s := startServer(t, Options{})
+	cms := s.URL() + "/api/v1/namespaces/default/configmaps"
+	if code, got := call(t, "POST", cms, "application/json", `{"metadata":{"name":"mp","annotations":{"n":"1"}},"data":{"a":"b"}}`); code != http.StatusCreated {
+		t.Fatalf("create: %d %v", code, got)
+	}
+	code, got := call(t, "PATCH", cms+"/mp", "application/merge-patch+json", `{"metadata":{"annotations":{"n":null}},"data":{"a":null}}`)
+	_, hasAnnotations := meta(got)["annotations"]
+	_, hasData := got["data"]
+	if code != http.StatusOK || hasAnnotations || hasData {
+		t.Errorf("after the patch: %d %v, want neither annotations nor data", code, got)
+	}
+}

@@ -9,7 +9,9 @@
 //   - every test, benchmark, example or fuzz target the text names (TestX,
 //     BenchmarkX, ExampleX, FuzzX) is a function in some _test.go file;
 //   - every `-run PATTERN` and `-bench PATTERN` in a command matches at least
-//     one such function, each alternative of the pattern on its own.
+//     one such function, each alternative of the pattern on its own;
+//   - the README's reading path names every Go file of the package (core or
+//     extra), and the line counts it gives are within a quarter of the truth.
 //
 // It uses the standard library only and prints one line per problem.
 
@@ -74,6 +76,7 @@ func main() {
 	for _, md := range mds {
 		problems = append(problems, checkFile(md, funcs, anchorsOf)...)
 	}
+	problems = append(problems, checkReadingPath(files)...)
 	for _, p := range problems {
 		fmt.Println(p)
 	}
@@ -303,4 +306,41 @@ func splitAlternatives(re string) []string {
 		}
 	}
 	return append(out, re[start:])
+}
+
+// pathRowRE matches a row of the reading path: the file, then its lines.
+var pathRowRE = regexp.MustCompile("^\\|(?: \\d+ \\|)? \\[`([A-Za-z0-9_]+\\.go)`\\]\\([^)]*\\) \\| (\\d+) \\|")
+
+// checkReadingPath checks the reading path of README.md and README.zh-CN.md.
+func checkReadingPath(files []string) []string {
+	var problems []string
+	for _, readme := range []string{"README.md", "README.zh-CN.md"} {
+		prose, _ := lines(readme)
+		named := map[string]bool{}
+		for n, l := range prose {
+			m := pathRowRE.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			named[m[1]] = true
+			b, err := os.ReadFile(m[1])
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s:%d: reading path: no file %s", readme, n, m[1]))
+				continue
+			}
+			actual := strings.Count(string(b), "\n")
+			var claimed int
+			fmt.Sscan(m[2], &claimed)
+			if d := actual - claimed; d*4 > claimed || -d*4 > claimed {
+				problems = append(problems, fmt.Sprintf("%s:%d: reading path: %s has %d lines, not %d (update the row)",
+					readme, n, m[1], actual, claimed))
+			}
+		}
+		for _, f := range files {
+			if filepath.Dir(f) == "." && strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !named[f] {
+				problems = append(problems, fmt.Sprintf("%s: reading path: %s is missing (is it core, or an extra?)", readme, f))
+			}
+		}
+	}
+	return problems
 }
