@@ -102,6 +102,10 @@ func TestDiffSnapshotsVersionsAreOpaque(t *testing.T) {
 	if d := DiffSnapshots(Snapshot{"p": a}, Snapshot{"p": b}); !d.Empty() {
 		t.Errorf("same resource version reported as %+v", d)
 	}
+	say(t, "Versions 9 → 10, 10 → 9 and abc → abd are all just \"updated\"; 7 and 7 are the same state.",
+		"版本 9 → 10、10 → 9、abc → abd 都只是\"更新\"；7 和 7 是同一个状态。")
+	say(t, "Resource versions are opaque: compare them for equality only, as client-go's DeltaFIFO.Replace does.",
+		"资源版本是不透明的：只比较是否相等，client-go 的 DeltaFIFO.Replace 也是这样做的。")
 }
 
 func TestDiffSnapshotsEdgeCases(t *testing.T) {

@@ -29,6 +29,10 @@ func TestBackoffSequenceCapAndReset(t *testing.T) {
 	if got := b.Step(); got != backoffInitial {
 		t.Fatalf("after two healthy minutes: got %v, want %v", got, backoffInitial)
 	}
+	say(t, "Failures in a row back off %v (without jitter); two healthy minutes later it starts again at %v.",
+		"连续失败的退避依次是 %v（不带抖动）；健康两分钟之后，又从 %v 开始。", want, backoffInitial)
+	say(t, "client-go's Reflector: wait.Backoff{800ms, ×2, cap 30s, jitter 1.0} with DelayWithReset after 2 min.",
+		"client-go 的 Reflector：wait.Backoff{800ms，×2，上限 30s，抖动 1.0}，2 分钟后 DelayWithReset 重置。")
 }
 
 func TestBackoffJitterStaysWithinOneToTwoTimes(t *testing.T) {

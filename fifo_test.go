@@ -121,6 +121,10 @@ func TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder(t *testing.T) {
 	if got := f.ListKeys(); !slices.Equal(got, []string{"ns/b"}) {
 		t.Errorf("after one pop ListKeys = %v, want [ns/b]", got)
 	}
+	say(t, "Add a, Add b, Update a twice → a queued once with %d deltas, oldest first; the first pop hands all of them over.",
+		"Add a、Add b、两次 Update a → a 只排一次队，带 %d 个 Delta，最早的在前；第一次 Pop 把它们全部交出。", len(d))
+	say(t, "Nothing is merged or sorted: client-go's queueActionLocked appends each delta (delta_fifo.go).",
+		"什么都不合并、不排序：client-go 的 queueActionLocked 把每个 Delta 追加在后面（delta_fifo.go）。")
 }
 
 func TestDeltaFIFODedupsOnlyBackToBackDeletions(t *testing.T) {
@@ -166,8 +170,11 @@ func TestDeltaFIFODedupsOnlyBackToBackDeletions(t *testing.T) {
 			if got := queued(t, f); len(got) != 1 || got[0] != tt.want {
 				t.Fatalf("queued %q, want [%q]", got, tt.want)
 			}
+			say(t, "Added ns/a@1, then %s: the queue holds %s", "情形「%s」：先 Added ns/a@1，之后队列里是 %s", tt.name, tt.want)
 		})
 	}
+	say(t, "client-go's dedupDeltas (delta_fifo.go) merges only two deletions in a row; every update is kept.",
+		"client-go 的 dedupDeltas（delta_fifo.go）只合并连续的两个删除；每个更新都保留。")
 }
 
 // failingKnown is a KeyListerGetter whose GetByKey always fails.

@@ -96,8 +96,8 @@ type SharedIndexInformerOptions struct {
 	// the informer then uses the Queue it returns: the Reflector writes into
 	// it and the run loop pops from it. Tests and tools use it to look into
 	// the queue or to pace the consumer; a wrapper hands every call on,
-	// the optional ones too (a RealFIFO's PopBatch and Bookmark, which the
-	// run loop and the Reflector look for). (Ours: client-go has no such
+	// the optional ones too (a RealFIFO's PopBatch, Bookmark and
+	// Transformer, which the run loop and the Reflector look for). (Ours: client-go has no such
 	// option.)
 	WrapQueue func(Queue) Queue
 }

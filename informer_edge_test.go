@@ -58,6 +58,8 @@ func TestInformerBlockedHandlerDoesNotDelayAnother(t *testing.T) {
 	if len(stuck.get()) != 0 {
 		t.Fatalf("the stuck handler recorded %v", stuck.get())
 	}
+	say(t, "One handler blocks on default/first; the other already has default/second, and so has the cache.",
+		"一个处理器卡在 default/first 上；另一个已经收到 default/second，缓存里也已经有了。")
 }
 
 func TestInformerFilteringHandler(t *testing.T) {

@@ -48,6 +48,7 @@ func TestKeyFuncs(t *testing.T) {
 				t.Errorf("DeletionHandlingMetaNamespaceKeyFunc = (%q, %v), want (%q, error %v)",
 					key, err, tt.deletionKey, tt.deletionErr)
 			}
+			say(t, "%s: key %q, error %v", "情形「%s」：键 %q，出错 %v", tt.name, key, err != nil)
 		})
 	}
 }

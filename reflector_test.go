@@ -198,6 +198,11 @@ func TestReflectorRelistVersions(t *testing.T) {
 	if !slices.Equal(versions, []string{"0", last, ""}) {
 		t.Fatalf("list versions %q; want \"0\", the last seen %q, then \"\"", versions, last)
 	}
+	say(t, "Lists asked for resourceVersion %q: \"0\" first, the last seen after the watch's 410, \"\" after that list's 410.",
+		"各次 List 请求的 resourceVersion 是 %q：先是 \"0\"，watch 得到 410 后用最后见到的版本，那次 List 也 410 后用 \"\"。",
+		versions)
+	say(t, "client-go's Reflector does the same (relistResourceVersion in reflector.go).",
+		"client-go 的 Reflector 也是这样（reflector.go 里的 relistResourceVersion）。")
 }
 
 func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {

@@ -139,3 +139,14 @@ func (c *holeConn) Close() error {
 	c.closeOnce.Do(func() { c.set.remove(c) })
 	return c.Conn.Close()
 }
+
+// CloseWrite half-closes the connection as *net.TCPConn does: the HTTP
+// server uses it to end a response cleanly before closing. A dark
+// connection sends nothing, not even that.
+func (c *holeConn) CloseWrite() error {
+	cw, ok := c.Conn.(interface{ CloseWrite() error })
+	if !ok || c.dark.Load() {
+		return nil
+	}
+	return cw.CloseWrite()
+}
