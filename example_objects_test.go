@@ -29,7 +29,7 @@ func ExampleRetryOnConflict() {
 	fmt.Println("ports kept:", stored["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"])
 	// Output:
 	// <nil> map[tier:front]
-	// ports kept: [map[containerPort:80]]
+	// ports kept: [map[containerPort:80 protocol:TCP]]
 }
 
 // addLabel is the RetryOnConflict example of docs/chapter-map.md (both
