@@ -181,6 +181,10 @@ func TestTypedHandlerTombstonesAndStrangers(t *testing.T) {
 	if !slices.Equal(deleted, want) {
 		t.Fatalf("DeleteFunc got\n %q\nwant\n %q", deleted, want)
 	}
+	say(t, "OnDelete of a pod, a tombstone with its object, a tombstone without: DeleteFunc saw %q",
+		"OnDelete 一个 Pod、一个带对象的墓碑、一个不带对象的墓碑：DeleteFunc 收到 %q", deleted)
+	say(t, "client-go's DeletedObject[T].GetKey and GetObjectName (controller.go) read a tombstone's key, not its object.",
+		"client-go 的 DeletedObject[T].GetKey 和 GetObjectName（controller.go）读取墓碑的键，而不是它的对象。")
 	// Strangers are logged and dropped, never a panic nor a zero *Pod.
 	quietLogs(t)
 	h.OnAdd(&Unstructured{Object: map[string]any{}}, false)
@@ -190,6 +194,8 @@ func TestTypedHandlerTombstonesAndStrangers(t *testing.T) {
 	if len(deleted) != 3 {
 		t.Fatalf("a stranger reached the handler: %q", deleted)
 	}
+	say(t, "an Unstructured, a string, a tombstone of 42 and 42 itself were dropped: DeleteFunc still saw %d",
+		"Unstructured、字符串、装着 42 的墓碑和 42 本身都被丢弃：DeleteFunc 仍然只收到 %d 个", len(deleted))
 	var quiet TypedResourceEventHandlerFuncs[*Pod] // no functions: nothing happens
 	quiet.OnAdd(advPod("x"), true)
 	quiet.OnUpdate(advPod("x"), advPod("x"))
@@ -219,6 +225,8 @@ func TestTypedFilteringAndIndexer(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("filtered: %q, want %q", got, want)
 	}
+	say(t, "filter app=web; add db-x, add web-x, db→web, web→db, web→web: the typed handler saw %q",
+		"过滤 app=web；add db-x、add web-x、db→web、web→db、web→web：类型化处理器收到 %q", got)
 
 	idx := typedIndexer[*Pod]{NewIndexer(MetaNamespaceKeyFunc, nil)}
 	must(t, idx.AddTypedIndexers(TypedIndexers[*Pod]{"app": func(p *Pod) ([]string, error) { return []string{p.Labels["app"]}, nil }}))
@@ -230,9 +238,14 @@ func TestTypedFilteringAndIndexer(t *testing.T) {
 	if pods, err = idx.TypedIndex("app", advPod("z")); err != nil || len(pods) != 1 {
 		t.Fatalf("TypedIndex = %v, %v", pods, err)
 	}
-	if err := idx.Add(&Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "u"}}}); err == nil {
+	err = idx.Add(&Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "u"}}})
+	if err == nil {
 		t.Fatal("a typed index function accepted an object of another type")
 	}
+	say(t, "typed indexer: ByTypedIndex(app, web) = [%s]; adding an Unstructured fails: %v",
+		"类型化索引器：ByTypedIndex(app, web) = [%s]；加入 Unstructured 失败：%v", pods[0].Name, err)
+	say(t, "client-go's TypedFilteringResourceEventHandler.OnUpdate (controller.go) maps crossings to add and delete.",
+		"client-go 的 TypedFilteringResourceEventHandler.OnUpdate（controller.go）把跨越过滤映射为 add 和 delete。")
 }
 
 func TestResourceIndexerScopesAndTypes(t *testing.T) {

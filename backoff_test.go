@@ -38,13 +38,19 @@ func TestBackoffSequenceCapAndReset(t *testing.T) {
 func TestBackoffJitterStaysWithinOneToTwoTimes(t *testing.T) {
 	b := newBackoffManager(NewFakeClock(time.Unix(0, 0)))
 	base := backoffInitial
+	var steps []time.Duration
 	for i := range 12 {
 		got := b.Step()
 		if got < base || got >= 2*base {
 			t.Fatalf("step %d: %v outside [%v, %v)", i, got, base, 2*base)
 		}
+		steps = append(steps, got.Round(time.Millisecond))
 		base = min(2*base, backoffCap)
 	}
+	say(t, "12 backoff steps, base %v doubling to the cap %v, each in [base, 2×base): %v",
+		"12 次退避，基数 %v 翻倍直到上限 %v，每次都落在 [基数, 2×基数) 内：%v", backoffInitial, backoffCap, steps)
+	say(t, "client-go: NewReflectorWithOptions (reflector.go) sets 800ms, cap 30s, factor 2.0, jitter 1.0.",
+		"client-go：NewReflectorWithOptions（reflector.go）设定 800ms、上限 30s、倍数 2.0、抖动 1.0。")
 }
 
 func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {

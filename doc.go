@@ -33,7 +33,8 @@
 // feature gates: by default client-go v0.37.2's RealFIFO pipeline;
 // PipelineGates132() gives the tutorial's DeltaFIFO pipeline.
 //
-// Read the files in that order, starting with meta.go (objects and keys).
+// Read the files in that order, starting with meta.go (objects and keys) and
+// pod.go (the sample kind; lossless.go keeps every field it does not model).
 // `go test -v -run Step` tells the same story as narrated tests, Step01 to Step18
 // (informer_test.go); `go run ./examples/podwatch` shows it running against
 // fakeapi, the in-process API server in ./fakeapi.

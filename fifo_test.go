@@ -284,11 +284,18 @@ func TestDeltaFIFOReplace(t *testing.T) {
 				tt.before(f)
 			}
 			must(t, f.Replace(tt.list, "99"))
-			if got := queued(t, f); !slices.Equal(got, tt.want) {
+			got := queued(t, f)
+			if !slices.Equal(got, tt.want) {
 				t.Fatalf("queued:\n got %q\nwant %q", got, tt.want)
 			}
+			say(t, "Replace with %d listed objects (EmitDeltaTypeReplaced=%v) leaves the queue as %q",
+				"Replace 传入 %d 个列出的对象（EmitDeltaTypeReplaced=%v）后，队列里是 %q", len(tt.list), tt.replaced, got)
 		})
 	}
+	say(t, "client-go's DeltaFIFO.Replace (delta_fifo.go) queues Sync or Replaced per listed object and a tombstone",
+		"client-go 的 DeltaFIFO.Replace（delta_fifo.go）给每个列出的对象排一个 Sync 或 Replaced，")
+	say(t, "(DeletedFinalStateUnknown) for each key missing from the list, queued or known, unless a deletion is queued.",
+		"给列表里缺少的每个键（排队中或已知的）排一个墓碑（DeletedFinalStateUnknown），除非已有删除在排队。")
 }
 
 func TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails(t *testing.T) {
@@ -318,6 +325,10 @@ func TestDeltaFIFOReplaceFailingPartWay(t *testing.T) {
 	if f.HasSynced() {
 		t.Fatal("a failed Replace marked the queue populated")
 	}
+	say(t, "Replace(b, 42, c): error %v; queue keeps %q; HasSynced=%v",
+		"Replace(b, 42, c)：错误 %v；队列保留 %q；HasSynced=%v", err, queued(t, f), f.HasSynced())
+	say(t, "client-go's DeltaFIFO.Replace (delta_fifo.go) returns KeyError at the first keyless object, as here.",
+		"client-go 的 DeltaFIFO.Replace（delta_fifo.go）同样在第一个取不到键的对象处返回 KeyError。")
 }
 
 func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T) {
@@ -347,6 +358,10 @@ func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T
 	if keys := plain.ListKeys(); len(keys) != 0 {
 		t.Fatalf("Resync without KnownObjects queued %v", keys)
 	}
+	say(t, "known a, b, c; b has Updated queued; Resync queues %q; a second Resync changes nothing",
+		"已知 a、b、c，b 已有 Updated 在排队；Resync 排入 %q；第二次 Resync 什么也不改", got)
+	say(t, "client-go's syncKeyLocked (delta_fifo.go) skips a key that already has deltas queued.",
+		"client-go 的 syncKeyLocked（delta_fifo.go）跳过已有增量在排队的键。")
 }
 
 func TestDeltaFIFOHasSyncedAcrossTheInitialList(t *testing.T) {
@@ -568,11 +583,15 @@ func TestDeltaFIFOTransformerRules(t *testing.T) {
 				Transformer: markTransformed(t, &seen),
 			})
 			tt.write(f, known)
-			if got := queued(t, f); !slices.Equal(got, tt.want) {
+			got := queued(t, f)
+			if !slices.Equal(got, tt.want) {
 				t.Fatalf("queued:\n got %q\nwant %q", got, tt.want)
 			}
+			say(t, "%s: queue %q (+T marks a transformed object)", "%s：队列 %q（+T 表示对象经过了 Transformer）", tt.name, got)
 		})
 	}
+	say(t, "client-go's queueActionInternalLocked (delta_fifo.go) transforms all but tombstones and Resync's Sync.",
+		"client-go 的 queueActionInternalLocked（delta_fifo.go）转换除墓碑和 Resync 的 Sync 以外的一切。")
 }
 
 func TestDeltaFIFOTransformerError(t *testing.T) {

@@ -84,6 +84,10 @@ func TestInformerFilteringHandler(t *testing.T) {
 	got.waitLine(t, "update default/db")
 	relabelPod(t, s, "default", "db", map[string]string{"app": "db"})
 	got.waitLine(t, "delete default/db") // crossed out of it: a delete
+	say(t, "filter app=web; create db (app=db), marker (app=web); relabel db web, web+v2, db: the handler saw %q",
+		"过滤 app=web；创建 db（app=db）、marker（app=web）；db 依次改标签为 web、web+v2、db：处理器收到 %q", got.get())
+	say(t, "client-go's FilteringResourceEventHandler.OnUpdate (controller.go) turns entering into OnAdd, leaving into OnDelete.",
+		"client-go 的 FilteringResourceEventHandler.OnUpdate（controller.go）把进入过滤变成 OnAdd，离开变成 OnDelete。")
 }
 
 func TestInformerRemoveEventHandler(t *testing.T) {
@@ -208,15 +212,21 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 	}
 	t.Run("an informer with no resync resyncs no handler", func(t *testing.T) {
 		inf := notRun(0)
-		if got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Second)); got != 0 {
+		got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Second))
+		if got != 0 {
 			t.Fatalf("resync period %v, want 0", got)
 		}
+		say(t, "informer resync 0, handler asks 10s: it gets %v (client-go's determineResyncPeriod, shared_informer.go)",
+			"informer 的 resync 为 0，处理器要 10s：得到 %v，不做全量同步（client-go 的 determineResyncPeriod）", got)
 	})
 	t.Run("below one second is raised to one second", func(t *testing.T) {
 		inf := notRun(time.Minute)
-		if got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Millisecond)); got != time.Second {
+		got := (resyncOf{t}).of(inf.AddEventHandlerWithResyncPeriod(&recorder{}, 10*time.Millisecond))
+		if got != time.Second {
 			t.Fatalf("resync period %v, want 1s", got)
 		}
+		say(t, "handler asks 10ms: it gets %v (client-go's minimumResyncPeriod, shared_informer.go)",
+			"处理器要 10ms：得到 %v（client-go 的 minimumResyncPeriod，shared_informer.go）", got)
 	})
 	t.Run("before Run a shorter period shortens the check period", func(t *testing.T) {
 		inf := notRun(time.Minute)
@@ -226,6 +236,8 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 			t.Fatalf("default handler %v, 10s handler %v, check period %v; want 1m, 10s, 10s",
 				byDefault, short, inf.resyncCheckPeriod)
 		}
+		say(t, "before Run: default handler %v, 10s handler %v, the informer now checks every %v",
+			"Run 之前：默认处理器 %v，10s 处理器 %v，informer 改为每 %v 检查一次", byDefault, short, inf.resyncCheckPeriod)
 	})
 	t.Run("after Run a shorter period is raised to the check period", func(t *testing.T) {
 		s := startServer(t, fakeapi.Options{})
@@ -240,6 +252,10 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 			if got != tt.want {
 				t.Fatalf("informer resync %v, handler asked %v: got %v, want %v", tt.check, tt.asked, got, tt.want)
 			}
+			say(t, "after Run, informer resync %v, handler asks %v: it gets %v",
+				"Run 之后，informer 的 resync 为 %v，处理器要 %v：得到 %v", tt.check, tt.asked, got)
 		}
 	})
+	say(t, "client-go's sharedIndexInformer.AddEventHandlerWithOptions (shared_informer.go) applies these rules.",
+		"client-go 的 sharedIndexInformer.AddEventHandlerWithOptions（shared_informer.go）就是这些规则。")
 }

@@ -1,10 +1,10 @@
 // meta.go holds what every stage of the pipeline agrees on: object
 // metadata (TypeMeta, ObjectMeta), the Object contract that every cached object
-// satisfies, the sample Pod kind, and the key functions that name an object in
-// the cache.
+// satisfies, and the key functions that name an object in the cache. The
+// sample Pod kind is in pod.go.
 //
 // client-go counterparts: k8s.io/apimachinery/pkg/apis/meta/v1 (TypeMeta,
-// ObjectMeta), k8s.io/api/core/v1 (Pod), and the key functions of
+// ObjectMeta, OwnerReference), and the key functions of
 // k8s.io/client-go/tools/cache (MetaNamespaceKeyFunc, SplitMetaNamespaceKey,
 // DeletionHandlingMetaNamespaceKeyFunc, ExplicitKey).
 //
@@ -15,7 +15,9 @@ package informer
 
 import (
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,34 +27,65 @@ import (
 // typed list usually leave it empty; objects in watch events carry it.
 type TypeMeta struct {
 	// Kind is the object's type, such as "Pod".
-	Kind string `json:"kind,omitempty"`
+	Kind string `json:"kind,omitzero"`
 	// APIVersion is the group and version, such as "v1" or "apps/v1".
-	APIVersion string `json:"apiVersion,omitempty"`
+	APIVersion string `json:"apiVersion,omitzero"`
 }
 
-// ObjectMeta is the metadata every Kubernetes object has, cut down to the
-// fields an informer needs. The JSON names are Kubernetes' own, so the
-// metadata of a real object decodes into it.
+// ObjectMeta is the metadata every Kubernetes object has. It models the
+// fields an informer and a controller read; every other member the server
+// sends (managedFields, ...) is kept raw and sent back unchanged (see
+// lossless.go). The JSON names are Kubernetes' own.
 type ObjectMeta struct {
 	// Name is unique within a namespace (or the cluster, for cluster-scoped kinds).
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitzero"`
+	// GenerateName, when Name is empty on create, is the prefix of the name
+	// the server makes up.
+	GenerateName string `json:"generateName,omitzero"`
 	// Namespace is empty for cluster-scoped kinds such as Namespace or Node.
-	Namespace string `json:"namespace,omitempty"`
+	Namespace string `json:"namespace,omitzero"`
 	// UID tells apart two objects that had the same name at different times.
-	UID string `json:"uid,omitempty"`
+	UID string `json:"uid,omitzero"`
 	// ResourceVersion changes on every write. It is opaque: compare it for
 	// equality only, never as a number.
-	ResourceVersion string `json:"resourceVersion,omitempty"`
+	ResourceVersion string `json:"resourceVersion,omitzero"`
 	// Generation counts changes to the desired state (the spec).
-	Generation int64 `json:"generation,omitempty"`
+	Generation int64 `json:"generation,omitzero"`
 	// CreationTimestamp is set by the server when the object is created.
 	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
 	// DeletionTimestamp is set by the server when a graceful delete begins.
-	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitempty"`
+	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitzero"`
+	// DeletionGracePeriodSeconds is the grace period of a delete in progress.
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitzero"`
 	// Labels are the key/value pairs that label selectors and indexes use.
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels map[string]string `json:"labels,omitzero"`
 	// Annotations are key/value pairs for tools; selectors ignore them.
-	Annotations map[string]string `json:"annotations,omitempty"`
+	Annotations map[string]string `json:"annotations,omitzero"`
+	// OwnerReferences name the objects this one depends on; the garbage
+	// collector deletes it when they are gone.
+	OwnerReferences []OwnerReference `json:"ownerReferences,omitzero"`
+	// Finalizers must all be removed before the server deletes the object.
+	Finalizers []string `json:"finalizers,omitzero"`
+
+	unknown unknownFields // every other member (managedFields, ...), raw
+}
+
+// OwnerReference names an object that owns another.
+type OwnerReference struct {
+	// APIVersion and Kind are the owner's type, e.g. "apps/v1" and "ReplicaSet".
+	APIVersion string `json:"apiVersion,omitzero"`
+	// Kind is the owner's kind.
+	Kind string `json:"kind,omitzero"`
+	// Name is the owner's name, in the same namespace.
+	Name string `json:"name,omitzero"`
+	// UID is the owner's uid.
+	UID string `json:"uid,omitzero"`
+	// Controller is true for the one owner that manages the object.
+	Controller *bool `json:"controller,omitzero"`
+	// BlockOwnerDeletion makes a foreground delete of the owner wait for this object.
+	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitzero"`
+
+	unknown unknownFields
 }
 
 // Object is the small contract every cached object satisfies: its metadata
@@ -100,82 +133,58 @@ func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
 // GetAnnotations returns the object's annotations (nil when it has none).
 func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 
-// DeepCopyInto copies m into out; the maps and pointers are copied, not shared.
+// UnmarshalJSON decodes the metadata, keeping the members it does not model.
+func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m, &m.unknown) }
+
+// MarshalJSON encodes the metadata with the members it did not model.
+func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m, m.unknown) }
+
+// UnmarshalJSON decodes the reference, keeping the members it does not model.
+func (r *OwnerReference) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r, &r.unknown) }
+
+// MarshalJSON encodes the reference with the members it did not model.
+func (r OwnerReference) MarshalJSON() ([]byte, error) { return encodeKeeping(&r, r.unknown) }
+
+// DeepCopyInto copies m into out; the maps, slices and pointers are copied,
+// not shared (the raw unknown members are immutable and shared).
 func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 	*out = *m
-	if m.DeletionTimestamp != nil {
-		t := *m.DeletionTimestamp
-		out.DeletionTimestamp = &t
-	}
-	out.Labels = copyStringMap(m.Labels)
-	out.Annotations = copyStringMap(m.Annotations)
+	out.DeletionTimestamp = clonePointer(m.DeletionTimestamp)
+	out.DeletionGracePeriodSeconds = clonePointer(m.DeletionGracePeriodSeconds)
+	out.Labels = maps.Clone(m.Labels)
+	out.Annotations = maps.Clone(m.Annotations)
+	out.OwnerReferences = cloneEach(m.OwnerReferences, (*OwnerReference).DeepCopyInto)
+	out.Finalizers = slices.Clone(m.Finalizers)
 }
 
-func copyStringMap(in map[string]string) map[string]string {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]string, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
+// DeepCopyInto copies r into out.
+func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
+	*out = *r
+	out.Controller = clonePointer(r.Controller)
+	out.BlockOwnerDeletion = clonePointer(r.BlockOwnerDeletion)
 }
 
-// Pod is the sample kind: a cut-down core/v1 Pod. It keeps the fields the
-// tutorial uses (metadata, spec.nodeName, spec.containers[].name/image,
-// status.phase); the JSON names are Kubernetes' own.
-type Pod struct {
-	TypeMeta
-	ObjectMeta `json:"metadata,omitzero"`
-	// Spec is the desired state.
-	Spec PodSpec `json:"spec,omitzero"`
-	// Status is the observed state, written by the kubelet.
-	Status PodStatus `json:"status,omitzero"`
-}
-
-// PodSpec is the desired state of a Pod.
-type PodSpec struct {
-	// NodeName is the node the pod is bound to ("" while unscheduled).
-	NodeName string `json:"nodeName,omitempty"`
-	// Containers are the pod's containers.
-	Containers []Container `json:"containers"`
-}
-
-// Container is one container of a Pod.
-type Container struct {
-	// Name is unique within the pod.
-	Name string `json:"name"`
-	// Image is the container image, such as "nginx:1.27".
-	Image string `json:"image,omitempty"`
-}
-
-// PodStatus is the observed state of a Pod.
-type PodStatus struct {
-	// Phase is Pending, Running, Succeeded, Failed or Unknown.
-	Phase string `json:"phase,omitempty"`
-}
-
-// DeepCopy returns a copy of p that shares no memory with it. Objects in the
-// cache are shared with every reader: copy before you change one.
-func (p *Pod) DeepCopy() *Pod {
+// clonePointer returns a pointer to a copy of *p (nil for nil).
+func clonePointer[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
-	out := new(Pod)
-	out.TypeMeta = p.TypeMeta
-	p.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
-	out.Spec.NodeName = p.Spec.NodeName
-	if p.Spec.Containers != nil {
-		out.Spec.Containers = make([]Container, len(p.Spec.Containers))
-		copy(out.Spec.Containers, p.Spec.Containers)
-	}
-	out.Status = p.Status
-	return out
+	v := *p
+	return &v
 }
 
-// DeepCopyObject implements Object.
-func (p *Pod) DeepCopyObject() Object { return p.DeepCopy() }
+// cloneEach copies a slice (nil stays nil, empty stays empty) and deep-copies
+// each element into the copy.
+func cloneEach[T any](in []T, deepCopyInto func(in, out *T)) []T {
+	if in == nil {
+		return nil
+	}
+	out := make([]T, len(in))
+	for i := range in {
+		deepCopyInto(&in[i], &out[i])
+	}
+	return out
+}
 
 // KeyFunc names an object in a cache. Keys are strings so that any object
 // can be stored in a map.

@@ -107,9 +107,17 @@ func TestReflectorStreamingList(t *testing.T) {
 		w.ResourceVersionMatch != ResourceVersionMatchNotOlderThan || w.ResourceVersion != "" || !w.AllowWatchBookmarks {
 		t.Fatalf("lists %v, watches %+v", lists, watches)
 	}
-	if adds, _, _, _ := store.counts(); adds != 1 {
+	adds, _, _, replaces := store.counts()
+	if adds != 1 {
 		t.Fatalf("the initial objects must reach the store in one Replace, not as %d adds", adds)
 	}
+	say(t, "UseWatchList with pods a, b: %d lists, %d watch (sendInitialEvents=%v, resourceVersionMatch=%s, bookmarks=%v)",
+		"UseWatchList，Pod a、b：%d 次 list，%d 次 watch（sendInitialEvents=%v，resourceVersionMatch=%s，书签=%v）",
+		len(lists), len(watches), *w.SendInitialEvents, w.ResourceVersionMatch, w.AllowWatchBookmarks)
+	say(t, "a and b reached the store in %d Replace; c then came as %d Add on the same watch",
+		"a 和 b 通过 %d 次 Replace 进入 store；之后 c 在同一个 watch 上作为 %d 次 Add 到达", replaces, adds)
+	say(t, "client-go's Reflector.watchList (reflector.go) streams the initial list, then Replaces the store once.",
+		"client-go 的 Reflector.watchList（reflector.go）以流式取得初始列表，然后一次 Replace 整个 store。")
 }
 
 func TestReflectorStreamingListFallsBackToList(t *testing.T) {
@@ -125,9 +133,15 @@ func TestReflectorStreamingListFallsBackToList(t *testing.T) {
 	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: true}))
 	waitFor(t, "the fallback list", func() bool { _, _, _, n := store.counts(); return n == 1 })
 	waitFor(t, "the watch after the list", func() bool { return lw.watchCount() == 2 })
-	if lists, _ := lw.calls(); len(lists) != 1 || lw.lastWatch().SendInitialEvents != nil {
+	lists, _ := lw.calls()
+	if len(lists) != 1 || lw.lastWatch().SendInitialEvents != nil {
 		t.Fatalf("lists %d, last watch %+v", len(lists), lw.lastWatch())
 	}
+	say(t, "the server refuses sendInitialEvents with 400: the Reflector made %d list, then a plain watch from %q",
+		"服务器以 400 拒绝 sendInitialEvents：Reflector 做了 %d 次 list，然后从 %q 开始普通 watch",
+		len(lists), lw.lastWatch().ResourceVersion)
+	say(t, "client-go's ListAndWatchWithContext (reflector.go) falls back to a list when watchList fails.",
+		"client-go 的 ListAndWatchWithContext（reflector.go）在 watchList 失败时退回到 list。")
 }
 
 func TestReflectorPagingAcrossACompaction(t *testing.T) {
@@ -152,9 +166,18 @@ func TestReflectorPagingAcrossACompaction(t *testing.T) {
 		lists[2].Continue != "" || lists[2].Limit != 0 || lists[2].ResourceVersion != "0" {
 		t.Fatalf("requests %+v; want page 1, an expired page 2, then one full list at \"0\"", lists)
 	}
-	if n := len(store.ListKeys()); n != 6 {
+	n := len(store.ListKeys())
+	if n != 6 {
 		t.Fatalf("store has %d pods, want 6", n)
 	}
+	say(t, "page 1 (resourceVersion=%q, limit=%d); page 2's continue token expires after a compaction;",
+		"第 1 页（resourceVersion=%q，limit=%d）；压缩之后第 2 页的 continue 令牌过期；",
+		lists[0].ResourceVersion, lists[0].Limit)
+	say(t, "then one full list (resourceVersion=%q, limit=%d): the store has %d pods, the late one included",
+		"于是做一次完整 list（resourceVersion=%q，limit=%d）：store 有 %d 个 Pod，包括后来创建的那个",
+		lists[2].ResourceVersion, lists[2].Limit, n)
+	say(t, "client-go's ListPager.list (tools/pager/pager.go) does the same: FullListIfExpired, on by default.",
+		"client-go 的 ListPager.list（tools/pager/pager.go）也这样做：FullListIfExpired，默认开启。")
 }
 
 func TestReflectorRelistVersions(t *testing.T) {
@@ -322,6 +345,8 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	if lists, _ := lw.calls(); lists[1].ResourceVersion != last {
 		t.Fatalf("relist from %q, want the last version seen %q", lists[1].ResourceVersion, last)
 	}
+	say(t, "an ERROR event with code 500 (not 410) ends the watch; after the backoff the Reflector lists from %q",
+		"一个 code 500（不是 410）的 ERROR 事件结束 watch；退避之后 Reflector 从资源版本 %q 重新 list", last)
 
 	// A watch request refused with 500 also ends the cycle: relist.
 	waitFor(t, "the second watch", func() bool { return lw.watchCount() == 2 })
@@ -332,4 +357,10 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	waitFor(t, "the refused re-watch", func() bool { return lw.watchCount() == 3 })
 	stepBackoff(t, clock)
 	waitFor(t, "the relist after the refused watch", func() bool { return lw.listCount() == 3 })
+	say(t, "a watch request refused with 500 ends the cycle too: %d lists, %d watches so far",
+		"以 500 拒绝的 watch 请求同样结束这一轮：到此 %d 次 list，%d 次 watch", lw.listCount(), lw.watchCount())
+	say(t, "client-go: Reflector.watch returns, RunWithContext relists after the backoff (reflector.go);",
+		"client-go：Reflector.watch 返回，RunWithContext 退避后重新 list（reflector.go）；")
+	say(t, "internal errors are retried on the watch only if MaxInternalErrorRetryDuration is set (default 0).",
+		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在 watch 上重试。")
 }

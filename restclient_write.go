@@ -1,5 +1,7 @@
 // restclient_write.go adds the few single-object calls a read-modify-write
-// needs to RESTClient: Get one object, Create one, Update (PUT) one. Errors
+// needs to RESTClient: Get one object, Create one, Update (PUT) one. Pods
+// come back as *Pod, other kinds as *Unstructured; DynamicClient
+// (dynamic.go) gives *Unstructured for every kind. Errors
 // the server answers with come back as *StatusError, so IsConflict,
 // IsNotFound and IsAlreadyExists work on them; a stale resourceVersion on
 // Update is a 409 Conflict.
@@ -26,13 +28,13 @@ const maxObjectBytes = 16 << 20
 
 // Get reads the named object of resource from the server.
 func (c *RESTClient) Get(ctx context.Context, resource GroupVersionResource, namespace, name string) (Object, error) {
-	return c.send(ctx, http.MethodGet, objectPath(resource, namespace, name), nil, resource)
+	return c.send(ctx, http.MethodGet, objectPath(resource, namespace, name), nil, resource, objectFactory(resource))
 }
 
 // Create stores a new object; the namespace is obj's. It returns the object
 // as the server stored it, with its uid and resourceVersion set.
 func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
-	return c.send(ctx, http.MethodPost, resourcePath(resource, obj.GetNamespace()), obj, resource)
+	return c.send(ctx, http.MethodPost, resourcePath(resource, obj.GetNamespace()), obj, resource, objectFactory(resource))
 }
 
 // Update replaces the object with obj (an HTTP PUT). If obj carries a
@@ -40,7 +42,7 @@ func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, 
 // with a 409 Conflict (IsConflict); re-read and try again, see
 // RetryOnConflict. It returns the object as stored, with its new version.
 func (c *RESTClient) Update(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
-	return c.send(ctx, http.MethodPut, objectPath(resource, obj.GetNamespace(), obj.GetName()), obj, resource)
+	return c.send(ctx, http.MethodPut, objectPath(resource, obj.GetNamespace(), obj.GetName()), obj, resource, objectFactory(resource))
 }
 
 // objectPath is the path of one named object.
@@ -49,8 +51,9 @@ func objectPath(r GroupVersionResource, namespace, name string) string {
 }
 
 // send makes one request with body (nil for none) encoded as JSON and
-// decodes the object in the answer, or the Status of a failure.
-func (c *RESTClient) send(ctx context.Context, method, path string, body Object, r GroupVersionResource) (Object, error) {
+// decodes the object in the answer into newObject's type, or returns the
+// Status of a failure.
+func (c *RESTClient) send(ctx context.Context, method, path string, body Object, r GroupVersionResource, newObject func() Object) (Object, error) {
 	var data []byte
 	if body != nil {
 		var err error
@@ -67,7 +70,7 @@ func (c *RESTClient) send(ctx context.Context, method, path string, body Object,
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s: %w", r.Resource, err)
 	}
-	obj, err := decodeObject(raw, objectFactory(r))
+	obj, err := decodeObject(raw, newObject)
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s: %w", r.Resource, err)
 	}

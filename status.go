@@ -46,40 +46,64 @@ const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
 type Status struct {
 	TypeMeta
 	// Status is "Success" or "Failure".
-	Status string `json:"status,omitempty"`
+	Status string `json:"status,omitzero"`
 	// Message is for people.
-	Message string `json:"message,omitempty"`
+	Message string `json:"message,omitzero"`
 	// Reason is for programs; empty when the server gave none.
-	Reason StatusReason `json:"reason,omitempty"`
+	Reason StatusReason `json:"reason,omitzero"`
 	// Details may name the object and say when to retry.
-	Details *StatusDetails `json:"details,omitempty"`
+	Details *StatusDetails `json:"details,omitzero"`
 	// Code is the HTTP status code.
-	Code int32 `json:"code,omitempty"`
+	Code int32 `json:"code,omitzero"`
+
+	unknown unknownFields // metadata and anything newer, raw (lossless.go)
 }
 
 // StatusDetails says more about a failure.
 type StatusDetails struct {
 	// Name, Group and Kind name the object the failure is about.
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitzero"`
 	// Group is the API group of the object, "" for the core group.
-	Group string `json:"group,omitempty"`
+	Group string `json:"group,omitzero"`
 	// Kind is the resource or kind of the object, e.g. "pods".
-	Kind string `json:"kind,omitempty"`
+	Kind string `json:"kind,omitzero"`
 	// Causes list what was wrong, e.g. one entry per invalid field.
-	Causes []StatusCause `json:"causes,omitempty"`
+	Causes []StatusCause `json:"causes,omitzero"`
 	// RetryAfterSeconds is how long the server asks the client to wait.
-	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitempty"`
+	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitzero"`
+
+	unknown unknownFields
 }
 
 // StatusCause is one cause of a failure.
 type StatusCause struct {
 	// Type is machine-readable, e.g. "ResourceVersionTooLarge".
-	Type string `json:"reason,omitempty"`
+	Type string `json:"reason,omitzero"`
 	// Message is for people.
-	Message string `json:"message,omitempty"`
+	Message string `json:"message,omitzero"`
 	// Field is the path of the field at fault, if any.
-	Field string `json:"field,omitempty"`
+	Field string `json:"field,omitzero"`
+
+	unknown unknownFields
 }
+
+// UnmarshalJSON decodes the status, keeping the members it does not model.
+func (s *Status) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s, &s.unknown) }
+
+// MarshalJSON encodes the status with the members it did not model.
+func (s Status) MarshalJSON() ([]byte, error) { return encodeKeeping(&s, s.unknown) }
+
+// UnmarshalJSON decodes the details, keeping the members they do not model.
+func (d *StatusDetails) UnmarshalJSON(data []byte) error { return decodeKeeping(data, d, &d.unknown) }
+
+// MarshalJSON encodes the details with the members they did not model.
+func (d StatusDetails) MarshalJSON() ([]byte, error) { return encodeKeeping(&d, d.unknown) }
+
+// UnmarshalJSON decodes the cause, keeping the members it does not model.
+func (c *StatusCause) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c, &c.unknown) }
+
+// MarshalJSON encodes the cause with the members it did not model.
+func (c StatusCause) MarshalJSON() ([]byte, error) { return encodeKeeping(&c, c.unknown) }
 
 // StatusError is an error the API server answered with.
 type StatusError struct {

@@ -142,11 +142,17 @@ func TestIndexerKeepsIndexesExact(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			idx := newTestIndexer()
 			tt.write(t, idx)
-			if got := indexSnapshot(t, idx); !equalSnapshots(got, tt.want) {
+			got := indexSnapshot(t, idx)
+			if !equalSnapshots(got, tt.want) {
 				t.Fatalf("indexes:\n got %v\nwant %v", got, tt.want)
 			}
+			say(t, "%s: indexes %v", "%s：索引 %v", tt.name, got)
 		})
 	}
+	say(t, "No stale key and no empty set survives: client-go's storeIndex.updateIndices (thread_safe_store.go)",
+		"不留过期的键，也不留空集合：client-go 的 storeIndex.updateIndices（thread_safe_store.go）")
+	say(t, "removes the old object's values and deletes a set once it is empty (updateSingleIndex).",
+		"先移除旧对象的索引值，集合空了就删掉（updateSingleIndex）。")
 }
 
 func TestIndexerQueries(t *testing.T) {
@@ -326,4 +332,9 @@ func TestIndexerReplaceIsAtomicForReaders(t *testing.T) {
 	}
 	close(stop)
 	readers.Wait()
+	say(t, "200 Replaces swapping 4 pods between generations \"one\" and \"two\"; 3 readers never saw a mix; now %v",
+		"200 次 Replace 在 \"one\" 与 \"two\" 两代 4 个 Pod 间切换；3 个读者从未看到混合；最后是 %v",
+		idx.ListIndexFuncValues("app"))
+	say(t, "client-go's threadSafeMap.Replace (thread_safe_store.go) swaps items and indexes under one lock.",
+		"client-go 的 threadSafeMap.Replace（thread_safe_store.go）在同一把锁下替换对象和索引器的索引。")
 }

@@ -7,6 +7,7 @@ package informer
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -27,6 +28,7 @@ func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {
 	}
 	wantType := []WatchEventType{WatchAdded, WatchBookmark, WatchDeleted}
 	wantRV := []string{"5", "9", "10"}
+	var seen []string
 	for i, line := range lines {
 		// The pipe blocks the writer until the decoder reads: an event that
 		// comes out before the next is written proves nothing waits for EOF.
@@ -39,11 +41,17 @@ func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {
 		if pod.Kind != "" {
 			t.Errorf("a typed object should drop its kind, as list items have none: %q", pod.Kind)
 		}
+		seen = append(seen, fmt.Sprintf("%s@%s", ev.Type, pod.ResourceVersion))
 	}
 	pw.Close()
-	if _, open := <-sw.ResultChan(); open {
+	_, open := <-sw.ResultChan()
+	if open {
 		t.Fatal("the channel should close at the end of the stream")
 	}
+	say(t, "3 JSON lines written one at a time; each came out before the next was written: %v; closed at EOF: %v",
+		"逐行写入 3 行 JSON；每个事件都在下一行写入之前出来：%v；遇到 EOF 通道关闭：%v", seen, !open)
+	say(t, "client-go's StreamWatcher.receive (apimachinery watch/streamwatcher.go) also decodes one event at a time.",
+		"client-go 的 StreamWatcher.receive（apimachinery watch/streamwatcher.go）也是一次解码一个事件。")
 }
 
 func TestStreamWatcherErrorEventBecomesStatus(t *testing.T) {

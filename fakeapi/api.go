@@ -18,12 +18,18 @@ import (
 // Create stores a new object of r in namespace and returns it as stored.
 // For every method here, namespace is ignored for cluster-scoped kinds, and
 // "" means the object's own metadata.namespace, else "default".
+//
+// The direct methods seed and change state for a test, as if written to
+// the server's storage: an object gets the defaults an HTTP write would
+// give it (defaults.go) but is otherwise stored as given (its status too;
+// the namespace need not exist), without validation, and Delete removes
+// at once (one DELETED event; a pod is stamped with a deletionTimestamp).
 func (s *Server) Create(r Resource, namespace string, obj any) (map[string]any, error) {
 	ri, body, err := prepare(r, namespace, obj)
 	if err != nil {
 		return nil, err
 	}
-	o, e := s.st.create(writeRequest{ri: ri, ns: bodyScope(ri, namespace, body)}, body)
+	o, e := s.st.create(writeRequest{ri: ri, ns: bodyScope(ri, namespace, body), raw: true}, body)
 	return result(o, e)
 }
 
@@ -36,21 +42,18 @@ func (s *Server) Update(r Resource, namespace string, obj any) (map[string]any, 
 		return nil, err
 	}
 	name, _ := metadata(body)["name"].(string)
-	req := writeRequest{ri: ri, ns: bodyScope(ri, namespace, body), name: name}
-	o, e := s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil })
+	req := writeRequest{ri: ri, ns: bodyScope(ri, namespace, body), name: name, raw: true}
+	o, _, e := s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil })
 	return result(o, e)
 }
 
-// Delete deletes an object of r.
+// Delete deletes an object of r at once (see Create).
 func (s *Server) Delete(r Resource, namespace, name string) error {
 	ri := lookup(r)
 	if ri == nil {
 		return fmt.Errorf("fakeapi: unknown resource %v", r)
 	}
-	if _, e := s.st.remove(writeRequest{ri: ri, ns: scope(ri, namespace), name: name}, "", ""); e != nil {
-		return e
-	}
-	return nil
+	return s.st.removeRaw(writeRequest{ri: ri, ns: scope(ri, namespace), name: name, raw: true})
 }
 
 // Get returns an object of r, or a 404 *APIError.

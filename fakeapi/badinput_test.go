@@ -103,8 +103,8 @@ func TestBadInput(t *testing.T) {
 		{"PUT a 3 MiB body", "PUT", web, js, big, "", 413, "RequestEntityTooLarge", "limit is 3145728"},
 
 		// Patches.
-		{"JSON patch", "PATCH", web, "application/json-patch+json", `[]`, "", 415, "UnsupportedMediaType", "merge-patch"},
-		{"patch without Content-Type", "PATCH", web, "", `{}`, "", 415, "UnsupportedMediaType", "merge-patch"},
+		{"apply patch", "PATCH", web, "application/apply-patch+yaml", `{}`, "", 415, "UnsupportedMediaType", "Unsupported Media Type"},
+		{"patch without Content-Type", "PATCH", web, "", `{}`, "", 415, "UnsupportedMediaType", "Unsupported Media Type"},
 		{"patch bad JSON", "PATCH", web, merge, `{"metadata":`, "", 400, "BadRequest", "json parse error"},
 		{"patch a missing object", "PATCH", pods + "/nope", merge, `{}`, "", 404, "NotFound", `"nope" not found`},
 		{"patch renames", "PATCH", web, merge, `{"metadata":{"name":"other"}}`, "", 400, "BadRequest", "name on the URL"},
@@ -115,7 +115,7 @@ func TestBadInput(t *testing.T) {
 		{"patch a 3 MiB body", "PATCH", web, merge, big, "", 413, "RequestEntityTooLarge", "limit"},
 
 		// Deletes.
-		{"DeleteOptions bad JSON", "DELETE", web, js, `{"preconditions":`, "", 400, "BadRequest", "DeleteOptions"},
+		{"DeleteOptions bad JSON", "DELETE", web, js, `{"preconditions":`, "", 400, "BadRequest", "json parse error"},
 		{"delete with a wrong uid", "DELETE", web, js, `{"preconditions":{"uid":"nope"}}`, "", 409, "Conflict", "UID in the precondition"},
 		{"delete with a stale version", "DELETE", web, js, `{"preconditions":{"resourceVersion":"1"}}`, "", 409, "Conflict", "ResourceVersion in the precondition"},
 		{"delete a missing object", "DELETE", pods + "/nope", "", "", "", 404, "NotFound", `"nope" not found`},
@@ -125,7 +125,7 @@ func TestBadInput(t *testing.T) {
 		{"PUT a collection", "PUT", pods, js, `{}`, "", 405, "MethodNotAllowed", "method"},
 		{"PATCH a collection", "PATCH", pods, merge, `{}`, "", 405, "MethodNotAllowed", "method"},
 		{"OPTIONS", "OPTIONS", web, "", "", "", 405, "MethodNotAllowed", "method"},
-		{"subresource", "GET", web + "/status", "", "", "", 404, "NotFound", "could not find"},
+		{"subresource", "GET", web + "/exec", "", "", "", 404, "NotFound", "could not find"},
 		{"unknown version", "GET", "/api/v2/pods", "", "", "", 404, "NotFound", "could not find"},
 		{"kind in the wrong group", "GET", "/apis/apps/v1/pods", "", "", "", 404, "NotFound", "could not find"},
 		{"namespaced object without namespace", "GET", "/api/v1/pods/web", "", "", "", 404, "NotFound", "could not find"},
@@ -163,7 +163,7 @@ func TestBadInput(t *testing.T) {
 		{"key of 64 characters", "GET", pods + "?labelSelector=" + strings.Repeat("k", 64), "", "", "", 400, "BadRequest", "invalid label key"},
 		{"value in parentheses", "GET", pods + "?labelSelector=" + url.QueryEscape("app=(x)"), "", "", "", 400, "BadRequest", "invalid label value"},
 		{"unclosed set on a watch", "GET", pods + "?watch=1&labelSelector=" + url.QueryEscape("app in (x"), "", "", "", 400, "BadRequest", "expected"},
-		{"field not supported for the kind", "GET", "/api/v1/namespaces/a/configmaps?fieldSelector=status.phase=Running", "", "", "", 400, "BadRequest", "field label not supported"},
+		{"field not supported for the kind", "GET", "/api/v1/namespaces/a/configmaps?fieldSelector=status.phase=Running", "", "", "", 400, "BadRequest", "is not a known field selector"},
 		{"second field bad", "GET", pods + "?fieldSelector=" + url.QueryEscape("metadata.name=web,spec.foo=x"), "", "", "", 400, "BadRequest", "field label not supported"},
 
 		// Authentication comes before everything, discovery included.

@@ -116,8 +116,11 @@ func TestPatch(t *testing.T) {
 	if code, _ = call(t, "PATCH", u, "application/merge-patch+json", `{"metadata":{"resourceVersion":"1"}}`); code != 409 {
 		t.Errorf("patch with stale rv: %d, want 409", code)
 	}
-	if code, got = call(t, "PATCH", u, "application/json-patch+json", `[]`); code != 415 || got["reason"] != "UnsupportedMediaType" {
-		t.Errorf("json patch: %d %v, want 415", code, got)
+	if code, got = call(t, "PATCH", u, "application/json-patch+json", `[{"op":"add","path":"/metadata/labels/jp","value":"yes"}]`); code != 200 || meta(got)["labels"].(map[string]any)["jp"] != "yes" {
+		t.Errorf("json patch: %d %v", code, got)
+	}
+	if code, got = call(t, "PATCH", u, "application/apply-patch+yaml", `{}`); code != 415 || got["reason"] != "UnsupportedMediaType" {
+		t.Errorf("apply patch: %d %v, want 415 (fakeapi has no server-side apply)", code, got)
 	}
 	if code, _ = call(t, "PATCH", u+"x", "application/merge-patch+json", `{}`); code != 404 {
 		t.Errorf("patch of missing object: %d", code)
@@ -154,7 +157,8 @@ func TestKindsAndScopes(t *testing.T) {
 	for _, c := range []struct{ method, path, body string }{
 		{"POST", "/api/v1/namespaces", `{"metadata":{"name":"team-a"}}`},
 		{"POST", "/api/v1/nodes", `{"metadata":{"name":"node-1"}}`},
-		{"POST", "/apis/apps/v1/namespaces/team-a/deployments", `{"metadata":{"name":"web"},"spec":{"replicas":1}}`},
+		{"POST", "/api/v1/namespaces", `{"metadata":{"name":"team-b"}}`},
+		{"POST", "/apis/apps/v1/namespaces/team-a/deployments", `{"metadata":{"name":"web"},"spec":` + deploySpec + `}`},
 		{"POST", "/api/v1/namespaces/team-a/configmaps", `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`},
 		{"POST", "/api/v1/namespaces/team-b/configmaps", `{"metadata":{"name":"cfg"}}`},
 	} {
@@ -177,7 +181,7 @@ func TestKindsAndScopes(t *testing.T) {
 	if items, _ := s.List(ConfigMaps, "team-b"); len(items) != 1 {
 		t.Errorf("List(team-b) = %d items", len(items))
 	}
-	for _, path := range []string{"/api/v1/namespaces/x/nodes", "/api/v1/pods/demo", "/api/v1/widgets", "/api/v1/namespaces/x/pods/p/status"} {
+	for _, path := range []string{"/api/v1/namespaces/x/nodes", "/api/v1/pods/demo", "/api/v1/widgets", "/api/v1/namespaces/x/configmaps/p/status"} {
 		if code, got := call(t, "GET", u+path, "", ""); code != 404 || got["kind"] != "Status" {
 			t.Errorf("GET %s: %d %v, want a 404 Status", path, code, got)
 		}

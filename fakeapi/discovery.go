@@ -10,11 +10,16 @@ package fakeapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
-// verbs are the verbs every served resource supports.
-var verbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+// verbs are the verbs every served resource supports; all but namespaces
+// also deletecollection (deletecollection.go), as on the real server.
+var verbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+// subresourceVerbs are the verbs of /status and /scale (subresources.go).
+var subresourceVerbs = []string{"get", "patch", "update"}
 
 // serveDiscovery answers discovery and health paths; it reports false for
 // any other path.
@@ -84,9 +89,13 @@ func resourceList(group, version string) map[string]any {
 		if ri.Group != group || ri.Version != version {
 			continue
 		}
+		v := verbs
+		if ri.Resource == Namespaces {
+			v = slices.DeleteFunc(slices.Clone(verbs), func(s string) bool { return s == "deletecollection" })
+		}
 		res := map[string]any{
 			"name": ri.Resource.Resource, "singularName": ri.singular, "namespaced": ri.namespaced,
-			"kind": ri.kind, "verbs": verbs,
+			"kind": ri.kind, "verbs": v,
 		}
 		if len(ri.shortNames) > 0 {
 			res["shortNames"] = ri.shortNames
@@ -96,6 +105,17 @@ func resourceList(group, version string) map[string]any {
 			res["categories"] = []string{"all"}
 		}
 		resources = append(resources, res)
+		for _, sub := range []string{"scale", "status"} {
+			if !subresourceAllowed(ri, sub) {
+				continue
+			}
+			s := map[string]any{"name": ri.Resource.Resource + "/" + sub, "singularName": "", "namespaced": ri.namespaced,
+				"kind": ri.kind, "verbs": subresourceVerbs}
+			if sub == "scale" {
+				s["kind"], s["group"], s["version"] = "Scale", "autoscaling", "v1"
+			}
+			resources = append(resources, s)
+		}
 	}
 	return map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}
 }

@@ -29,6 +29,8 @@ type APIError struct {
 	Causes            []StatusCause // details.causes
 	RetryAfterSeconds int           // details.retryAfterSeconds and the Retry-After header
 	Continue          string        // metadata.continue: a fresh token on an expired continue
+
+	emptyDetails bool // details is sent even when empty ({}), as in the real 405
 }
 
 // StatusCause is one entry of a Status's details.causes.
@@ -75,7 +77,7 @@ func (e *APIError) status() statusBody {
 	st := statusBody{Kind: "Status", APIVersion: "v1", Metadata: meta, Status: "Failure",
 		Message: e.Message, Reason: e.Reason, Code: e.Code}
 	d := statusDetails{Name: e.Name, Group: e.Group, Kind: e.Kind, Causes: e.Causes, RetryAfterSeconds: e.RetryAfterSeconds}
-	if d.Name != "" || d.Group != "" || d.Kind != "" || len(d.Causes) > 0 || d.RetryAfterSeconds > 0 {
+	if d.Name != "" || d.Group != "" || d.Kind != "" || len(d.Causes) > 0 || d.RetryAfterSeconds > 0 || e.emptyDetails {
 		st.Details = &d
 	}
 	return st
@@ -120,13 +122,12 @@ func errConflict(ri *resourceInfo, name, detail string) *APIError {
 }
 
 // errPrecondition is the real server's answer to a delete whose
-// precondition on field (UID or ResourceVersion) does not hold. Unlike
-// errConflict it names the kind, not the resource.
-func errPrecondition(ri *resourceInfo, name, field, want, got string) *APIError {
+// precondition does not hold; detail says which. Unlike errConflict it
+// names the kind, not the resource.
+func errPrecondition(ri *resourceInfo, name, detail string) *APIError {
 	return &APIError{Code: http.StatusConflict, Reason: "Conflict",
-		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: the %s in the precondition (%s) does not match the %s in record (%s). The object might have been modified",
-			qualifiedKind(ri.kind, ri.Group), name, field, want, field, got),
-		Name: name, Group: ri.Group, Kind: ri.kind}
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", qualifiedKind(ri.kind, ri.Group), name, detail),
+		Name:    name, Group: ri.Group, Kind: ri.kind}
 }
 
 const staleObject = "the object has been modified; please apply your changes to the latest version and try again"
@@ -165,7 +166,7 @@ func errTooLargeRV(asked, current uint64) *APIError {
 
 func errMethodNotAllowed() *APIError {
 	return &APIError{Code: http.StatusMethodNotAllowed, Reason: "MethodNotAllowed",
-		Message: "the server does not allow this method on the requested resource"}
+		Message: "the server does not allow this method on the requested resource", emptyDetails: true}
 }
 
 // errNotAcceptable is a 406: the answer cannot take the form the client

@@ -29,7 +29,7 @@ func TestErrorAnswers(t *testing.T) {
 		{"unknown resource", "GET", s.URL() + "/api/v1/widgets", "", "", 404, "NotFound"},
 		{"unknown path", "GET", s.URL() + "/nope", "", "", 404, "NotFound"},
 		{"POST to an object", "POST", pods + "/demo", "application/json", "{}", 405, "MethodNotAllowed"},
-		{"DELETE a collection", "DELETE", pods, "", "", 405, "MethodNotAllowed"},
+		{"DELETE the namespaces", "DELETE", s.URL() + "/api/v1/namespaces", "", "", 405, "MethodNotAllowed"},
 		{"POST to an all-namespace list", "POST", s.URL() + "/api/v1/pods", "application/json", podJSON("x", ""), 405, "MethodNotAllowed"},
 		{"yaml body", "POST", pods, "application/yaml", "metadata: {name: x}", 415, "UnsupportedMediaType"},
 		{"apply patch", "PATCH", pods + "/demo", "application/apply-patch+yaml", "{}", 415, "UnsupportedMediaType"},

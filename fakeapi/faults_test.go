@@ -88,17 +88,25 @@ func TestDiscovery(t *testing.T) {
 	for _, c := range []struct {
 		path, name, kind, short string
 		namespaced              bool
+		verbs                   int // 8 with deletecollection; namespaces have none (as the real server's)
 	}{
-		{"/api/v1", "pods", "Pod", "po", true},
-		{"/api/v1", "configmaps", "ConfigMap", "cm", true},
-		{"/api/v1", "namespaces", "Namespace", "ns", false},
-		{"/api/v1", "nodes", "Node", "no", false},
-		{"/apis/apps/v1", "deployments", "Deployment", "deploy", true},
+		{"/api/v1", "pods", "Pod", "po", true, 8},
+		{"/api/v1", "configmaps", "ConfigMap", "cm", true, 8},
+		{"/api/v1", "namespaces", "Namespace", "ns", false, 7},
+		{"/api/v1", "nodes", "Node", "no", false, 8},
+		{"/apis/apps/v1", "deployments", "Deployment", "deploy", true, 8},
 	} {
 		r := find(c.path, c.name)
-		if r["kind"] != c.kind || r["namespaced"] != c.namespaced || r["shortNames"].([]any)[0] != c.short || len(r["verbs"].([]any)) != 7 {
+		if r["kind"] != c.kind || r["namespaced"] != c.namespaced || r["shortNames"].([]any)[0] != c.short || len(r["verbs"].([]any)) != c.verbs {
 			t.Errorf("%s %s = %v", c.path, c.name, r)
 		}
+	}
+	// The subresources, as the real server lists them (testdata/writes/deletecollection.json).
+	if r := find("/api/v1", "pods/status"); r["kind"] != "Pod" || len(r["verbs"].([]any)) != 3 {
+		t.Errorf("pods/status = %v", r)
+	}
+	if r := find("/apis/apps/v1", "deployments/scale"); r["kind"] != "Scale" || r["group"] != "autoscaling" || r["version"] != "v1" {
+		t.Errorf("deployments/scale = %v", r)
 	}
 }
 
@@ -112,7 +120,8 @@ func TestSlowWatcherIsCutOff(t *testing.T) {
 	st.register(slow, false, st.rv)
 	st.register(fast, false, st.rv)
 	for i := range 5 {
-		body := map[string]any{"metadata": map[string]any{"name": "p" + string(rune('a'+i)), "namespace": "default"}}
+		body := map[string]any{"metadata": map[string]any{"name": "p" + string(rune('a'+i)), "namespace": "default"},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}
 		if _, e := st.create(writeRequest{ri: ri, ns: "default"}, body); e != nil {
 			t.Fatal(e)
 		}

@@ -204,7 +204,7 @@ func (w *fieldWalker) scalar(tok any, schema map[string]any, goPath, owner, goTy
 		}
 		return
 	}
-	if schema["x-kubernetes-int-or-string"] == true {
+	if schema["x-kubernetes-int-or-string"] == true || schema["format"] == "int-or-string" {
 		return
 	}
 	got := ""

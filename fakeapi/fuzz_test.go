@@ -155,6 +155,8 @@ func seedObjects(t *testing.T, s *Server) {
 		{ConfigMaps, "a", `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`},
 		{Nodes, "", `{"metadata":{"name":"n1"}}`},
 		{Deployments, "a", `{"metadata":{"name":"dep"},"spec":{"replicas":1}}`},
+		{Namespaces, "", `{"metadata":{"name":"a"}}`},
+		{Namespaces, "", `{"metadata":{"name":"b"}}`},
 	} {
 		var obj map[string]any
 		_ = json.Unmarshal([]byte(c.body), &obj)

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	pathpkg "path"
 	"strings"
 )
 
@@ -23,6 +24,7 @@ type route struct {
 	ri   *resourceInfo
 	ns   string // "" for cluster-scoped kinds and all-namespace lists
 	name string // "" for the collection
+	sub  string // "status" or "scale" (subresources.go), else ""
 }
 
 // parseRoute maps a URL path to a resource, namespace and name.
@@ -39,18 +41,26 @@ func parseRoute(path string) (route, bool) {
 		return route{}, false
 	}
 	var rt route
-	if len(rest) >= 3 && rest[0] == "namespaces" {
+	switch {
+	case len(rest) == 3 && rest[0] == "namespaces" && lookup(Resource{group, version, rest[2]}) == nil:
+		// a namespace's own subresource: /api/v1/namespaces/{name}/status
+	case len(rest) >= 3 && rest[0] == "namespaces":
 		rt.ns, rest = rest[1], rest[2:]
 	}
-	if len(rest) > 2 || rest[0] == "" {
-		return route{}, false // subresources are not served
+	if len(rest) > 3 || rest[0] == "" {
+		return route{}, false
 	}
 	rt.ri = lookup(Resource{group, version, rest[0]})
-	if len(rest) == 2 {
+	if len(rest) >= 2 {
 		rt.name = rest[1]
+	}
+	if len(rest) == 3 {
+		rt.sub = rest[2]
 	}
 	switch {
 	case rt.ri == nil:
+		return route{}, false
+	case rt.sub != "" && !subresourceAllowed(rt.ri, rt.sub):
 		return route{}, false
 	case !rt.ri.namespaced && rt.ns != "":
 		return route{}, false
@@ -64,7 +74,13 @@ func parseRoute(path string) (route, bool) {
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	rt, ok := parseRoute(r.URL.Path)
 	if !ok {
-		writeError(w, errPathNotFound())
+		e := errPathNotFound()
+		if parent, sub := pathpkg.Split(strings.TrimSuffix(r.URL.Path, "/")); sub != "" {
+			if rt, ok := parseRoute(parent); ok && rt.name != "" { // an object's unknown subresource
+				e.Causes, e.emptyDetails = nil, true
+			}
+		}
+		writeError(w, e)
 		return
 	}
 	// A bad includeObject is refused before anything is written.
@@ -72,10 +88,11 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	req := writeRequest{ri: rt.ri, ns: rt.ns, name: rt.name}
+	req := writeRequest{ri: rt.ri, ns: rt.ns, name: rt.name, subresource: rt.sub, put: r.Method == http.MethodPut}
 	// A write's options are checked before its body or object, as on the
-	// real server: a bad fieldValidation or dryRun changes nothing.
-	if kind := writeOptionsKind[r.Method]; kind != "" && (rt.name != "" || r.Method == http.MethodPost) {
+	// real server: a bad fieldValidation or dryRun changes nothing. A
+	// delete's options may come in its body (delete.go).
+	if kind := writeOptionsKind[r.Method]; kind != "" && kind != "DeleteOptions" && (rt.name != "" || r.Method == http.MethodPost) {
 		var e *APIError
 		if req.dryRun, e = parseWriteOptions(r.URL.Query(), kind); e != nil {
 			writeError(w, e)
@@ -83,6 +100,9 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch {
+	case rt.sub == "scale":
+		s.writes.Add(1)
+		s.serveScale(w, r, req)
 	case rt.name == "" && r.Method == http.MethodGet:
 		s.serveListOrWatch(w, r, rt)
 	case rt.name == "" && r.Method == http.MethodPost && (rt.ns != "" || !rt.ri.namespaced):
@@ -96,6 +116,9 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		writeError(w, e)
+	case rt.name == "" && r.Method == http.MethodDelete && rt.ri.Resource != Namespaces:
+		s.writes.Add(1)
+		s.serveDeleteCollection(w, r, rt)
 	case rt.name != "" && r.Method == http.MethodGet:
 		s.gets.Add(1)
 		if o := s.st.get(rt.ri, objectKey(rt.ns, rt.name)); o != nil {
@@ -108,8 +131,13 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		body, e := decodeBody(w, r, rt.ri)
 		if e == nil {
 			var o *object
-			if o, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
-				s.writeObject(w, r, req.ri, http.StatusOK, o.body)
+			var created bool
+			if o, created, e = s.st.modify(req, func(map[string]any) (map[string]any, *APIError) { return body, nil }); e == nil {
+				code := http.StatusOK
+				if created {
+					code = http.StatusCreated
+				}
+				s.writeObject(w, r, req.ri, code, o.body)
 				return
 			}
 		}
@@ -117,7 +145,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	case rt.name != "" && r.Method == http.MethodPatch:
 		s.writes.Add(1)
 		s.servePatch(w, r, req)
-	case rt.name != "" && r.Method == http.MethodDelete:
+	case rt.name != "" && r.Method == http.MethodDelete && rt.sub == "":
 		s.writes.Add(1)
 		s.serveDelete(w, r, req)
 	default:
@@ -175,27 +203,16 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 	writeJSON(w, code, rd.object(ri, body, true))
 }
 
-// servePatch applies a merge patch or a strategic merge patch (patch.go)
-// to the stored object.
+// servePatch applies a patch to the stored object: a JSON patch
+// (RFC 6902, jsonpatch.go), a JSON merge patch (RFC 7386) or a strategic
+// merge patch (patch.go).
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	var apply patchFunc
-	switch mediaType(r) {
-	case "application/merge-patch+json":
-		apply = mergePatchOf(req.ri)
-	case "application/strategic-merge-patch+json":
-		apply = strategicMergePatch(req.ri)
-	default:
-		writeError(w, errUnsupportedMedia(mediaType(r), "application/merge-patch+json, application/strategic-merge-patch+json"))
-		return
-	}
-	patch, e := decodeBody(w, r, req.ri)
+	apply, e := s.patcher(w, r, req)
 	if e != nil {
 		writeError(w, e)
 		return
 	}
-	o, e := s.st.modify(req, func(old map[string]any) (map[string]any, *APIError) {
-		return apply(old, patch)
-	})
+	o, _, e := s.st.modify(req, apply)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -203,45 +220,42 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, req writeReq
 	s.writeObject(w, r, req.ri, http.StatusOK, o.body)
 }
 
-// serveDelete deletes one object; the body may carry DeleteOptions with
-// preconditions. Pods answer with the deleted object, other kinds with a
-// Success Status, as on the real server.
-func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRequest) {
-	raw, e := readBody(r)
-	if e == nil && mediaType(r) == protobufMediaType && len(raw) > 0 { // protobuf.go
-		var opts map[string]any
-		if opts, e = decodeProtobuf(raw, req.ri, "DeleteOptions"); e == nil {
-			raw, _ = json.Marshal(opts)
+// errPatchType is the real server's answer to a patch of a type it does
+// not take. Server-side apply (application/apply-patch+yaml) gets it too:
+// fakeapi answers it as a server without the feature would (the docs say so).
+func errPatchType() *APIError {
+	return &APIError{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType",
+		Message: "415: Unsupported Media Type", emptyDetails: true}
+}
+
+// patcher reads r's patch and returns the function that applies it.
+func (s *Server) patcher(w http.ResponseWriter, r *http.Request, req writeRequest) (func(target map[string]any) (map[string]any, *APIError), *APIError) {
+	ct := mediaType(r)
+	switch ct {
+	case "application/json-patch+json":
+		raw, e := readBody(r)
+		if e != nil {
+			return nil, e
 		}
-	}
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	var opts struct {
-		Preconditions struct {
-			ResourceVersion string `json:"resourceVersion"`
-			UID             string `json:"uid"`
-		} `json:"preconditions"`
-	}
-	if len(bytes.TrimSpace(raw)) > 0 {
-		if err := json.Unmarshal(raw, &opts); err != nil {
-			writeError(w, errBadRequest("invalid DeleteOptions: "+err.Error()))
-			return
+		ops, e := parseJSONPatch(raw)
+		if e != nil {
+			return nil, e
 		}
+		return func(target map[string]any) (map[string]any, *APIError) { return ops.apply(target) }, nil
+	case "application/merge-patch+json", "application/strategic-merge-patch+json":
+		patch, e := decodeBody(w, r, req.ri)
+		if e != nil {
+			return nil, e
+		}
+		apply := mergePatchOf(req.ri)
+		if ct == "application/strategic-merge-patch+json" {
+			apply = strategicMergePatch(req.ri) // patch.go: the schema's patch strategies
+		}
+		return func(target map[string]any) (map[string]any, *APIError) {
+			return apply(target, deepCopy(patch).(map[string]any))
+		}, nil
 	}
-	o, e := s.st.remove(req, opts.Preconditions.ResourceVersion, opts.Preconditions.UID)
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	if req.ri.returnDeleted {
-		s.writeObject(w, r, req.ri, http.StatusOK, o.body)
-		return
-	}
-	uid, _ := metadata(o.body)["uid"].(string)
-	writeJSON(w, http.StatusOK, statusBody{Kind: "Status", APIVersion: "v1", Metadata: map[string]any{}, Status: "Success",
-		Details: &statusDetails{Name: o.name, Group: req.ri.Group, Kind: req.ri.Resource.Resource, UID: uid}})
+	return nil, errPatchType()
 }
 
 // decodeBody reads a JSON object from the request body. Numbers are kept
@@ -256,7 +270,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request, ri *resourceInfo) (map[s
 		return nil, e
 	}
 	if ct == protobufMediaType { // protobuf.go
-		return decodeProtobuf(raw, ri, ri.kind)
+		body, e := decodeProtobuf(raw, ri, ri.kind)
+		if e != nil {
+			return nil, e
+		}
+		return canonNumbers(body).(map[string]any), nil
 	}
 	body, e := decodeObject(raw)
 	if e != nil {
@@ -281,5 +299,27 @@ func decodeObject(raw []byte) (map[string]any, *APIError) {
 		}
 		return nil, errBadRequest(msg)
 	}
-	return body, nil
+	return canonNumbers(body).(map[string]any), nil
+}
+
+// canonNumbers turns every integral JSON number into an int64, the form
+// defaults and the server's own fields use, so equal values compare equal
+// (a PUT that changes nothing stays a no-op). Other numbers stay exactly
+// as sent.
+func canonNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = canonNumbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = canonNumbers(x)
+		}
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+	}
+	return v
 }

@@ -45,9 +45,9 @@ func kubectlCreateKinds(t *testing.T, s *Server, kubectl func(args ...string) st
 	check(Deployments, "default", "dep-pb", "spec.replicas", `3`)
 	check(Deployments, "default", "dep-pb", "spec.selector", `{"matchLabels":{"app":"dep-pb"}}`)
 	check(Deployments, "default", "dep-pb", "spec.template.spec.containers",
-		`[{"image":"nginx:1","name":"nginx","ports":[{"containerPort":80}],"resources":{}}]`)
+		`[{"image":"nginx:1","imagePullPolicy":"IfNotPresent","name":"nginx","ports":[{"containerPort":80,"protocol":"TCP"}],"resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]`)
 	check(Pods, "default", "run-pb", "spec.containers",
-		`[{"env":[{"name":"X","value":"1"}],"image":"nginx:1","name":"run-pb","ports":[{"containerPort":8080}],"resources":{}}]`)
+		`[{"env":[{"name":"X","value":"1"}],"image":"nginx:1","imagePullPolicy":"IfNotPresent","name":"run-pb","ports":[{"containerPort":8080,"protocol":"TCP"}],"resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]`)
 }
 
 // kubectlExplain checks that kubectl explain prints the description the
@@ -91,7 +91,7 @@ func kubectlOld(ctx context.Context, t *testing.T, s *Server, dir string) {
 		if out := kubectl("apply", "-f", file); !strings.Contains(out, "pod/old-applied configured") {
 			t.Errorf("second apply: %s", out)
 		}
-		if obj, err := s.Get(Pods, "default", "old-applied"); err != nil || jsonText(dig(obj, "spec", "containers")) != `[{"image":"nginx:2","name":"main"}]` {
+		if obj, err := s.Get(Pods, "default", "old-applied"); err != nil || jsonText(dig(obj, "spec", "containers")) != `[{"image":"nginx:2","imagePullPolicy":"IfNotPresent","name":"main","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]` {
 			t.Errorf("after kubectl 1.27's apply: %v %v", err, dig(obj, "spec", "containers"))
 		}
 		kubectlExplain(t, kubectl)

@@ -82,6 +82,7 @@ func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
 	if o.filter.labels, err = parseLabelSelector(q.Get("labelSelector")); err != nil {
 		return o, errBadRequest(err.Error())
 	}
+	o.filter.ri = ri
 	if o.filter.fields, err = parseFieldSelector(ri, q.Get("fieldSelector")); err != nil {
 		return o, errBadRequest(err.Error())
 	}

@@ -161,6 +161,7 @@ func TestMetadataWatch(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("DELETE: %d %v", code, gone)
 	}
+	st.expect(t, "MODIFIED", "b") // an unscheduled pod: stamped with a deletionTimestamp, then gone
 	checkPartial(t, st.expect(t, "DELETED", "b").Object, gone, "meta.k8s.io/v1")
 }
 

@@ -2,8 +2,8 @@
 //
 // Supported label syntax: "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)",
 // "k" (exists) and "!k" (does not exist), joined by commas (all must hold).
-// Field selectors: metadata.name and metadata.namespace (plus spec.nodeName
-// and status.phase for pods) with =, == and !=.
+// Field selectors: metadata.name, metadata.namespace and the fields each
+// kind offers (selectableFields, as the real server's), with =, == and !=.
 // client-go counterpart: k8s.io/apimachinery/pkg/labels and pkg/fields.
 // Tutorial: 000 §2.5 (asking the server for less: selectors).
 
@@ -186,52 +186,14 @@ func validLabelName(s string) bool {
 
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
-// fieldsFor lists the field selector keys the server supports for ri.
-func fieldsFor(ri *resourceInfo) []string {
-	f := []string{"metadata.name", "metadata.namespace"}
-	if ri.Resource == Pods {
-		f = append(f, "spec.nodeName", "status.phase")
-	}
-	return f
-}
-
-// parseFieldSelector parses the fieldSelector query value for ri.
-func parseFieldSelector(ri *resourceInfo, s string) (selector, error) {
-	var sel selector
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		r, err := parseRequirement(part)
-		if err != nil || (r.op != "=" && r.op != "!=") {
-			return nil, fmt.Errorf("invalid field selector: %q", part)
-		}
-		if !contains(fieldsFor(ri), r.key) {
-			return nil, fmt.Errorf("field label not supported: %s", r.key)
-		}
-		sel = append(sel, r)
-	}
-	return sel, nil
-}
-
-// fieldValue reads a dotted path such as "spec.nodeName" from o as a string;
-// a missing field reads as "", as the real server's field sets do.
-func fieldValue(o *object, path string) (string, bool) {
-	var cur any = o.body
-	for _, p := range strings.Split(path, ".") {
-		m, _ := cur.(map[string]any)
-		cur = m[p]
-	}
-	s, _ := cur.(string)
-	return s, true
-}
-
 // filter is the combined label and field selector of one request.
-type filter struct{ labels, fields selector }
+type filter struct {
+	labels, fields selector
+	ri             *resourceInfo // whose fields the field selector reads
+}
 
 // matches reports whether o passes both selectors.
 func (f filter) matches(o *object) bool {
 	return f.labels.matches(func(k string) (string, bool) { v, ok := o.labels[k]; return v, ok }) &&
-		f.fields.matches(func(k string) (string, bool) { return fieldValue(o, k) })
+		f.fields.matches(func(k string) (string, bool) { return fieldFunc(f.ri, k)(o.body), true })
 }

@@ -10,6 +10,7 @@
 package fakeapi
 
 import (
+	"encoding/json"
 	"sort"
 	"sync"
 	"time"
@@ -72,7 +73,7 @@ type snapshot struct {
 }
 
 func newStore(maxHistory int) *store {
-	return &store{
+	s := &store{
 		rv:         1, // like a fresh etcd: version 0 means "any" to clients
 		oldest:     1,
 		objects:    map[*resourceInfo]map[string]*object{},
@@ -80,6 +81,8 @@ func newStore(maxHistory int) *store {
 		watchers:   map[*watcher]struct{}{},
 		changed:    make(chan struct{}),
 	}
+	s.seedNamespaces()
+	return s
 }
 
 // commitLocked records a change that has already been given version s.rv:
@@ -185,4 +188,45 @@ func (s *store) waitFor(rv uint64, wait <-chan time.Time, done <-chan struct{}) 
 			return false
 		}
 	}
+}
+
+// updateLocked stores body as the new state of old (MODIFIED), unless the
+// write is a dry run.
+func (s *store) updateLocked(w writeRequest, old *object, body map[string]any) *object {
+	if w.dryRun {
+		return newObject(body, old.rv)
+	}
+	s.rv++
+	o := newObject(body, s.rv)
+	s.commitLocked(&event{typ: "MODIFIED", res: w.ri, rv: s.rv, obj: o, prev: old})
+	return o
+}
+
+// deleteLocked removes old (DELETED), unless the write is a dry run, and
+// returns its last state.
+func (s *store) deleteLocked(w writeRequest, old *object) *object {
+	if w.dryRun {
+		return old
+	}
+	s.rv++
+	o := newObject(deepCopy(old.body).(map[string]any), s.rv)
+	s.commitLocked(&event{typ: "DELETED", res: w.ri, rv: s.rv, obj: o, prev: old})
+	s.afterDeleteLocked(w.ri, o)
+	return o
+}
+
+// toInt reads a JSON number (as decoded by the store or a client) as int64.
+func toInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case float64:
+		return int64(n), n == float64(int64(n))
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
 }

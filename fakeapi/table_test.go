@@ -194,8 +194,8 @@ func TestTableOtherKinds(t *testing.T) {
 		cols string
 		cell string // the cells, AGE left out
 	}{
-		{Namespaces, `{"metadata":{"name":"team"}}`, "/api/v1/namespaces",
-			"Name,Status,Age", "[team Active]"},
+		{Namespaces, `{"metadata":{"name":"a-team"}}`, "/api/v1/namespaces", // sorts before the four a cluster starts with
+			"Name,Status,Age", "[a-team Active]"},
 		{Deployments, `{"metadata":{"name":"web"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"spec":{"containers":[{"name":"c","image":"nginx"}]}}},"status":{"readyReplicas":2,"updatedReplicas":3,"availableReplicas":2}}`,
 			"/apis/apps/v1/namespaces/default/deployments", "Name,Ready,Up-to-date,Available,Age,|,Containers,Images,Selector", "[web 2/3 3 2 c nginx app=web]"},
 		{ConfigMaps, `{"metadata":{"name":"cfg"}}`, "/api/v1/namespaces/default/configmaps", "Name,Data,Age", "[cfg 0]"},

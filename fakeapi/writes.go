@@ -1,126 +1,36 @@
-// writes.go: create, update (and patch) and delete, as the real server does them.
+// writes.go: create and update (and patch), as the real server does them.
 //
-// The server owns metadata.uid, resourceVersion, creationTimestamp and
-// generation; everything else a client sends is kept as it is. A rejected
-// write changes nothing. client-go counterpart: the apiserver's generic
-// registry (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
+// A write is checked in the real server's order: the body's kind,
+// apiVersion, namespace and name (400), the namespace it goes into (404,
+// 403: namespaces.go), the resourceVersion it was based on (409), then the
+// kind's defaults and rules (strategy.go) and validation (422, every error
+// at once). The server owns metadata.uid, resourceVersion,
+// creationTimestamp, generation and deletionTimestamp; everything else a
+// client sends is kept. A rejected write or a dry run changes nothing.
+// client-go counterpart: the apiserver's generic registry
+// (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
 // BeforeCreate/BeforeUpdate checks.
 // Tutorial: 000 §2.5 (optimistic concurrency: resourceVersion and 409).
 
 package fakeapi
 
 import (
-	"crypto/rand"
-	"encoding/json"
-	"fmt"
+	"net/http"
 	"reflect"
 	"strconv"
-	"sync"
 	"time"
 )
 
 // writeRequest is one write, already decoded: the resource, the namespace of
 // the URL, and the object (or, for delete, the name and preconditions).
 type writeRequest struct {
-	ri     *resourceInfo
-	ns     string
-	name   string
-	dryRun bool // check everything, answer as if written, store nothing (options.go)
-}
-
-// checkBody validates the kind, apiVersion, namespace and name of a body
-// sent to w, filling in what the URL implies, as the real server does.
-func (w writeRequest) checkBody(body map[string]any, creating bool) *APIError {
-	ri := w.ri
-	if e := typesErr(ri, body); e != nil {
-		return e
-	}
-	if k, _ := body["kind"].(string); k != "" && k != ri.kind {
-		return errBadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)", k, ri.kind))
-	}
-	if v, _ := body["apiVersion"].(string); v != "" && v != ri.apiVersion() {
-		return errBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", v, ri.apiVersion()))
-	}
-	body["kind"], body["apiVersion"] = ri.kind, ri.apiVersion()
-	meta := metadata(body)
-	ns, _ := meta["namespace"].(string)
-	switch {
-	case !ri.namespaced:
-		delete(meta, "namespace")
-	case ns == "":
-		meta["namespace"] = w.ns
-	case ns != w.ns:
-		return errBadRequest("the namespace of the provided object does not match the namespace sent on the request")
-	}
-	name, _ := meta["name"].(string)
-	if !creating && name != w.name { // checked first, as the real update handler does
-		return errBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, w.name))
-	}
-	if gen, _ := meta["generateName"].(string); creating && name == "" && gen != "" {
-		name = gen + randomSuffix()
-		meta["name"] = name
-	}
-	if name == "" {
-		return errInvalid(ri.kind, ri.Group, "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required")
-	}
-	if !validName(name) {
-		return errInvalid(ri.kind, ri.Group, name, "metadata.name", "FieldValueInvalid",
-			fmt.Sprintf("Invalid value: %q: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", name))
-	}
-	labels, _ := meta["labels"].(map[string]any)
-	for k, v := range labels {
-		if err := keyErr(k); err != nil {
-			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid", "Invalid value: "+err.Error())
-		}
-		if v := v.(string); v != "" && !validLabelName(v) {
-			return errInvalid(ri.kind, ri.Group, name, "metadata.labels", "FieldValueInvalid",
-				fmt.Sprintf("Invalid value: %q: a label value %s", v, labelRule))
-		}
-	}
-	return nil
-}
-
-// typesErr rejects a body whose kind, apiVersion or metadata fields have
-// the wrong JSON type: the real server cannot decode it into its typed
-// object and answers 400 BadRequest. A stored object therefore always has
-// string names and string-to-string labels and annotations.
-func typesErr(ri *resourceInfo, body map[string]any) *APIError {
-	bad := func(field, want string) *APIError {
-		return errBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: json: cannot unmarshal into Go value of type %s (field %s)",
-			ri.kind, ri.Version, ri.kind, want, field))
-	}
-	for _, f := range []string{"kind", "apiVersion"} {
-		if _, ok := body[f].(string); body[f] != nil && !ok {
-			return bad(f, "string")
-		}
-	}
-	if body["metadata"] == nil {
-		return nil
-	}
-	meta, ok := body["metadata"].(map[string]any)
-	if !ok {
-		return bad("metadata", "v1.ObjectMeta")
-	}
-	for _, f := range []string{"name", "namespace", "generateName", "resourceVersion", "uid"} {
-		if _, ok := meta[f].(string); meta[f] != nil && !ok {
-			return bad("metadata."+f, "string")
-		}
-	}
-	for _, f := range []string{"labels", "annotations"} {
-		if meta[f] == nil {
-			continue
-		}
-		m, ok := meta[f].(map[string]any)
-		if !ok {
-			return bad("metadata."+f, "map[string]string")
-		}
-		for _, v := range m {
-			if _, ok := v.(string); !ok {
-				return bad("metadata."+f, "string")
-			}
-		}
-	}
-	return nil
+	ri          *resourceInfo
+	ns          string
+	name        string
+	subresource string // "" or "status" (subresources.go)
+	put         bool   // a PUT, which may create (strategy.createOnUpdate)
+	dryRun      bool   // check everything, answer as if written, store nothing (options.go)
+	raw         bool   // a direct write of the Go API (api.go): stored as given
 }
 
 // create stores a new object. body is owned by the store from now on.
@@ -128,26 +38,57 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	if e := w.checkBody(body, true); e != nil {
 		return nil, e
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.createLocked(w, body)
+}
+
+// createLocked is create, for a body already checked, and for a PUT that
+// creates. It refuses a new object in a missing or Terminating namespace,
+// then prepares and validates it as its kind's strategy says.
+func (s *store) createLocked(w writeRequest, body map[string]any) (*object, *APIError) {
 	meta := metadata(body)
 	name, _ := meta["name"].(string)
 	key := objectKey(w.ns, name)
 	if !w.ri.namespaced {
 		key = name
 	}
-	meta["uid"] = newUID()
-	meta["creationTimestamp"] = time.Now().UTC().Format(time.RFC3339)
-	delete(meta, "deletionTimestamp")
-	if w.ri.hasGeneration(body) {
-		meta["generation"] = int64(1)
+	if w.raw {
+		if st := strategyOf(w.ri); st.defaults != nil {
+			st.defaults(body)
+		}
+		if w.ri.Resource == Services {
+			s.allocateServiceLocked(body)
+		}
+		if phase := initialPhase[w.ri.Resource]; phase != "" && body["status"] == nil {
+			body["status"] = map[string]any{"phase": phase}
+		}
+		if w.ri.hasGeneration(body) {
+			meta["generation"] = int64(1)
+		} else {
+			delete(meta, "generation")
+		}
+	} else {
+		if e := s.admitCreateLocked(w.ri, w.ns, name); e != nil {
+			return nil, e
+		}
+		if e := prepareCreate(w.ri, body); e != nil {
+			return nil, e
+		}
+		if w.ri.Resource == Services {
+			s.allocateServiceLocked(body)
+		}
+		if rv, _ := meta["resourceVersion"].(string); rv != "" { // found by the storage, as a 500
+			return nil, &APIError{Code: http.StatusInternalServerError, Message: "resourceVersion should not be set on objects to be created"}
+		}
 	}
-	if phase := initialPhase[w.ri.Resource]; phase != "" && body["status"] == nil {
-		body["status"] = map[string]any{"phase": phase}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.objects[w.ri][key] != nil {
 		return nil, errAlreadyExists(w.ri, name)
 	}
+	meta["uid"] = newUID()
+	meta["creationTimestamp"] = time.Now().UTC().Format(time.RFC3339)
+	delete(meta, "deletionTimestamp")
+	delete(meta, "deletionGracePeriodSeconds")
 	if w.dryRun { // a dry-run object has no version: it was never stored
 		o := newObject(body, 0)
 		delete(meta, "resourceVersion")
@@ -159,154 +100,163 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	return o, nil
 }
 
+// prepareCreate applies ri's defaults and create rules to a new object and
+// validates it.
+func prepareCreate(ri *resourceInfo, body map[string]any) *APIError {
+	st := strategyOf(ri)
+	meta := metadata(body)
+	if st.defaults != nil {
+		st.defaults(body)
+	}
+	if st.prepareCreate != nil {
+		st.prepareCreate(body)
+	}
+	if st.newStatus != nil {
+		body["status"] = st.newStatus(body)
+	}
+	if st.generation {
+		meta["generation"] = int64(1)
+	}
+	errs := validateObjectMeta(ri, st, meta, true)
+	if st.validate != nil {
+		errs = append(errs, st.validate(body)...)
+	}
+	if len(errs) > 0 {
+		name, _ := meta["name"].(string)
+		return errs.invalid(ri.kind, ri.Group, name)
+	}
+	return nil
+}
+
 // modify replaces the object w names with change(copy of it). change may
 // fail; the body it returns is checked like an update's body. If the result
 // carries a resourceVersion other than the stored one, the write is refused
 // with 409 Conflict; if it equals the stored object, nothing is written and
-// no event is sent (as the real server skips no-op updates).
-func (s *store) modify(w writeRequest, change func(old map[string]any) (map[string]any, *APIError)) (*object, *APIError) {
+// no event is sent (as the real server skips no-op updates). A PUT
+// (w.put) to a missing object of a kind that allows it creates the object
+// (created is then true); change gets nil.
+func (s *store) modify(w writeRequest, change func(old map[string]any) (map[string]any, *APIError)) (o *object, created bool, e *APIError) {
 	key := objectKey(w.ns, w.name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.objects[w.ri][key]
 	if old == nil {
-		return nil, errNotFound(w.ri, w.name)
+		if !w.put || w.raw || w.subresource != "" || !strategyOf(w.ri).createOnUpdate {
+			return nil, false, errNotFound(w.ri, w.name)
+		}
+		body, e := change(nil)
+		if e == nil {
+			e = w.checkBody(body, false)
+		}
+		if e != nil {
+			return nil, false, e
+		}
+		o, e := s.createLocked(w, body)
+		return o, e == nil, e
 	}
 	body, e := change(deepCopy(old.body).(map[string]any))
 	if e != nil {
-		return nil, e
+		return nil, false, e
 	}
 	if e := w.checkBody(body, false); e != nil {
-		return nil, e
+		return nil, false, e
 	}
 	meta := metadata(body)
 	if rv, _ := meta["resourceVersion"].(string); rv != "" && rv != strconv.FormatUint(old.rv, 10) {
-		return nil, errConflict(w.ri, w.name, staleObject)
+		return nil, false, errConflict(w.ri, w.name, staleObject)
 	}
-	oldMeta := metadata(old.body)
-	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion", "deletionTimestamp"} {
-		if v, ok := oldMeta[f]; ok {
+	if w.raw {
+		if st := strategyOf(w.ri); st.defaults != nil {
+			st.defaults(body)
+		}
+		keepServerFields(meta, metadata(old.body), true)
+		if w.ri.hasGeneration(body) {
+			gen, _ := toInt(metadata(old.body)["generation"])
+			if !reflect.DeepEqual(body["spec"], old.body["spec"]) || gen == 0 {
+				meta["generation"] = gen + 1
+			}
+		}
+	} else if e := prepareUpdate(w, body, old.body); e != nil {
+		return nil, false, e
+	}
+	if reflect.DeepEqual(body, old.body) {
+		return old, false, nil
+	}
+	if !w.raw && deletesOnUpdate(old, body) {
+		s.deleteLocked(w, old)
+		return newObject(body, old.rv), false, nil
+	}
+	return s.updateLocked(w, old, body), false, nil
+}
+
+// keepServerFields copies the fields the server owns from the stored
+// metadata old to meta. raw (a direct write) keeps uid and generation too.
+func keepServerFields(meta, old map[string]any, raw bool) {
+	fields := []string{"creationTimestamp", "resourceVersion", "deletionTimestamp"}
+	if raw {
+		fields = append(fields, "uid", "generation", "deletionGracePeriodSeconds")
+	}
+	for _, f := range fields {
+		if v, ok := old[f]; ok {
 			meta[f] = v
 		} else {
 			delete(meta, f)
 		}
 	}
-	if w.ri.hasGeneration(body) {
-		gen, _ := oldMeta["generation"].(int64)
-		if !reflect.DeepEqual(body["spec"], old.body["spec"]) || gen == 0 {
-			meta["generation"] = gen + 1
+	if meta["uid"] == nil || meta["uid"] == "" {
+		meta["uid"] = old["uid"]
+	}
+	if old["deletionGracePeriodSeconds"] != nil && meta["deletionGracePeriodSeconds"] == nil {
+		meta["deletionGracePeriodSeconds"] = old["deletionGracePeriodSeconds"]
+	}
+}
+
+// prepareUpdate applies the kind's defaults and update rules to body, the
+// new state of the stored object old, and validates it. An update of the
+// object keeps the stored status; an update of /status keeps all but it.
+func prepareUpdate(w writeRequest, body, old map[string]any) *APIError {
+	st := strategyOf(w.ri)
+	meta, oldMeta := metadata(body), metadata(old)
+	if st.defaults != nil {
+		st.defaults(body)
+	}
+	keepServerFields(meta, oldMeta, false)
+	if gen, ok := oldMeta["generation"]; ok {
+		meta["generation"] = gen
+	} else {
+		delete(meta, "generation")
+	}
+	switch {
+	case w.subresource == "status":
+		keepSpec(w.ri, body, old)
+	case st.hasStatus:
+		if status, ok := old["status"]; ok {
+			body["status"] = deepCopy(status)
+		} else {
+			delete(body, "status")
 		}
 	}
-	if reflect.DeepEqual(body, old.body) {
-		return old, nil
+	if st.prepareUpdate != nil && w.subresource == "" {
+		st.prepareUpdate(body, old)
 	}
-	if w.dryRun { // answered with the stored version, as the real server does
-		return newObject(body, old.rv), nil
+	errs := validateObjectMeta(w.ri, st, meta, false)
+	errs = append(errs, validateMetaUpdate(meta, oldMeta)...)
+	if w.subresource == "status" && st.validateStatus != nil {
+		errs = append(errs, st.validateStatus(body)...)
 	}
-	s.rv++
-	o := newObject(body, s.rv)
-	s.commitLocked(&event{typ: "MODIFIED", res: w.ri, rv: s.rv, obj: o, prev: old})
-	return o, nil
-}
-
-// remove deletes the object w names. Optional preconditions on its
-// resourceVersion and uid are checked first. It returns the object's last
-// state, stamped with the version of the deletion.
-func (s *store) remove(w writeRequest, preRV, preUID string) (*object, *APIError) {
-	key := objectKey(w.ns, w.name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.objects[w.ri][key]
-	if old == nil {
-		return nil, errNotFound(w.ri, w.name)
-	}
-	oldMeta := metadata(old.body)
-	if uid, _ := oldMeta["uid"].(string); preUID != "" && preUID != uid {
-		return nil, errPrecondition(w.ri, w.name, "UID", preUID, uid)
-	}
-	if cur := strconv.FormatUint(old.rv, 10); preRV != "" && preRV != cur {
-		return nil, errPrecondition(w.ri, w.name, "ResourceVersion", preRV, cur)
-	}
-	body := deepCopy(old.body).(map[string]any)
-	if w.ri.Resource == Pods { // a pod is deleted gracefully, so the real server stamps it
-		meta := metadata(body)
-		meta["deletionTimestamp"] = time.Now().UTC().Format(time.RFC3339)
-		meta["deletionGracePeriodSeconds"] = int64(0)
-	}
-	if w.dryRun {
-		return newObject(body, old.rv), nil
-	}
-	s.rv++
-	o := newObject(body, s.rv)
-	s.commitLocked(&event{typ: "DELETED", res: w.ri, rv: s.rv, obj: o, prev: old})
-	return o, nil
-}
-
-// newObject stamps body with version rv and indexes its metadata.
-func newObject(body map[string]any, rv uint64) *object {
-	meta := metadata(body)
-	meta["resourceVersion"] = strconv.FormatUint(rv, 10)
-	o := &object{rv: rv, body: body, labels: map[string]string{},
-		json:     sync.OnceValues(func() ([]byte, error) { return json.Marshal(body) }),
-		itemJSON: sync.OnceValues(func() ([]byte, error) { return json.Marshal(listItem(body)) }),
-	}
-	o.name, _ = meta["name"].(string)
-	o.ns, _ = meta["namespace"].(string)
-	o.key = objectKey(o.ns, o.name)
-	if labels, ok := meta["labels"].(map[string]any); ok {
-		for k, v := range labels {
-			o.labels[k], _ = v.(string)
+	if w.subresource == "" {
+		if st.validate != nil {
+			errs = append(errs, st.validate(body)...)
+		}
+		if st.validateUpdate != nil {
+			errs = append(errs, st.validateUpdate(body, old)...)
 		}
 	}
-	return o
-}
-
-// metadata returns body's metadata map, creating it if missing or malformed.
-func metadata(body map[string]any) map[string]any {
-	m, ok := body["metadata"].(map[string]any)
-	if !ok {
-		m = map[string]any{}
-		body["metadata"] = m
+	if len(errs) > 0 {
+		return errs.invalid(w.ri.kind, w.ri.Group, w.name)
 	}
-	return m
-}
-
-// deepCopy copies a decoded JSON value, so a stored body is never shared
-// with code that may change it.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = deepCopy(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			s[i] = deepCopy(x)
-		}
-		return s
+	if gen, _ := toInt(oldMeta["generation"]); st.generation && specChanged(body, old) {
+		meta["generation"] = gen + 1
 	}
-	return v
-}
-
-// newUID returns a random RFC 4122 version-4 UUID, the form of a real uid.
-func newUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// randomSuffix is the 5 characters the real server appends to generateName.
-func randomSuffix() string {
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
-	var b [5]byte
-	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return string(b[:])
+	return nil
 }

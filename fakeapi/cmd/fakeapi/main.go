@@ -74,9 +74,8 @@ func main() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	if _, err := srv.Create(fakeapi.Namespaces, "", namespace("default")); err != nil {
-		log.Fatal(err)
-	}
+	// The server starts with default, kube-system, kube-public and
+	// kube-node-lease, as a cluster does.
 	for i := range *seed {
 		if _, err := srv.Create(fakeapi.Pods, "default", pod(fmt.Sprintf("pod-%d", i+1))); err != nil {
 			log.Fatal(err)
@@ -170,9 +169,4 @@ func pod(name string) map[string]any {
 			map[string]any{"name": "main", "image": "busybox"},
 		}},
 	}
-}
-
-func namespace(name string) map[string]any {
-	return map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
-		"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
 }
