@@ -2,7 +2,9 @@
 // through a queue (the DeltaFIFO or the RealFIFO), to the informer:
 // DeltaType, Delta, Deltas, the DeletedFinalStateUnknown tombstone, and the
 // payloads of the three whole-queue deltas only a RealFIFO emits
-// (ReplacedAllInfo, SyncAllInfo, BookmarkInfo).
+// (ReplacedAllInfo, SyncAllInfo, BookmarkInfo); and the small interfaces and
+// function types both queues share (KeyListerGetter, TransformFunc,
+// PopProcessFunc).
 //
 // client-go counterpart: the types at the top of k8s.io/client-go/tools/cache
 // delta_fifo.go, and ReplacedAllInfo, SyncAllInfo, BookmarkInfo in
@@ -104,3 +106,31 @@ type DeletedFinalStateUnknown struct {
 	// Obj is the last known state of the object (possibly stale, possibly nil).
 	Obj any
 }
+
+// KeyLister lists the keys of the objects something holds.
+type KeyLister interface {
+	// ListKeys returns every key.
+	ListKeys() []string
+}
+
+// KeyGetter looks an object up by its key.
+type KeyGetter interface {
+	// GetByKey returns the object with the given key, if there is one.
+	GetByKey(key string) (value any, exists bool, err error)
+}
+
+// KeyListerGetter is what a DeltaFIFO needs of the objects its consumer
+// already knows (the informer's Indexer): their keys, and each one by key.
+type KeyListerGetter interface {
+	KeyLister
+	KeyGetter
+}
+
+// TransformFunc changes an object before it is queued, typically to drop
+// fields nobody reads and save memory. It sees each object first, so it may
+// change it in place. It must be fast: it runs under the queue's lock.
+type TransformFunc func(obj any) (any, error)
+
+// PopProcessFunc handles one popped item: a Deltas. isInInitialList is true
+// while the items of the first Replace (the initial list) are being popped.
+type PopProcessFunc func(obj any, isInInitialList bool) error

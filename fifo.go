@@ -25,34 +25,6 @@ var ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
 // returns for an empty Deltas: an empty Deltas names no object.
 var ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
 
-// KeyLister lists the keys of the objects something holds.
-type KeyLister interface {
-	// ListKeys returns every key.
-	ListKeys() []string
-}
-
-// KeyGetter looks an object up by its key.
-type KeyGetter interface {
-	// GetByKey returns the object with the given key, if there is one.
-	GetByKey(key string) (value any, exists bool, err error)
-}
-
-// KeyListerGetter is what a DeltaFIFO needs of the objects its consumer
-// already knows (the informer's Indexer): their keys, and each one by key.
-type KeyListerGetter interface {
-	KeyLister
-	KeyGetter
-}
-
-// TransformFunc changes an object before it is queued, typically to drop
-// fields nobody reads and save memory. It sees each object first, so it may
-// change it in place. It must be fast: it runs under the queue's lock.
-type TransformFunc func(obj any) (any, error)
-
-// PopProcessFunc handles one popped item: a Deltas. isInInitialList is true
-// while the items of the first Replace (the initial list) are being popped.
-type PopProcessFunc func(obj any, isInInitialList bool) error
-
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions. Every field is optional.
 type DeltaFIFOOptions struct {
 	// KeyFunction names objects; MetaNamespaceKeyFunc when nil.

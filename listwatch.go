@@ -13,6 +13,8 @@ package informer
 import (
 	"context"
 	"errors"
+	"net/url"
+	"strconv"
 )
 
 // NamespaceAll selects every namespace.
@@ -125,4 +127,37 @@ func (lw *ListWatch) Watch(ctx context.Context, options ListOptions) (Watcher, e
 		return nil, errNoFunc
 	}
 	return lw.WatchFunc(ctx, options)
+}
+
+// Query returns o as the URL query of its list request (watch false) or
+// watch request (watch true). Zero values are left out, as client-go's
+// parameter codec leaves out metav1.ListOptions' empty fields.
+func (o ListOptions) Query(watch bool) url.Values {
+	q := url.Values{}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if watch {
+		q.Set("watch", "true")
+	}
+	set("labelSelector", o.LabelSelector)
+	set("fieldSelector", o.FieldSelector)
+	set("resourceVersion", o.ResourceVersion)
+	set("resourceVersionMatch", string(o.ResourceVersionMatch))
+	set("continue", o.Continue)
+	if o.Limit > 0 {
+		q.Set("limit", strconv.FormatInt(o.Limit, 10))
+	}
+	if o.TimeoutSeconds != nil {
+		q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
+	}
+	if o.AllowWatchBookmarks {
+		q.Set("allowWatchBookmarks", "true")
+	}
+	if o.SendInitialEvents != nil {
+		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
+	}
+	return q
 }

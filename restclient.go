@@ -138,37 +138,6 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// query encodes the options; zero values are left out, as client-go does.
-func query(o ListOptions, watch bool) url.Values {
-	q := url.Values{}
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	if watch {
-		q.Set("watch", "true")
-	}
-	set("labelSelector", o.LabelSelector)
-	set("fieldSelector", o.FieldSelector)
-	set("resourceVersion", o.ResourceVersion)
-	set("resourceVersionMatch", string(o.ResourceVersionMatch))
-	set("continue", o.Continue)
-	if o.Limit > 0 {
-		q.Set("limit", strconv.FormatInt(o.Limit, 10))
-	}
-	if o.TimeoutSeconds != nil {
-		q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
-	}
-	if o.AllowWatchBookmarks {
-		q.Set("allowWatchBookmarks", "true")
-	}
-	if o.SendInitialEvents != nil {
-		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
-	}
-	return q
-}
-
 // do sends a GET and returns the response if it is a 200, else the Status
 // error the server answered with.
 func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.Response, error) {
@@ -234,7 +203,7 @@ func errorFromResponse(resp *http.Response, body []byte) error {
 }
 
 func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r GroupVersionResource, newObject func() Object) (*ObjectList, error) {
-	resp, err := c.do(ctx, path, query(o, false))
+	resp, err := c.do(ctx, path, o.Query(false))
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +226,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 
 func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newObject func() Object) (Watcher, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.do(ctx, path, query(o, true))
+	resp, err := c.do(ctx, path, o.Query(true))
 	if err != nil {
 		cancel()
 		return nil, err

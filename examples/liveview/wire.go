@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strconv"
 	"sync"
 	"time"
 
@@ -107,7 +106,7 @@ func (w *wire) end(id int64, result string) {
 // List lists through the wrapped ListerWatcher, recording it.
 func (w *wire) List(ctx context.Context, o informer.ListOptions) (*informer.ObjectList, error) {
 	w.setState("listing", 0)
-	q := queryOf(o, false)
+	q := o.Query(false)
 	req := w.begin("LIST", q)
 	w.feed.add("wire", "LIST", "", "", q.Encode())
 	list, err := w.lw.List(ctx, o)
@@ -125,7 +124,7 @@ func (w *wire) List(ctx context.Context, o informer.ListOptions) (*informer.Obje
 
 // Watch starts a watch through the wrapped ListerWatcher and taps its events.
 func (w *wire) Watch(ctx context.Context, o informer.ListOptions) (informer.Watcher, error) {
-	q := queryOf(o, true)
+	q := o.Query(true)
 	req := w.begin("WATCH", q)
 	w.feed.add("wire", "WATCH", "", o.ResourceVersion, q.Encode())
 	inner, err := w.lw.Watch(ctx, o)
@@ -220,34 +219,3 @@ func (t *tap) Stop() {
 
 // ResultChan delivers the events.
 func (t *tap) ResultChan() <-chan informer.WatchEvent { return t.out }
-
-// queryOf renders o as the query parameters of the request it becomes.
-func queryOf(o informer.ListOptions, watch bool) url.Values {
-	q := url.Values{}
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	if watch {
-		q.Set("watch", "true")
-	}
-	set("labelSelector", o.LabelSelector)
-	set("fieldSelector", o.FieldSelector)
-	set("resourceVersion", o.ResourceVersion)
-	set("resourceVersionMatch", string(o.ResourceVersionMatch))
-	if o.Limit > 0 {
-		q.Set("limit", strconv.FormatInt(o.Limit, 10))
-	}
-	set("continue", o.Continue)
-	if o.TimeoutSeconds != nil {
-		q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
-	}
-	if o.AllowWatchBookmarks {
-		q.Set("allowWatchBookmarks", "true")
-	}
-	if o.SendInitialEvents != nil {
-		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
-	}
-	return q
-}
