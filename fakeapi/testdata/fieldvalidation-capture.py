@@ -1,16 +1,6 @@
-import json, os, ssl, urllib.request
-url=os.environ['KUBE_APISERVER_URL']; tok=os.environ['KUBE_TOKEN']
-ctx=ssl.create_default_context(cafile=os.environ['KUBE_CACERT'])
-def req(method, path, body=None, ct='application/json'):
-    r=urllib.request.Request(url+path, data=body.encode() if body else None, method=method)
-    r.add_header('Authorization','Bearer '+tok)
-    if body: r.add_header('Content-Type', ct)
-    try:
-        resp=urllib.request.urlopen(r, context=ctx); code=resp.status
-    except urllib.error.HTTPError as e:
-        resp=e; code=e.code
-    data=json.loads(resp.read() or b'{}')
-    return code, resp.headers.get_all('Warning') or [], data
+import json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from realserver import req
 P='/api/v1/namespaces/default/pods'
 pod=lambda name, extra='': '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s"%s},"spec":{"containers":[{"name":"c","image":"nginx"}]}}' % (name, extra)
 cases=[]

@@ -1,15 +1,11 @@
-import json, os, ssl, urllib.request
-url=os.environ['KUBE_APISERVER_URL']; tok=os.environ['KUBE_TOKEN']
-ctx=ssl.create_default_context(cafile=os.environ['KUBE_CACERT'])
+import json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from realserver import req as request
+
+
 def req(method, path, body=None, ct='application/json'):
-    r=urllib.request.Request(url+path, data=body.encode() if body else None, method=method)
-    r.add_header('Authorization','Bearer '+tok)
-    if body: r.add_header('Content-Type', ct)
-    try:
-        resp=urllib.request.urlopen(r, context=ctx); code=resp.status
-    except urllib.error.HTTPError as e:
-        resp=e; code=e.code
-    return code, json.loads(resp.read() or b'{}')
+    code, _, data = request(method, path, body, ct)
+    return code, data
 D='/apis/apps/v1/namespaces/default/deployments'
 S='/api/v1/namespaces/default/services'
 dep={"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"smp","labels":{"a":"1"},"annotations":{"n":"1"},"finalizers":["a.io/x","b.io/y"]},
