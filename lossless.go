@@ -17,8 +17,10 @@
 //   - When a field is set, it wins over a raw member of the same name: a
 //     caller who fills in a field the server sent as `{}` sends the new value.
 //
-// Each level reads its members in one pass (lossless_scan.go) and hands a
-// nested typed object's text straight to its UnmarshalJSON.
+// A struct takes part by embedding unknownFields and giving UnmarshalJSON
+// and MarshalJSON as one-liners that call decodeKeeping and encodeKeeping.
+// The whole object is decoded in one pass over its text
+// (lossless_decode.go), encoded by encoding/json field by field (here).
 //
 // client-go counterpart: none. client-go's typed structs (k8s.io/api/core/v1)
 // model every field of their API version and drop members they do not know
@@ -33,8 +35,8 @@ package informer
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -46,7 +48,14 @@ import (
 // not model, as one raw, compact JSON object such as {"hostname":"web-0"}; it
 // is nil when there are none, so a fully modeled object pays one empty slice
 // header. It is never changed in place, so copies of an object share it.
+// Every typed struct embeds it (which gives the struct the method kept).
 type unknownFields []byte
+
+// kept returns where the struct that embeds u keeps its raw members.
+func (u *unknownFields) kept() *unknownFields { return u }
+
+// lossless is a pointer to a typed struct: one that embeds unknownFields.
+type lossless interface{ kept() *unknownFields }
 
 // jsonField is one field of a typed struct as the JSON codec sees it.
 type jsonField struct {
@@ -56,6 +65,12 @@ type jsonField struct {
 	// plainElems is true for a list or map of plain values ([]string,
 	// map[string]string): a null inside would decode to "" and be lost.
 	plainElems bool
+	// zeroByMethod is true when the type says by an IsZero method whether
+	// it is zero (time.Time does), as `omitzero` asks it.
+	zeroByMethod bool
+	// read decodes the usual forms of the field's JSON in one pass
+	// (lossless_decode.go); nil for types it does not know.
+	read fastReader
 }
 
 // fieldTable lists a struct type's fields in declaration order, with an
@@ -68,7 +83,13 @@ type fieldTable struct {
 // fieldTables caches one fieldTable per struct type (reflect.Type → *fieldTable).
 var fieldTables sync.Map
 
-var timeType = reflect.TypeFor[time.Time]()
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
+	losslessType        = reflect.TypeFor[lossless]()
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
 // fieldsOf returns the fieldTable of struct type t, built once from its tags.
 func fieldsOf(t reflect.Type) *fieldTable {
@@ -96,135 +117,35 @@ func (table *fieldTable) collect(t reflect.Type, prefix []int) {
 			table.byName[name] = len(table.fields)
 			k := f.Type.Kind()
 			table.fields = append(table.fields, jsonField{name: name, index: index,
-				isTime:     f.Type == timeType || f.Type == reflect.PointerTo(timeType),
-				plainElems: (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct})
+				isTime:       f.Type == timeType || f.Type == reflect.PointerTo(timeType),
+				plainElems:   (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct,
+				zeroByMethod: f.Type.Implements(isZeroerType),
+				read:         fastReaderFor(f.Type)})
 		}
 	}
 }
 
-// isZero reports whether v is zero as `omitzero` decides it: by its
-// IsZero method (time.Time has one), else by reflect.
-func isZero(v reflect.Value) bool {
-	if z, ok := v.Interface().(interface{ IsZero() bool }); ok && (v.Kind() != reflect.Pointer || !v.IsNil()) {
-		return z.IsZero()
+// isZero reports whether field, the field f describes, is zero as
+// `omitzero` decides it: by the type's IsZero method (time.Time has one; a
+// nil pointer is zero without asking), else by reflect.
+func (f *jsonField) isZero(field reflect.Value) bool {
+	if f.zeroByMethod && (field.Kind() != reflect.Pointer || !field.IsNil()) {
+		return field.Interface().(interface{ IsZero() bool }).IsZero()
 	}
-	return v.IsZero()
-}
-
-// decodeKeeping decodes the JSON object data into the struct obj points to,
-// following the rules at the top of this file, and stores the members it
-// keeps raw in *unknown. A null is no object: it is an error here (a member
-// whose value is null never gets this far; it is kept raw).
-func decodeKeeping(data []byte, obj any, unknown *unknownFields) error {
-	v := reflect.ValueOf(obj).Elem()
-	v.SetZero() // this also clears *unknown, a field of the same struct
-	table := fieldsOf(v.Type())
-	var kept bytes.Buffer // the members kept raw, comma-separated
-	err := eachMember(data, func(name string, value []byte) error {
-		if i, known := table.byName[name]; known {
-			typed, err := table.fields[i].set(v, value)
-			if err != nil || typed {
-				return err
-			}
-		}
-		if kept.Len() > 0 {
-			kept.WriteByte(',')
-		}
-		kept.Write(quote(name))
-		kept.WriteByte(':')
-		if err := json.Compact(&kept, value); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		return nil
-	})
-	if errors.Is(err, errBadJSON) {
-		return fmt.Errorf("a %s must be a JSON object: %w", v.Type().Name(), err)
-	}
-	if err == nil && kept.Len() > 0 { // exactly as long as it needs to be: it may be cached for long
-		raw := make(unknownFields, 0, kept.Len()+2)
-		*unknown = append(append(append(raw, '{'), kept.Bytes()...), '}')
-	}
-	return err
-}
-
-// set decodes value, the JSON text of the member, into f's field of v. It
-// reports false, with the field left zero, when the member must stay raw
-// instead: a null, a zero value, or a time written in another form.
-func (f jsonField) set(v reflect.Value, value []byte) (typed bool, err error) {
-	field := v.FieldByIndex(f.index)
-	field.SetZero() // a repeated member replaces, never merges
-	if string(value) == "null" {
-		return false, nil
-	}
-	if f.plainElems && hasNull(value) {
-		return false, fmt.Errorf("%s: a null inside a list or map of plain values would come back as \"\"", f.name)
-	}
-	if err := decodeInto(value, field.Addr()); err != nil {
-		return false, fmt.Errorf("%s: %w", f.name, err)
-	}
-	if isZero(field) || (f.isTime && !readsBack(field, value)) {
-		field.SetZero()
-		return false, nil
-	}
-	return true, nil
-}
-
-// decodeInto decodes value into the variable ptr points to. A typed struct
-// (one that keeps its unknown members), or a list of them, gets the text
-// straight, element by element: encoding/json would scan it again first.
-// Anything else (strings, numbers, maps, times) goes to encoding/json.
-func decodeInto(value []byte, ptr reflect.Value) error {
-	t := ptr.Elem().Type()
-	if u, ok := ptr.Interface().(json.Unmarshaler); ok && t.Kind() == reflect.Struct && t != timeType {
-		return u.UnmarshalJSON(value)
-	}
-	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && t.Elem() != timeType &&
-		reflect.PointerTo(t.Elem()).Implements(reflect.TypeFor[json.Unmarshaler]()) {
-		list := reflect.MakeSlice(t, 0, 0) // [] stays an empty list, not nil
-		err := eachElement(value, func(elem []byte) error {
-			list = reflect.Append(list, reflect.Zero(t.Elem()))
-			return list.Index(list.Len() - 1).Addr().Interface().(json.Unmarshaler).UnmarshalJSON(elem)
-		})
-		ptr.Elem().Set(list)
-		return err
-	}
-	return json.Unmarshal(value, ptr.Interface())
-}
-
-// hasNull reports whether the JSON text holds a null outside its strings.
-func hasNull(value []byte) bool {
-	inString, escaped := false, false
-	for _, c := range value {
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && c == 'n':
-			return true
-		}
-	}
-	return false
-}
-
-// readsBack reports whether a time field encodes back to value, the JSON
-// text it was decoded from (e.g. "+00:00" would come back as "Z").
-func readsBack(field reflect.Value, value []byte) bool {
-	again, err := json.Marshal(field.Interface())
-	return err == nil && bytes.Equal(again, value)
+	return field.IsZero()
 }
 
 // encodeKeeping encodes the struct obj points to: each field that is not
-// zero, then each member of unknown whose field (if it has one) is zero.
-func encodeKeeping(obj any, unknown unknownFields) ([]byte, error) {
+// zero, then each member kept raw whose field (if it has one) is zero.
+func encodeKeeping(obj lossless) ([]byte, error) {
 	v := reflect.ValueOf(obj).Elem()
 	table := fieldsOf(v.Type())
+	unknown := *obj.kept()
 	buf := []byte{'{'}
-	for _, f := range table.fields {
+	for i := range table.fields {
+		f := &table.fields[i]
 		field := v.FieldByIndex(f.index)
-		if isZero(field) {
+		if f.isZero(field) {
 			continue
 		}
 		value, err := json.Marshal(field.Interface())
@@ -246,7 +167,7 @@ func encodeKeeping(obj any, unknown unknownFields) ([]byte, error) {
 			if err := dec.Decode(&value); err != nil {
 				return nil, err
 			}
-			if i, known := table.byName[name]; known && !isZero(v.FieldByIndex(table.fields[i].index)) {
+			if i, known := table.byName[name]; known && !table.fields[i].isZero(v.FieldByIndex(table.fields[i].index)) {
 				continue // the field is set: it wins
 			}
 			buf = appendMember(buf, name, value)

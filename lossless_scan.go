@@ -15,80 +15,10 @@
 package informer
 
 import (
-	"encoding/json"
 	"errors"
 )
 
 var errBadJSON = errors.New("malformed JSON")
-
-// eachMember calls fn with the name and the raw value of every member of
-// the JSON object data, in order.
-func eachMember(data []byte, fn func(name string, value []byte) error) error {
-	return walk(data, '{', '}', func(item []byte) ([]byte, error) {
-		if len(item) == 0 || item[0] != '"' {
-			return nil, errBadJSON
-		}
-		end, ok := endOfString(item, 0)
-		if !ok {
-			return nil, errBadJSON
-		}
-		name, err := memberName(item[:end])
-		if err != nil {
-			return nil, err
-		}
-		i := spaceEnd(item, end)
-		if i >= len(item) || item[i] != ':' {
-			return nil, errBadJSON
-		}
-		i = spaceEnd(item, i+1)
-		valueEnd, ok := endOfValue(item, i)
-		if !ok {
-			return nil, errBadJSON
-		}
-		return item[valueEnd:], fn(name, item[i:valueEnd])
-	})
-}
-
-// eachElement calls fn with the raw text of every element of the JSON
-// array data, in order.
-func eachElement(data []byte, fn func(value []byte) error) error {
-	return walk(data, '[', ']', func(item []byte) ([]byte, error) {
-		end, ok := endOfValue(item, 0)
-		if !ok {
-			return nil, errBadJSON
-		}
-		return item[end:], fn(item[:end])
-	})
-}
-
-// walk steps through the items of a JSON object or array between open and
-// close, separated by commas; item reads the item its argument starts with
-// and returns what follows it.
-func walk(data []byte, open, close byte, item func(b []byte) (rest []byte, err error)) error {
-	i := spaceEnd(data, 0)
-	if i >= len(data) || data[i] != open {
-		return errBadJSON
-	}
-	i = spaceEnd(data, i+1)
-	if i < len(data) && data[i] == close {
-		return trailing(data, i+1)
-	}
-	for {
-		rest, err := item(data[i:])
-		if err != nil {
-			return err
-		}
-		i = spaceEnd(data, len(data)-len(rest))
-		switch {
-		case i < len(data) && data[i] == ',':
-			i = spaceEnd(data, i+1)
-		case i < len(data) && data[i] == close:
-			return trailing(data, i+1)
-		default:
-			return errBadJSON
-		}
-	}
-}
 
 // trailing checks that only spaces follow offset i.
 func trailing(data []byte, i int) error {
@@ -96,17 +26,6 @@ func trailing(data []byte, i int) error {
 		return errBadJSON
 	}
 	return nil
-}
-
-// memberName returns the name of a member from its quoted text.
-func memberName(quoted []byte) (string, error) {
-	for _, c := range quoted {
-		if c == '\\' {
-			var name string
-			return name, json.Unmarshal(quoted, &name)
-		}
-	}
-	return string(quoted[1 : len(quoted)-1]), nil
 }
 
 func spaceEnd(data []byte, i int) int {

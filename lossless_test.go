@@ -157,9 +157,9 @@ func TestEveryTypedStructKeepsUnknownMembers(t *testing.T) {
 			if st == reflect.TypeFor[TypeMeta]() {
 				continue // its members belong to the enclosing object
 			}
-			f, ok := st.FieldByName("unknown")
+			f, ok := st.FieldByName("unknownFields")
 			if !ok || f.Type != reflect.TypeFor[unknownFields]() {
-				t.Errorf("%s has no unknown unknownFields field: its unmodeled members would be lost", st)
+				t.Errorf("%s does not embed unknownFields: its unmodeled members would be lost", st)
 			}
 			p := reflect.PointerTo(st)
 			if !p.Implements(reflect.TypeFor[json.Unmarshaler]()) || !st.Implements(reflect.TypeFor[json.Marshaler]()) {
@@ -169,9 +169,9 @@ func TestEveryTypedStructKeepsUnknownMembers(t *testing.T) {
 	}
 	var p Pod
 	_ = json.Unmarshal(mustMarshal(t, sampleJSON(reflect.TypeFor[Pod]())), &p)
-	if string(p.Spec.Containers[1].Ports[0].unknown) != `{"notModeled":{"in":"ContainerPort"}}` ||
+	if string(p.Spec.Containers[1].Ports[0].unknownFields) != `{"notModeled":{"in":"ContainerPort"}}` ||
 		p.Spec.Containers[1].Ports[0].ContainerPort != 7 || p.Status.Conditions[0].Status != "s" {
-		t.Errorf("a port keeps %s and has number %d", p.Spec.Containers[1].Ports[0].unknown, p.Spec.Containers[1].Ports[0].ContainerPort)
+		t.Errorf("a port keeps %s and has number %d", p.Spec.Containers[1].Ports[0].unknownFields, p.Spec.Containers[1].Ports[0].ContainerPort)
 	}
 }
 

@@ -67,7 +67,7 @@ type ObjectMeta struct {
 	// Finalizers must all be removed before the server deletes the object.
 	Finalizers []string `json:"finalizers,omitzero"`
 
-	unknown unknownFields // every other member (managedFields, ...), raw
+	unknownFields // every other member (managedFields, ...), raw
 }
 
 // OwnerReference names an object that owns another.
@@ -85,7 +85,7 @@ type OwnerReference struct {
 	// BlockOwnerDeletion makes a foreground delete of the owner wait for this object.
 	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // Object is the small contract every cached object satisfies: its metadata
@@ -134,16 +134,16 @@ func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
 func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 
 // UnmarshalJSON decodes the metadata, keeping the members it does not model.
-func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m, &m.unknown) }
+func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m) }
 
 // MarshalJSON encodes the metadata with the members it did not model.
-func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m, m.unknown) }
+func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
 
 // UnmarshalJSON decodes the reference, keeping the members it does not model.
-func (r *OwnerReference) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r, &r.unknown) }
+func (r *OwnerReference) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r) }
 
 // MarshalJSON encodes the reference with the members it did not model.
-func (r OwnerReference) MarshalJSON() ([]byte, error) { return encodeKeeping(&r, r.unknown) }
+func (r OwnerReference) MarshalJSON() ([]byte, error) { return encodeKeeping(&r) }
 
 // DeepCopyInto copies m into out; the maps, slices and pointers are copied,
 // not shared (the raw unknown members are immutable and shared).

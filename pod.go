@@ -29,7 +29,7 @@ type Pod struct {
 	// Status is the observed state, written by the kubelet.
 	Status PodStatus `json:"status,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // PodSpec is the desired state of a Pod. Affinity, DNS and security
@@ -54,7 +54,7 @@ type PodSpec struct {
 	// Tolerations let the pod be scheduled on nodes with matching taints.
 	Tolerations []Toleration `json:"tolerations,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // Container is one container of a Pod. Probes, lifecycle hooks and the
@@ -79,7 +79,7 @@ type Container struct {
 	// ImagePullPolicy is Always, Never or IfNotPresent.
 	ImagePullPolicy string `json:"imagePullPolicy,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // ContainerPort is one port a container listens on.
@@ -91,7 +91,7 @@ type ContainerPort struct {
 	// Protocol is TCP, UDP or SCTP.
 	Protocol string `json:"protocol,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // EnvVar is one environment variable. A value taken from elsewhere
@@ -102,7 +102,7 @@ type EnvVar struct {
 	// Value is the variable's value.
 	Value string `json:"value,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // ResourceRequirements are the compute resources of a container, such as
@@ -113,7 +113,7 @@ type ResourceRequirements struct {
 	// Requests are what the scheduler reserves for the container.
 	Requests map[string]string `json:"requests,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // VolumeMount mounts one of the pod's volumes into a container.
@@ -125,7 +125,7 @@ type VolumeMount struct {
 	// ReadOnly mounts the volume read-only.
 	ReadOnly bool `json:"readOnly,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // Volume is a volume of a Pod. Its source (emptyDir, configMap, secret,
@@ -134,7 +134,7 @@ type Volume struct {
 	// Name is what the containers' volumeMounts refer to.
 	Name string `json:"name,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // Toleration lets a pod be scheduled on a node with a matching taint.
@@ -150,66 +150,66 @@ type Toleration struct {
 	// TolerationSeconds is how long a NoExecute taint is tolerated.
 	TolerationSeconds *int64 `json:"tolerationSeconds,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // The JSON methods of every part of a pod: the same two helpers each time.
 
 // UnmarshalJSON decodes the pod, keeping the members it does not model.
-func (p *Pod) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p, &p.unknown) }
+func (p *Pod) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
 
 // MarshalJSON encodes the pod with the members it did not model.
-func (p Pod) MarshalJSON() ([]byte, error) { return encodeKeeping(&p, p.unknown) }
+func (p Pod) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
 
 // UnmarshalJSON decodes the spec, keeping the members it does not model.
-func (s *PodSpec) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s, &s.unknown) }
+func (s *PodSpec) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s) }
 
 // MarshalJSON encodes the spec with the members it did not model.
-func (s PodSpec) MarshalJSON() ([]byte, error) { return encodeKeeping(&s, s.unknown) }
+func (s PodSpec) MarshalJSON() ([]byte, error) { return encodeKeeping(&s) }
 
 // UnmarshalJSON decodes the container, keeping the members it does not model.
-func (c *Container) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c, &c.unknown) }
+func (c *Container) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
 
 // MarshalJSON encodes the container with the members it did not model.
-func (c Container) MarshalJSON() ([]byte, error) { return encodeKeeping(&c, c.unknown) }
+func (c Container) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
 
 // UnmarshalJSON decodes the port, keeping the members it does not model.
-func (p *ContainerPort) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p, &p.unknown) }
+func (p *ContainerPort) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
 
 // MarshalJSON encodes the port with the members it did not model.
-func (p ContainerPort) MarshalJSON() ([]byte, error) { return encodeKeeping(&p, p.unknown) }
+func (p ContainerPort) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
 
 // UnmarshalJSON decodes the variable, keeping the members it does not model.
-func (e *EnvVar) UnmarshalJSON(data []byte) error { return decodeKeeping(data, e, &e.unknown) }
+func (e *EnvVar) UnmarshalJSON(data []byte) error { return decodeKeeping(data, e) }
 
 // MarshalJSON encodes the variable with the members it did not model.
-func (e EnvVar) MarshalJSON() ([]byte, error) { return encodeKeeping(&e, e.unknown) }
+func (e EnvVar) MarshalJSON() ([]byte, error) { return encodeKeeping(&e) }
 
 // UnmarshalJSON decodes the resources, keeping the members it does not model.
 func (r *ResourceRequirements) UnmarshalJSON(data []byte) error {
-	return decodeKeeping(data, r, &r.unknown)
+	return decodeKeeping(data, r)
 }
 
 // MarshalJSON encodes the resources with the members it did not model.
-func (r ResourceRequirements) MarshalJSON() ([]byte, error) { return encodeKeeping(&r, r.unknown) }
+func (r ResourceRequirements) MarshalJSON() ([]byte, error) { return encodeKeeping(&r) }
 
 // UnmarshalJSON decodes the mount, keeping the members it does not model.
-func (m *VolumeMount) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m, &m.unknown) }
+func (m *VolumeMount) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m) }
 
 // MarshalJSON encodes the mount with the members it did not model.
-func (m VolumeMount) MarshalJSON() ([]byte, error) { return encodeKeeping(&m, m.unknown) }
+func (m VolumeMount) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
 
 // UnmarshalJSON decodes the volume, keeping its source raw.
-func (v *Volume) UnmarshalJSON(data []byte) error { return decodeKeeping(data, v, &v.unknown) }
+func (v *Volume) UnmarshalJSON(data []byte) error { return decodeKeeping(data, v) }
 
 // MarshalJSON encodes the volume with its source.
-func (v Volume) MarshalJSON() ([]byte, error) { return encodeKeeping(&v, v.unknown) }
+func (v Volume) MarshalJSON() ([]byte, error) { return encodeKeeping(&v) }
 
 // UnmarshalJSON decodes the toleration, keeping the members it does not model.
-func (t *Toleration) UnmarshalJSON(data []byte) error { return decodeKeeping(data, t, &t.unknown) }
+func (t *Toleration) UnmarshalJSON(data []byte) error { return decodeKeeping(data, t) }
 
 // MarshalJSON encodes the toleration with the members it did not model.
-func (t Toleration) MarshalJSON() ([]byte, error) { return encodeKeeping(&t, t.unknown) }
+func (t Toleration) MarshalJSON() ([]byte, error) { return encodeKeeping(&t) }
 
 // DeepCopy returns a copy of p that shares no memory with it (but the raw
 // unknown members, which nothing changes). Objects in the cache are shared

@@ -33,7 +33,7 @@ type PodStatus struct {
 	// ContainerStatuses has one entry per container.
 	ContainerStatuses []ContainerStatus `json:"containerStatuses,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // PodCondition is one condition of a pod, such as Ready.
@@ -49,7 +49,7 @@ type PodCondition struct {
 	// Message is for people.
 	Message string `json:"message,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // ContainerStatus is the observed state of one container.
@@ -69,28 +69,28 @@ type ContainerStatus struct {
 	// Started is true once the container passed its startup probe.
 	Started *bool `json:"started,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // UnmarshalJSON decodes the status, keeping the members it does not model.
-func (s *PodStatus) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s, &s.unknown) }
+func (s *PodStatus) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s) }
 
 // MarshalJSON encodes the status with the members it did not model.
-func (s PodStatus) MarshalJSON() ([]byte, error) { return encodeKeeping(&s, s.unknown) }
+func (s PodStatus) MarshalJSON() ([]byte, error) { return encodeKeeping(&s) }
 
 // UnmarshalJSON decodes the condition, keeping the members it does not model.
-func (c *PodCondition) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c, &c.unknown) }
+func (c *PodCondition) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
 
 // MarshalJSON encodes the condition with the members it did not model.
-func (c PodCondition) MarshalJSON() ([]byte, error) { return encodeKeeping(&c, c.unknown) }
+func (c PodCondition) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
 
 // UnmarshalJSON decodes the container status, keeping the members it does not model.
 func (c *ContainerStatus) UnmarshalJSON(data []byte) error {
-	return decodeKeeping(data, c, &c.unknown)
+	return decodeKeeping(data, c)
 }
 
 // MarshalJSON encodes the container status with the members it did not model.
-func (c ContainerStatus) MarshalJSON() ([]byte, error) { return encodeKeeping(&c, c.unknown) }
+func (c ContainerStatus) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
 
 // DeepCopyInto copies s into out.
 func (s *PodStatus) DeepCopyInto(out *PodStatus) {

@@ -56,7 +56,7 @@ type Status struct {
 	// Code is the HTTP status code.
 	Code int32 `json:"code,omitzero"`
 
-	unknown unknownFields // metadata and anything newer, raw (lossless.go)
+	unknownFields // metadata and anything newer, raw (lossless.go)
 }
 
 // StatusDetails says more about a failure.
@@ -72,7 +72,7 @@ type StatusDetails struct {
 	// RetryAfterSeconds is how long the server asks the client to wait.
 	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // StatusCause is one cause of a failure.
@@ -84,26 +84,26 @@ type StatusCause struct {
 	// Field is the path of the field at fault, if any.
 	Field string `json:"field,omitzero"`
 
-	unknown unknownFields
+	unknownFields // the members no field above models, raw (lossless.go)
 }
 
 // UnmarshalJSON decodes the status, keeping the members it does not model.
-func (s *Status) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s, &s.unknown) }
+func (s *Status) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s) }
 
 // MarshalJSON encodes the status with the members it did not model.
-func (s Status) MarshalJSON() ([]byte, error) { return encodeKeeping(&s, s.unknown) }
+func (s Status) MarshalJSON() ([]byte, error) { return encodeKeeping(&s) }
 
 // UnmarshalJSON decodes the details, keeping the members they do not model.
-func (d *StatusDetails) UnmarshalJSON(data []byte) error { return decodeKeeping(data, d, &d.unknown) }
+func (d *StatusDetails) UnmarshalJSON(data []byte) error { return decodeKeeping(data, d) }
 
 // MarshalJSON encodes the details with the members they did not model.
-func (d StatusDetails) MarshalJSON() ([]byte, error) { return encodeKeeping(&d, d.unknown) }
+func (d StatusDetails) MarshalJSON() ([]byte, error) { return encodeKeeping(&d) }
 
 // UnmarshalJSON decodes the cause, keeping the members it does not model.
-func (c *StatusCause) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c, &c.unknown) }
+func (c *StatusCause) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
 
 // MarshalJSON encodes the cause with the members it did not model.
-func (c StatusCause) MarshalJSON() ([]byte, error) { return encodeKeeping(&c, c.unknown) }
+func (c StatusCause) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
 
 // StatusError is an error the API server answered with.
 type StatusError struct {
