@@ -12,6 +12,7 @@ package informer
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 	"time"
 )
@@ -53,7 +54,8 @@ func naiveItems(body []byte, newObject func() Object) ([]Object, error) {
 	}
 	for dec.More() {
 		if key, _ := dec.Token(); key != "items" {
-			if err := skipValue(dec); err != nil {
+			var ignored json.RawMessage
+			if err := dec.Decode(&ignored); err != nil {
 				return objs, err
 			}
 			continue
@@ -112,14 +114,16 @@ func BenchmarkDecode(b *testing.B) {
 		"watch": func(body []byte, newObject func() Object) ([]Object, error) {
 			dec := newDecoder(bytes.NewReader(body), newObject)
 			var objs []Object
-			for dec.More() {
+			for {
 				ev, err := decodeEvent(dec, newObject)
+				if err == io.EOF {
+					return objs, nil
+				}
 				if err != nil {
 					return objs, err
 				}
 				objs = append(objs, ev.Object.(Object))
 			}
-			return objs, nil
 		},
 	}
 	naive := map[string]way{"list": naiveItems, "watch": naiveEvents}

@@ -1,9 +1,13 @@
 // decode.go turns the JSON a server sends into objects: the items of a list
-// and the events of a watch stream, each decoded as it arrives, straight into
-// its Go value. encoding/json reads a value's bytes twice (the Decoder scans
-// ahead to find where the value ends, then fills the Go value from them);
-// these paths read them exactly that often, with no copy in between.
-// BenchmarkDecode measures what that saves against the obvious code.
+// and the events of a watch stream, each decoded as it arrives. The decoder
+// reads the body in large blocks, finds where each item or event ends
+// (valueScan, lossless_scan.go), then decodes it from those bytes in one
+// pass: a typed object by decodeStruct (lossless_decode.go), a generic one by
+// readAny (decode_generic.go), the event's envelope around it here. So each
+// byte is read twice, once to frame it and once to decode it; encoding/json
+// reads it three to five times on the same path (json.Decoder frames a
+// value with its scanner, re-scans it for each UnmarshalJSON, and checks it
+// again in json.Unmarshal). BenchmarkDecode measures what that saves.
 //
 // client-go counterpart: the JSON serializer of
 // k8s.io/apimachinery/pkg/runtime/serializer/json (Serializer.Decode), the
@@ -20,48 +24,126 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
-// decoder is a json.Decoder for the objects of one resource. For generic
-// objects it keeps numbers as json.Number, exactly as
-// Unstructured.UnmarshalJSON does, and makes the objects share their equal
-// values (see sharedValues); typed objects decode as json.Unmarshal would
-// decode them.
+// readSize is how much the decoder asks the body for at a time.
+const readSize = 32 << 10
+
+// decoder reads the JSON values of one response body (a list, or the
+// events of a watch) and decodes the objects in them.
 type decoder struct {
-	*json.Decoder
-	shared *sharedValues // nil unless the objects are *Unstructured
+	r         io.Reader
+	buf       []byte // read and not yet used: buf[start:]
+	start     int
+	err       error // what the body's Read returned last, once not nil
+	newObject func() Object
+	shared    *sharedValues // nil unless the objects are *Unstructured
 }
 
 // newDecoder returns a decoder over r for objects made by newObject.
+// Generic objects keep numbers as json.Number, exactly as
+// Unstructured.UnmarshalJSON does, and share their equal values (see
+// sharedValues); typed objects decode as json.Unmarshal would decode them.
 func newDecoder(r io.Reader, newObject func() Object) *decoder {
-	d := &decoder{Decoder: json.NewDecoder(r)}
+	d := &decoder{r: r, newObject: newObject}
 	if _, ok := newObject().(*Unstructured); ok {
-		d.UseNumber()
 		d.shared = newSharedValues()
 	}
 	return d
 }
 
-// decodeInto decodes the next value into v, a pointer.
-//
-// A generic object is filled through its map: d.Decode(u) would make the
-// decoder scan the value once more to skip it, copy its bytes and hand them
-// to u.UnmarshalJSON, whose own Decoder scans them twice again. Decoding
-// into &u.Object gives the same map (d uses numbers as UnmarshalJSON does)
-// for half the reading and no copy.
-func (d *decoder) decodeInto(v any) error {
-	u, ok := v.(*Unstructured)
-	if !ok {
-		return d.Decode(v)
+// next returns the text of the next JSON value in the body, valid until the
+// next call. At the end of the body it returns io.EOF before a value and
+// io.ErrUnexpectedEOF inside one; any other error of the body comes back as
+// it is (watch_end.go tells a normal end from a failure by it).
+func (d *decoder) next() ([]byte, error) {
+	var s valueScan
+	for {
+		d.start = spaceEnd(d.buf, d.start)
+		if rest := d.buf[d.start:]; len(rest) > 0 {
+			n, done := s.scan(rest)
+			if !done && d.err == io.EOF && s.literal {
+				n, done = len(rest), true // a literal ends with the body
+			}
+			if done {
+				d.start += n
+				if n == 0 {
+					return nil, errBadJSON // a delimiter where a value should start
+				}
+				return rest[:n], nil
+			}
+		}
+		if d.err != nil {
+			if d.err == io.EOF && d.start < len(d.buf) {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return nil, d.err
+		}
+		d.read()
 	}
-	if err := d.Decode(&u.Object); err != nil {
-		return err
+}
+
+// read appends what the body gives to buf, first moving the unused bytes to
+// the front (or growing buf when a value fills it).
+func (d *decoder) read() {
+	if d.start > 0 {
+		d.buf = d.buf[:copy(d.buf, d.buf[d.start:])]
+		d.start = 0
 	}
-	if d.shared != nil {
-		d.shared.shareIn(u.Object)
+	if cap(d.buf)-len(d.buf) < readSize/2 {
+		d.buf = append(d.buf, make([]byte, max(readSize, cap(d.buf)))...)[:len(d.buf)]
 	}
-	return nil
+	n, err := d.r.Read(d.buf[len(d.buf):cap(d.buf)])
+	d.buf = d.buf[:len(d.buf)+n]
+	d.err = err
+}
+
+// peek returns the next byte that is not a space, without using it.
+func (d *decoder) peek() (byte, error) {
+	for {
+		if d.start = spaceEnd(d.buf, d.start); d.start < len(d.buf) {
+			return d.buf[d.start], nil
+		}
+		if d.err != nil {
+			if d.err == io.EOF {
+				return 0, io.ErrUnexpectedEOF
+			}
+			return 0, d.err
+		}
+		d.read()
+	}
+}
+
+// expect uses the next byte that is not a space, which must be c.
+func (d *decoder) expect(c byte, what string) error {
+	got, err := d.peek()
+	if err == nil && got != c {
+		err = fmt.Errorf("%s: want %q, found %q", what, c, got)
+	}
+	d.start++
+	return err
+}
+
+// more reports whether another member or element follows in the object or
+// list being read, using the comma before it or the closing bracket after
+// the last one. first is true before the first.
+func (d *decoder) more(closing byte, first bool) (bool, error) {
+	c, err := d.peek()
+	switch {
+	case err != nil:
+		return false, err
+	case c == closing:
+		d.start++
+		return false, nil
+	case first:
+		return true, nil
+	case c == ',':
+		d.start++
+		return true, nil
+	}
+	return false, fmt.Errorf("want ',' or %q, found %q: %w", closing, c, errBadJSON)
 }
 
 // decodeObject decodes one object from its bytes, as json.Unmarshal does.
@@ -83,76 +165,115 @@ func withoutTypeMeta(obj Object) Object {
 	return obj
 }
 
+// decodeAt decodes the JSON value that starts at data[i] into target (a
+// typed struct or an *Unstructured) and returns the offset after it.
+func (d *decoder) decodeAt(data []byte, i int, target any) (int, error) {
+	if u, ok := target.(*Unstructured); ok {
+		m, end, err := d.readObject(data, i, 0)
+		u.Object = m
+		return end, err
+	}
+	if t, ok := target.(lossless); ok && fastReads {
+		return decodeStruct(data, i, reflect.ValueOf(t).Elem())
+	}
+	end, ok := endOfValue(data, i)
+	if !ok {
+		return 0, errBadJSON
+	}
+	return end, json.Unmarshal(data[i:end], target)
+}
+
 // decodeList decodes a list as it arrives, each item straight into its Go
 // type: the body is never held whole, and no item is decoded twice (first
 // as raw JSON, then as an object). This is most of the cost of an initial
 // sync (see BenchmarkInformer). The fields may come in any order.
-func decodeList(dec *decoder, newObject func() Object) (*ObjectList, error) {
+func decodeList(d *decoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
-	if err := expectDelim(dec.Decoder, '{', "a list"); err != nil {
+	if err := d.expect('{', "a list must be a JSON object"); err != nil {
 		return nil, err
 	}
-	for dec.More() {
-		key, err := dec.Token()
+	for first := true; ; first = false {
+		more, err := d.more('}', first)
+		if !more || err != nil {
+			return list, err
+		}
+		name, err := d.memberName()
 		if err != nil {
 			return nil, err
 		}
-		switch key {
-		case "kind":
-			err = dec.Decode(&list.Kind)
-		case "apiVersion":
-			err = dec.Decode(&list.APIVersion)
-		case "metadata":
-			err = dec.Decode(&list.ListMeta)
-		case "items":
-			list.Items, err = decodeItems(dec, newObject)
-		default:
-			err = skipValue(dec.Decoder)
+		if name == "items" {
+			list.Items, err = d.decodeItems(newObject)
+		} else if value, err2 := d.next(); err2 != nil {
+			err = err2
+		} else {
+			switch name {
+			case "kind":
+				err = json.Unmarshal(value, &list.Kind)
+			case "apiVersion":
+				err = json.Unmarshal(value, &list.APIVersion)
+			case "metadata":
+				err = json.Unmarshal(value, &list.ListMeta)
+			default:
+				if !json.Valid(value) {
+					err = fmt.Errorf("%s: %w", name, errBadJSON)
+				}
+			}
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return list, nil
+}
+
+// memberName reads the name of the next member of an object and the colon
+// after it.
+func (d *decoder) memberName() (string, error) {
+	quoted, err := d.next()
+	if err != nil {
+		return "", err
+	}
+	if quoted[0] != '"' {
+		return "", fmt.Errorf("a member name must be a string: %w", errBadJSON)
+	}
+	name, _, err := memberName(quoted)
+	if err != nil {
+		return "", err
+	}
+	return string(name), d.expect(':', "after a member name")
 }
 
 // decodeItems decodes the array of a list's items, one item at a time.
-func decodeItems(dec *decoder, newObject func() Object) ([]Object, error) {
-	tok, err := dec.Token()
-	if err != nil || tok == nil { // "items": null is an empty list
+func (d *decoder) decodeItems(newObject func() Object) ([]Object, error) {
+	if c, err := d.peek(); err != nil || c == 'n' { // "items": null is an empty list
+		value, err := d.next()
+		if err == nil && string(value) != "null" {
+			err = fmt.Errorf("items must be an array, not %s", value)
+		}
 		return nil, err
 	}
-	if tok != json.Delim('[') {
-		return nil, fmt.Errorf("items must be an array, not %v", tok)
+	if err := d.expect('[', "items must be an array"); err != nil {
+		return nil, err
 	}
 	var items []Object
-	for dec.More() {
+	for first := true; ; first = false {
+		more, err := d.more(']', first)
+		if !more || err != nil {
+			return items, err
+		}
+		value, err := d.next()
+		if err != nil {
+			return nil, err
+		}
 		obj := newObject()
-		if err := dec.decodeInto(obj); err != nil {
+		end, err := d.decodeAt(value, 0, obj)
+		if err == nil {
+			err = trailing(value, end)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("item %d: %w", len(items), err)
 		}
 		items = append(items, withoutTypeMeta(obj))
 	}
-	_, err = dec.Token() // the closing ']'
-	return items, err
-}
-
-// expectDelim reads the next token of dec and fails unless it is want.
-func expectDelim(dec *json.Decoder, want json.Delim, what string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != want {
-		return fmt.Errorf("%s must be a JSON object, not %v", what, tok)
-	}
-	return nil
-}
-
-// skipValue reads past the next value of dec.
-func skipValue(dec *json.Decoder) error {
-	var ignored json.RawMessage
-	return dec.Decode(&ignored)
 }
 
 // decodeEvent reads the next watch event of a stream: one JSON object
@@ -160,58 +281,88 @@ func skipValue(dec *json.Decoder) error {
 // isProbableEOF) comes back as it is; any other error means the event was
 // broken.
 //
-// Servers send "type" first. The object then goes straight into its Go
-// value (a *Status for ERROR), read as it arrives like a list item, instead
-// of being kept as raw JSON and decoded again; that halves the reading of
-// every event. Should the object come first, it is kept raw and decoded
-// once the type is known. Field names match as encoding/json matches them
-// (case aside); a field given twice is refused, as nothing would say which
-// one the server meant.
-func decodeEvent(dec *decoder, newObject func() Object) (WatchEvent, error) {
-	if err := expectDelim(dec.Decoder, '{', "a watch event"); err != nil {
+// Servers send "type" first. The object is then decoded where it stands in
+// the event's text, into its Go value (a *Status for ERROR); should it
+// come first, it is decoded once the type is known. Field names match as
+// encoding/json matches them (case aside); a field given twice is refused,
+// as nothing would say which one the server meant.
+func decodeEvent(d *decoder, newObject func() Object) (WatchEvent, error) {
+	data, err := d.next()
+	if err != nil {
 		return WatchEvent{}, err
 	}
+	if data[0] != '{' {
+		return WatchEvent{}, fmt.Errorf("a watch event must be a JSON object, not %.20s", data)
+	}
 	var (
-		ev       WatchEvent
-		haveType bool
-		haveObj  bool            // the "object" field was read, into ev.Object or raw
-		raw      json.RawMessage // the object, when it came before the type
+		ev                WatchEvent
+		haveType, haveObj bool
+		objStart          = -1 // where the object starts, when it came before the type
 	)
-	for dec.More() {
-		tok, err := dec.Token()
+	i := spaceEnd(data, 1)
+	for first := true; i < len(data) && data[i] != '}'; first = false {
+		if !first {
+			if data[i] != ',' {
+				return WatchEvent{}, errBadJSON
+			}
+			i = spaceEnd(data, i+1)
+		}
+		nameEnd, ok := endOfString(data, i)
+		if data[i] != '"' || !ok {
+			return WatchEvent{}, errBadJSON
+		}
+		name, _, err := memberName(data[i:nameEnd])
 		if err != nil {
 			return WatchEvent{}, err
 		}
-		key, _ := tok.(string) // a key of an object is always a string
-		switch {
+		if i = spaceEnd(data, nameEnd); i >= len(data) || data[i] != ':' {
+			return WatchEvent{}, errBadJSON
+		}
+		start, end := spaceEnd(data, i+1), 0
+		switch key := string(name); {
 		case strings.EqualFold(key, "type") && !haveType:
 			haveType = true
-			err = dec.Decode(&ev.Type)
+			if end, ok = endOfValue(data, start); ok {
+				err = json.Unmarshal(data[start:end], &ev.Type)
+			}
 		case strings.EqualFold(key, "object") && !haveObj:
 			haveObj = true
 			if target := eventTarget(ev.Type, newObject); haveType && target != nil {
-				ev.Object, err = target, dec.decodeInto(target)
+				ev.Object = target
+				end, err = d.decodeAt(data, start, target)
+				ok = true
 			} else {
-				err = dec.Decode(&raw)
+				objStart = start
+				end, ok = endOfValue(data, start)
 			}
 		case strings.EqualFold(key, "type"), strings.EqualFold(key, "object"):
 			return WatchEvent{}, fmt.Errorf("a watch event has two %q fields", key)
 		default:
-			err = skipValue(dec.Decoder)
+			if end, ok = endOfValue(data, start); ok && !json.Valid(data[start:end]) {
+				ok = false
+			}
 		}
 		if err != nil {
 			return WatchEvent{}, err
 		}
+		if !ok {
+			return WatchEvent{}, errBadJSON
+		}
+		i = spaceEnd(data, end)
 	}
-	if _, err := dec.Token(); err != nil { // the closing '}'
-		return WatchEvent{}, err
+	if i >= len(data) {
+		return WatchEvent{}, errBadJSON
 	}
 	if ev.Object == nil { // the object came first, or none came
 		target := eventTarget(ev.Type, newObject)
 		if target == nil {
 			return WatchEvent{}, errors.New("unknown watch event type " + string(ev.Type))
 		}
-		if err := json.Unmarshal(raw, target); err != nil {
+		if objStart < 0 {
+			if err := json.Unmarshal(nil, target); err != nil { // as encoding/json: no object is an error
+				return WatchEvent{}, err
+			}
+		} else if _, err := d.decodeAt(data, objStart, target); err != nil {
 			return WatchEvent{}, err
 		}
 		ev.Object = target

@@ -1,16 +1,15 @@
-// lossless_scan.go walks the members of a JSON object and the elements of a
-// JSON array in one pass over the text, for lossless.go: each typed level
-// reads its own members once, and hands each nested object's text straight
-// to that object's UnmarshalJSON, so no level is scanned again by the
-// levels above it (encoding/json would re-scan it at every level).
-// encoding/json hands UnmarshalJSON only valid JSON; for anything else the
-// walk ends in an error, never a panic. The values it hands on are checked
-// where they land (json.Unmarshal, json.Compact, or the next level).
+// lossless_scan.go holds the few steps every decoder of the package takes
+// over JSON text: skip spaces, find where a string ends, and find where a
+// whole value ends (valueScan), even across reads of a response body. They
+// do not check the JSON: the decoders that then read the value do, so no
+// byte is checked twice. Bad input gives an error, never a panic.
 //
-// client-go counterpart: none (sigs.k8s.io/json, a fork of encoding/json,
-// decodes client-go's typed structs).
+// client-go counterpart: the framing of
+// k8s.io/apimachinery/pkg/runtime/serializer/json (a json.Decoder decodes
+// each frame into a json.RawMessage, which scans it twice) and the scanner
+// of encoding/json.
 //
-// Tutorial: 004 §3.2 (decoding objects on the informer's hot path).
+// Tutorial: 004 §3.2 and §4.1 (decoding objects on the informer's hot path).
 
 package informer
 
@@ -28,6 +27,8 @@ func trailing(data []byte, i int) error {
 	return nil
 }
 
+// spaceEnd returns the offset of the first byte at or after i that is not
+// a JSON space.
 func spaceEnd(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
@@ -50,39 +51,88 @@ func endOfString(data []byte, i int) (int, bool) {
 
 // endOfValue returns the offset just after the value that starts at i: a
 // string, an object or array (brackets counted, strings skipped), or a
-// literal (up to the next delimiter).
+// literal (up to the next delimiter or the end of data).
 func endOfValue(data []byte, i int) (int, bool) {
 	if i >= len(data) {
 		return 0, false
 	}
-	switch data[i] {
-	case '"':
-		return endOfString(data, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				end, ok := endOfString(data, i)
-				if !ok {
-					return 0, false
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, true
+	var s valueScan
+	n, done := s.scan(data[i:])
+	if !done && s.literal {
+		n, done = len(data)-i, true
+	}
+	return i + n, done && n > 0
+}
+
+// valueScan finds where one JSON value ends by counting brackets outside
+// its strings. It can stop at the end of the bytes read so far and go on
+// from there when more arrive, so a value split across reads is scanned
+// once, not again from its start after each read. It does not check the
+// JSON, but it stops at the first byte that cannot be in it, or a bracket
+// that does not match, as encoding/json's scanner would: a broken stream
+// then fails at once instead of waiting for more.
+type valueScan struct {
+	n        int    // how many bytes of the value it has looked at
+	depth    int    // brackets open
+	braces   uint64 // bit k: the bracket open at depth k+1 is a '{' (depths up to 64 are checked)
+	inString bool   // inside a string; escaped: just after its backslash
+	escaped  bool
+	literal  bool // a number, true, false or null: it ends at a delimiter
+}
+
+// scan goes on over value, the bytes of the value from its first one, and
+// returns the value's length once it has seen where it ends (or where it
+// breaks: the decoder that reads it then says what is wrong).
+func (s *valueScan) scan(value []byte) (length int, done bool) {
+	if s.n == 0 && len(value) > 0 {
+		s.literal = value[0] != '{' && value[0] != '[' && value[0] != '"'
+	}
+	for ; s.n < len(value); s.n++ {
+		c := value[s.n]
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case s.inString:
+			if c == '\\' {
+				s.escaped = true
+			} else if c == '"' {
+				s.inString = false
+				if s.depth == 0 {
+					return s.n + 1, true
 				}
 			}
+		case s.literal && isDelimiter(c):
+			return s.n, true
+		case c == '"':
+			s.inString = true
+		case c == '{' || c == '[':
+			if s.depth++; s.depth <= 64 && c == '{' {
+				s.braces |= 1 << (s.depth - 1)
+			} else if s.depth <= 64 {
+				s.braces &^= 1 << (s.depth - 1)
+			}
+		case c == '}' || c == ']':
+			if s.depth <= 64 && s.depth > 0 && (s.braces>>(s.depth-1)&1 == 1) != (c == '}') {
+				return s.n + 1, true // a bracket that does not match
+			}
+			if s.depth--; s.depth <= 0 {
+				return s.n + 1, true
+			}
+		case !canBeInJSON(c):
+			return s.n + 1, true
 		}
-		return 0, false
 	}
-	start := i
-	for i < len(data) && !isDelimiter(data[i]) {
-		i++
+	return 0, false
+}
+
+// canBeInJSON reports whether c may appear outside a JSON string (other
+// than brackets and quotes): a space, a separator, or part of a literal.
+func canBeInJSON(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ':', '-', '+', '.', 'e', 'E', 't', 'r', 'u', 'f', 'a', 'l', 's', 'n':
+		return true
 	}
-	return i, i > start
+	return c >= '0' && c <= '9'
 }
 
 func isDelimiter(c byte) bool {

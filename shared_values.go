@@ -7,8 +7,9 @@
 // generic cache (BenchmarkDecode, B/obj of Unstructured/list).
 //
 // What a user sees does not change: the maps hold the same values of the
-// same types (string, json.Number), in the same places. Strings cannot be
-// changed in place, so sharing them is invisible.
+// same types (string, json.Number), in the same places, under the same
+// keys (which are shared too). Strings cannot be changed in place, so
+// sharing them is invisible.
 //
 // client-go counterpart: none; client-go's unstructured objects each keep
 // their own copies.
@@ -39,52 +40,41 @@ func newSharedValues() *sharedValues {
 	return &sharedValues{strings: map[string]any{}, numbers: map[string]any{}}
 }
 
-// shareIn replaces, in place, every string and number inside the decoded
-// JSON value v with its shared copy.
-func (t *sharedValues) shareIn(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if s, ok := t.share(e); ok {
-				v[k] = s // k is already there: the map does not grow
-			}
-		}
-	case []any:
-		for i, e := range v {
-			if s, ok := t.share(e); ok {
-				v[i] = s
-			}
-		}
+// str returns text as a string in an any: the shared one when an equal
+// string was seen before. A nil table shares nothing.
+func (t *sharedValues) str(text []byte) any {
+	if t == nil || len(text) > maxSharedLen {
+		return string(text)
 	}
+	if shared, ok := t.strings[string(text)]; ok { // no allocation for the lookup
+		return shared
+	}
+	v := any(string(text))
+	t.remember(t.strings, v.(string), v)
+	return v
 }
 
-// share returns the shared copy of e if e is a string or a number (and
-// remembers e as the shared copy if there is none yet); it descends into
-// maps and slices and returns false for them, and for other values.
-func (t *sharedValues) share(e any) (any, bool) {
-	var table map[string]any
-	var s string
-	switch e := e.(type) {
-	case string:
-		table, s = t.strings, e
-	case json.Number:
-		table, s = t.numbers, string(e)
-	case map[string]any, []any:
-		t.shareIn(e)
-		return nil, false
-	default:
-		return nil, false
+// num returns text, a JSON number, as a json.Number in an any, shared as
+// str shares strings.
+func (t *sharedValues) num(text []byte) any {
+	if t == nil || len(text) > maxSharedLen {
+		return json.Number(text)
 	}
-	if len(s) > maxSharedLen {
-		return nil, false
+	if shared, ok := t.numbers[string(text)]; ok {
+		return shared
 	}
-	if shared, ok := table[s]; ok {
-		return shared, true
-	}
+	n := json.Number(text)
+	v := any(n)
+	t.remember(t.numbers, string(n), v)
+	return v
+}
+
+// remember stores v under s in table, first emptying both tables when they
+// are full.
+func (t *sharedValues) remember(table map[string]any, s string, v any) {
 	if len(t.strings)+len(t.numbers) >= maxShared {
 		clear(t.strings)
 		clear(t.numbers)
 	}
-	table[s] = e
-	return nil, false
+	table[s] = v
 }
