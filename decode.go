@@ -3,7 +3,8 @@
 // reads the body in large blocks, finds where each item or event ends
 // (valueScan, lossless_scan.go), then decodes it from those bytes in one
 // pass: a typed object by decodeStruct (lossless_decode.go), a generic one by
-// readAny (decode_generic.go), the event's envelope around it here. So each
+// readAny (decode_generic.go); a list's members here, a watch event's
+// envelope in watch.go (decodeEvent). So each
 // byte is read twice, once to frame it and once to decode it; encoding/json
 // reads it three to five times on the same path (json.Decoder frames a
 // value with its scanner, re-scans it for each UnmarshalJSON, and checks it
@@ -21,11 +22,9 @@ package informer
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 )
 
 // readSize is how much the decoder asks the body for at a time.
@@ -274,119 +273,4 @@ func (d *decoder) decodeItems(newObject func() Object) ([]Object, error) {
 		}
 		items = append(items, withoutTypeMeta(obj))
 	}
-}
-
-// decodeEvent reads the next watch event of a stream: one JSON object
-// {"type": ..., "object": ...}. An error that says the stream ended (see
-// isProbableEOF) comes back as it is; any other error means the event was
-// broken.
-//
-// Servers send "type" first. The object is then decoded where it stands in
-// the event's text, into its Go value (a *Status for ERROR); should it
-// come first, it is decoded once the type is known. Field names match as
-// encoding/json matches them (case aside); a field given twice is refused,
-// as nothing would say which one the server meant.
-func decodeEvent(d *decoder, newObject func() Object) (WatchEvent, error) {
-	data, err := d.next()
-	if err != nil {
-		return WatchEvent{}, err
-	}
-	if data[0] != '{' {
-		return WatchEvent{}, fmt.Errorf("a watch event must be a JSON object, not %.20s", data)
-	}
-	var (
-		ev                WatchEvent
-		haveType, haveObj bool
-		objStart          = -1 // where the object starts, when it came before the type
-	)
-	i := spaceEnd(data, 1)
-	for first := true; i < len(data) && data[i] != '}'; first = false {
-		if !first {
-			if data[i] != ',' {
-				return WatchEvent{}, errBadJSON
-			}
-			i = spaceEnd(data, i+1)
-		}
-		nameEnd, ok := endOfString(data, i)
-		if data[i] != '"' || !ok {
-			return WatchEvent{}, errBadJSON
-		}
-		name, _, err := memberName(data[i:nameEnd])
-		if err != nil {
-			return WatchEvent{}, err
-		}
-		if i = spaceEnd(data, nameEnd); i >= len(data) || data[i] != ':' {
-			return WatchEvent{}, errBadJSON
-		}
-		start, end := spaceEnd(data, i+1), 0
-		switch key := string(name); {
-		case strings.EqualFold(key, "type") && !haveType:
-			haveType = true
-			if end, ok = endOfValue(data, start); ok {
-				err = json.Unmarshal(data[start:end], &ev.Type)
-			}
-		case strings.EqualFold(key, "object") && !haveObj:
-			haveObj = true
-			if target := eventTarget(ev.Type, newObject); haveType && target != nil {
-				ev.Object = target
-				end, err = d.decodeAt(data, start, target)
-				ok = true
-			} else {
-				objStart = start
-				end, ok = endOfValue(data, start)
-			}
-		case strings.EqualFold(key, "type"), strings.EqualFold(key, "object"):
-			return WatchEvent{}, fmt.Errorf("a watch event has two %q fields", key)
-		default:
-			if end, ok = endOfValue(data, start); ok && !json.Valid(data[start:end]) {
-				ok = false
-			}
-		}
-		if err != nil {
-			return WatchEvent{}, err
-		}
-		if !ok {
-			return WatchEvent{}, errBadJSON
-		}
-		i = spaceEnd(data, end)
-	}
-	if i >= len(data) {
-		return WatchEvent{}, errBadJSON
-	}
-	if ev.Object == nil { // the object came first, or none came
-		target := eventTarget(ev.Type, newObject)
-		if target == nil {
-			return WatchEvent{}, errors.New("unknown watch event type " + string(ev.Type))
-		}
-		if objStart < 0 {
-			if err := json.Unmarshal(nil, target); err != nil { // as encoding/json: no object is an error
-				return WatchEvent{}, err
-			}
-		} else if _, err := d.decodeAt(data, objStart, target); err != nil {
-			return WatchEvent{}, err
-		}
-		ev.Object = target
-	}
-	if obj, ok := ev.Object.(Object); ok {
-		ev.Object = withoutTypeMeta(obj)
-		if ev.Type != WatchBookmark && obj.GetName() == "" {
-			// Without a name the object has no key: caching it would put
-			// garbage under "" (an "object": null decodes to an empty Pod).
-			return WatchEvent{}, errors.New("the object of a " + string(ev.Type) + " event has no metadata.name")
-		}
-	}
-	return ev, nil
-}
-
-// eventTarget returns a new value for the object of an event of type t: a
-// *Status for ERROR, the watched kind for the others, nil for a type that
-// does not exist.
-func eventTarget(t WatchEventType, newObject func() Object) any {
-	switch t {
-	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
-		return newObject()
-	case WatchError:
-		return &Status{}
-	}
-	return nil
 }

@@ -1,8 +1,9 @@
-// lossless_scan.go holds the few steps every decoder of the package takes
-// over JSON text: skip spaces, find where a string ends, and find where a
-// whole value ends (valueScan), even across reads of a response body. They
-// do not check the JSON: the decoders that then read the value do, so no
-// byte is checked twice. Bad input gives an error, never a panic.
+// scan.go holds the few steps every decoder of the package takes over JSON
+// text: skip spaces, find where a string or a whole value ends (valueScan,
+// which goes on across reads of a response body), and take a plain string
+// as it is. They check the JSON only as far as they must: the decoders that
+// then read the value check the rest, so no byte is checked twice. Bad
+// input gives an error, never a panic.
 //
 // client-go counterpart: the framing of
 // k8s.io/apimachinery/pkg/runtime/serializer/json (a json.Decoder decodes
@@ -133,6 +134,35 @@ func canBeInJSON(c byte) bool {
 		return true
 	}
 	return c >= '0' && c <= '9'
+}
+
+// plainString returns the text of the JSON string that starts at data[i]
+// when it is plain: printable ASCII, no escapes. It reports false for any
+// other string (or no string), which encoding/json then reads.
+func plainString(data []byte, i int) (text []byte, end int, ok bool) {
+	if i >= len(data) || data[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(data); j++ {
+		if data[j] == '"' {
+			return data[i+1 : j], j + 1, true
+		}
+		if data[j] < 0x20 || data[j] > 0x7e || data[j] == '\\' {
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// isPlain reports whether text is printable ASCII with no quote or
+// backslash: a JSON string's contents that mean exactly these bytes.
+func isPlain(text []byte) bool {
+	for _, c := range text {
+		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return true
 }
 
 func isDelimiter(c byte) bool {
