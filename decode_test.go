@@ -166,9 +166,35 @@ func TestDecodeEventRefusesAmbiguousEnvelopes(t *testing.T) {
 	}
 }
 
+// checkRefusesBrokenJSON puts data, which is not JSON, inside a list and
+// inside a watch event: where encoding/json's Decoder cannot read the first
+// value of the body, ours must fail too (they frame the body themselves).
+func checkRefusesBrokenJSON(t *testing.T, data []byte, newObject func() Object) {
+	t.Helper()
+	for _, body := range []string{
+		`{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[` + string(data) + `]}`,
+		`{"type":"ADDED","object":` + string(data) + `}`,
+	} {
+		if json.NewDecoder(strings.NewReader(body)).Decode(new(any)) == nil {
+			continue // data closed the list or event early: the first value is JSON
+		}
+		d := newDecoder(strings.NewReader(body), newObject)
+		var err error
+		if strings.HasPrefix(body, `{"kind"`) {
+			_, err = decodeList(d, newObject)
+		} else {
+			_, err = decodeEvent(d, newObject)
+		}
+		if err == nil {
+			t.Fatalf("decoded %q, which encoding/json refuses", body)
+		}
+	}
+}
+
 // FuzzDecodeMatchesEncodingJSON decodes arbitrary JSON values as a list item
 // and as a watch event's object, generic and typed, and compares with
-// encoding/json's own answer. Seeded with every saved object.
+// encoding/json's own answer; text that is not JSON must be refused.
+// Seeded with every saved object.
 func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 	for _, data := range savedObjects(f) {
 		f.Add(data, false)
@@ -177,12 +203,13 @@ func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"metadata":{"name":"x"},"n":[1,1.0,1e2,-0,null,{}]}`), true)
 	f.Fuzz(func(t *testing.T, data []byte, generic bool) {
 		data = bytes.TrimSpace(data)
-		if !json.Valid(data) {
-			return // only one whole value can be put inside a list or an event
-		}
 		newObject := decodeFactories["Pod"]
 		if generic {
 			newObject = decodeFactories["Unstructured"]
+		}
+		if !json.Valid(data) {
+			checkRefusesBrokenJSON(t, data, newObject)
+			return // only one whole value can be put inside a list or an event
 		}
 		checkSameDecode(t, data, newObject)
 	})

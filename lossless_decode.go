@@ -118,8 +118,8 @@ func decodeStruct(data []byte, i int, v reflect.Value) (int, error) {
 // keep it raw as: the same text when it is plain, else the name as
 // encoding/json writes it.
 func memberName(quoted []byte) (name, keptAs []byte, err error) {
-	if raw := quoted[1 : len(quoted)-1]; isPlain(raw) && bytes.IndexAny(raw, "<>&") < 0 {
-		return raw, quoted, nil // no escapes: as is (json.Marshal would write <>& as \u003c...)
+	if raw := quoted[1 : len(quoted)-1]; isPlain(raw) {
+		return raw, quoted, nil
 	}
 	var s string
 	if err := json.Unmarshal(quoted, &s); err != nil {
@@ -132,7 +132,7 @@ func memberName(quoted []byte) (name, keptAs []byte, err error) {
 // its tokens, as json.Compact writes it: servers send it so, and then it is
 // value itself, not a copy.
 func compacted(value []byte) ([]byte, error) {
-	if bytes.IndexAny(value, " \t\r\n") < 0 && json.Valid(value) {
+	if !hasSpace(value) && json.Valid(value) {
 		return value, nil
 	}
 	var buf bytes.Buffer

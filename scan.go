@@ -154,15 +154,26 @@ func plainString(data []byte, i int) (text []byte, end int, ok bool) {
 	return nil, 0, false
 }
 
-// isPlain reports whether text is printable ASCII with no quote or
-// backslash: a JSON string's contents that mean exactly these bytes.
+// isPlain reports whether text is printable ASCII with no quote,
+// backslash or <>&: a JSON string's contents that mean exactly these bytes,
+// and that json.Marshal writes back unchanged (it escapes <>& as \u003c...).
 func isPlain(text []byte) bool {
 	for _, c := range text {
-		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' {
+		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' {
 			return false
 		}
 	}
 	return true
+}
+
+// hasSpace reports whether text holds a JSON space (perhaps in a string).
+func hasSpace(text []byte) bool {
+	for _, c := range text {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 func isDelimiter(c byte) bool {
