@@ -1,14 +1,14 @@
 // decode.go turns the JSON a server sends into objects: the items of a list
 // and the events of a watch stream, each decoded as it arrives. The decoder
 // reads the body in large blocks, finds where each item or event ends
-// (valueScan, lossless_scan.go), then decodes it from those bytes in one
-// pass: a typed object by decodeStruct (lossless_decode.go), a generic one by
-// readAny (decode_generic.go); a list's members here, a watch event's
-// envelope in watch.go (decodeEvent). So each
-// byte is read twice, once to frame it and once to decode it; encoding/json
-// reads it three to five times on the same path (json.Decoder frames a
-// value with its scanner, re-scans it for each UnmarshalJSON, and checks it
-// again in json.Unmarshal). BenchmarkDecode measures what that saves.
+// (valueScan, scan.go), then decodes it from those bytes in one pass: a
+// typed object by decodeStruct (lossless_decode.go), a generic one by
+// readAny (decode_generic.go); a list's own members here, a watch event's
+// envelope in watch.go (decodeEvent). So each byte is read twice, once to
+// frame it and once to decode it. encoding/json reads it three to five
+// times on the same path (json.Decoder frames a value with its scanner,
+// scans it again to hand it to each UnmarshalJSON, and json.Unmarshal
+// checks it once more); BenchmarkDecode measures what that saves.
 //
 // client-go counterpart: the JSON serializer of
 // k8s.io/apimachinery/pkg/runtime/serializer/json (Serializer.Decode), the
