@@ -45,14 +45,7 @@ func (d *decoder) readObject(data []byte, i, depth int) (map[string]any, int, er
 		return nil, 0, errTooDeep
 	}
 	m := map[string]any{}
-	i = spaceEnd(data, i+1)
-	for first := true; i < len(data) && data[i] != '}'; first = false {
-		if !first {
-			if data[i] != ',' {
-				return nil, 0, errBadJSON
-			}
-			i = spaceEnd(data, i+1)
-		}
+	for i = spaceEnd(data, i+1); i < len(data) && data[i] != '}'; {
 		key, end, err := d.readString(data, i)
 		if err != nil {
 			return nil, 0, err
@@ -65,7 +58,9 @@ func (d *decoder) readObject(data []byte, i, depth int) (map[string]any, int, er
 			return nil, 0, err
 		}
 		m[key.(string)] = value
-		i = spaceEnd(data, end)
+		if i, err = afterElement(data, end, '}'); err != nil {
+			return nil, 0, err
+		}
 	}
 	if i >= len(data) {
 		return nil, 0, errBadJSON
@@ -112,20 +107,15 @@ func (d *decoder) readList(data []byte, i, depth int) ([]any, int, error) {
 		return nil, 0, errTooDeep
 	}
 	list := []any{}
-	i = spaceEnd(data, i+1)
-	for first := true; i < len(data) && data[i] != ']'; first = false {
-		if !first {
-			if data[i] != ',' {
-				return nil, 0, errBadJSON
-			}
-			i = spaceEnd(data, i+1)
-		}
+	for i = spaceEnd(data, i+1); i < len(data) && data[i] != ']'; {
 		value, end, err := d.readAny(data, i, depth)
 		if err != nil {
 			return nil, 0, err
 		}
 		list = append(list, value)
-		i = spaceEnd(data, end)
+		if i, err = afterElement(data, end, ']'); err != nil {
+			return nil, 0, err
+		}
 	}
 	if i >= len(data) {
 		return nil, 0, errBadJSON

@@ -95,13 +95,8 @@ func decodeStruct(data []byte, i int, v reflect.Value) (int, error) {
 			}
 			kept = append(kept, keptMember{keptName, value})
 		}
-		if i = spaceEnd(data, end); i < len(data) && data[i] == ',' {
-			i = spaceEnd(data, i+1)
-			if i < len(data) && data[i] == '}' {
-				return 0, errBadJSON // a comma before the end
-			}
-		} else if i >= len(data) || data[i] != '}' {
-			return 0, errBadJSON
+		if i, err = afterElement(data, end, '}'); err != nil {
+			return 0, err
 		}
 	}
 	if i >= len(data) {

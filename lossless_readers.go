@@ -90,21 +90,6 @@ func readStructs(data []byte, i int, field reflect.Value) (int, bool, error) {
 	return i + 1, true, nil
 }
 
-// afterElement steps past the comma after an element of a list or map that
-// ends at i, to the next element or the closing bracket.
-func afterElement(data []byte, i int, closing byte) (int, error) {
-	i = spaceEnd(data, i)
-	switch {
-	case i < len(data) && data[i] == ',':
-		if i = spaceEnd(data, i+1); i < len(data) && data[i] != closing {
-			return i, nil
-		}
-	case i < len(data) && data[i] == closing:
-		return i, nil
-	}
-	return 0, errBadJSON
-}
-
 // readPointer reads a pointer's target with elem.
 func readPointer(elem fastReader) fastReader {
 	return func(data []byte, i int, field reflect.Value) (int, bool, error) {

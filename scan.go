@@ -65,6 +65,22 @@ func endOfValue(data []byte, i int) (int, bool) {
 	return i + n, done && n > 0
 }
 
+// afterElement steps from the end of an element of an object or list (a
+// member, or an item), at i, past the comma after it to the next element,
+// or to the closing bracket. A comma with no element after it is an error.
+func afterElement(data []byte, i int, closing byte) (int, error) {
+	i = spaceEnd(data, i)
+	switch {
+	case i < len(data) && data[i] == ',':
+		if i = spaceEnd(data, i+1); i < len(data) && data[i] != closing {
+			return i, nil
+		}
+	case i < len(data) && data[i] == closing:
+		return i, nil
+	}
+	return 0, errBadJSON
+}
+
 // valueScan finds where one JSON value ends by counting brackets outside
 // its strings. It can stop at the end of the bytes read so far and go on
 // from there when more arrive, so a value split across reads is scanned

@@ -174,13 +174,7 @@ func decodeEvent(d *decoder, newObject func() Object) (WatchEvent, error) {
 		objStart          = -1 // where the object starts, when it came before the type
 	)
 	i := spaceEnd(data, 1)
-	for first := true; i < len(data) && data[i] != '}'; first = false {
-		if !first {
-			if data[i] != ',' {
-				return WatchEvent{}, errBadJSON
-			}
-			i = spaceEnd(data, i+1)
-		}
+	for i < len(data) && data[i] != '}' {
 		nameEnd, ok := endOfString(data, i)
 		if data[i] != '"' || !ok {
 			return WatchEvent{}, errBadJSON
@@ -222,9 +216,11 @@ func decodeEvent(d *decoder, newObject func() Object) (WatchEvent, error) {
 		if !ok {
 			return WatchEvent{}, errBadJSON
 		}
-		i = spaceEnd(data, end)
+		if i, err = afterElement(data, end, '}'); err != nil {
+			return WatchEvent{}, err
+		}
 	}
-	if i >= len(data) {
+	if i != len(data)-1 { // the event's closing brace ends its text
 		return WatchEvent{}, errBadJSON
 	}
 	if ev.Object == nil { // the object came first, or none came
