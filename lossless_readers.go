@@ -102,6 +102,7 @@ func readPointer(elem fastReader) fastReader {
 	}
 }
 
+// readString reads a plain string (see plainString).
 func readString(data []byte, i int, field reflect.Value) (int, bool, error) {
 	text, end, ok := plainString(data, i)
 	if ok {
@@ -110,6 +111,7 @@ func readString(data []byte, i int, field reflect.Value) (int, bool, error) {
 	return end, ok, nil
 }
 
+// readBool reads true or false.
 func readBool(data []byte, i int, field reflect.Value) (int, bool, error) {
 	end, ok := endOfValue(data, i)
 	if !ok {
