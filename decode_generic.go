@@ -124,8 +124,8 @@ func (d *decoder) readList(data []byte, i, depth int) ([]any, int, error) {
 }
 
 // readString reads the JSON string that starts at data[i], as a string in
-// an any. A plain one is taken as it is; one with escapes or other than
-// ASCII goes through encoding/json, which unescapes it and replaces bad
+// an any. A plain one (plainString) is taken as it is; one with escapes or
+// bad UTF-8 goes through encoding/json, which unescapes it and replaces bad
 // UTF-8 as it always does.
 func (d *decoder) readString(data []byte, i int) (any, int, error) {
 	if text, end, ok := plainString(data, i); ok {

@@ -201,6 +201,7 @@ func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 		f.Add(data, true)
 	}
 	f.Add([]byte(`{"metadata":{"name":"x"},"n":[1,1.0,1e2,-0,null,{}]}`), true)
+	f.Add([]byte(`{"metadata":{"name":"x","annotations":{"描述":"中文说明"}},"spec":{"命令":["你好","\u4e16"]}}`), true)
 	f.Fuzz(func(t *testing.T, data []byte, generic bool) {
 		data = bytes.TrimSpace(data)
 		newObject := decodeFactories["Pod"]

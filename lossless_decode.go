@@ -11,7 +11,7 @@
 // difference (a third of the time and of the allocations per pod).
 //
 // The readers take only the plain forms a server writes: a string of
-// printable ASCII with no escapes, an integer with no fraction or exponent,
+// valid UTF-8 with no escapes, an integer with no fraction or exponent,
 // a time in canonical RFC 3339 with a Z. Any other form (an escape, a
 // float, a time with an offset, a null inside a list) goes to encoding/json
 // as before, which is also the reference: TestFastReadersDecodeAsEncodingJSON

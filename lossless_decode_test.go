@@ -16,6 +16,8 @@ import (
 var fastReaderCases = []string{
 	`{"metadata":{"name":"a\u0062","labels":{"k":"v\n"},"annotations":{"a":"b\"c"}}}`,
 	`{"metadata":{"name":"né","labels":{"é":"x"},"finalizers":["a","ü"]}}`,
+	`{"metadata":{"annotations":{"描述":"一个中文说明  "},"中文":"键"},"spec":{"containers":[{"command":["echo","你好"]}]}}`,
+	"{\"metadata\":{\"name\":\"a\x7fb\",\"labels\":{\"k\":\"\xe4\xb8\"}}}",
 	"{\"metadata\":{\"name\":\"a\xffb\",\"labels\":{\"k\":\"\xfe\"}}}",
 	`{"metadata":{"name":"<a&b>","<x>":1,"a\u0000b":2,"a\u003cb":3}}`,
 	`{"metadata":{"generation":-0}}`, `{"metadata":{"generation":01}}`, `{"metadata":{"generation":1e3}}`,

@@ -16,6 +16,7 @@ package informer
 
 import (
 	"errors"
+	"unicode/utf8"
 )
 
 var errBadJSON = errors.New("malformed JSON")
@@ -153,18 +154,24 @@ func canBeInJSON(c byte) bool {
 }
 
 // plainString returns the text of the JSON string that starts at data[i]
-// when it is plain: printable ASCII, no escapes. It reports false for any
-// other string (or no string), which encoding/json then reads.
+// when it is plain: no escapes, no control characters, valid UTF-8 (Chinese
+// text included). encoding/json gives exactly these bytes for such a
+// string. It reports false for any other string (or no string), which
+// encoding/json then reads: it unescapes, and replaces bad UTF-8.
 func plainString(data []byte, i int) (text []byte, end int, ok bool) {
 	if i >= len(data) || data[i] != '"' {
 		return nil, 0, false
 	}
+	ascii := true
 	for j := i + 1; j < len(data); j++ {
-		if data[j] == '"' {
-			return data[i+1 : j], j + 1, true
-		}
-		if data[j] < 0x20 || data[j] > 0x7e || data[j] == '\\' {
+		switch c := data[j]; {
+		case c == '"':
+			text = data[i+1 : j]
+			return text, j + 1, ascii || utf8.Valid(text)
+		case c < 0x20 || c == '\\':
 			return nil, 0, false
+		case c >= 0x80:
+			ascii = false
 		}
 	}
 	return nil, 0, false
