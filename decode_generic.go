@@ -10,9 +10,10 @@
 // FuzzDecodeMatchesEncodingJSON check it against encoding/json.
 //
 // client-go counterpart: unstructured.UnstructuredJSONScheme in
-// k8s.io/apimachinery/pkg/apis/meta/v1/unstructured (it decodes with
-// encoding/json and then converts the numbers to int64 or float64; ours
-// stay json.Number, as Unstructured.UnmarshalJSON keeps them).
+// k8s.io/apimachinery/pkg/apis/meta/v1/unstructured (decodeToUnstructured:
+// k8s.io/apimachinery/pkg/util/json.Unmarshal, that is sigs.k8s.io/json,
+// which makes integers int64 and other numbers float64; ours stay
+// json.Number, as Unstructured.UnmarshalJSON keeps them).
 //
 // Tutorial: 004 §3.1 (one type for all kinds, and what it costs).
 

@@ -5,10 +5,10 @@
 // then read the value check the rest, so no byte is checked twice. Bad
 // input gives an error, never a panic.
 //
-// client-go counterpart: the framing of
-// k8s.io/apimachinery/pkg/runtime/serializer/json (a json.Decoder decodes
-// each frame into a json.RawMessage, which scans it twice) and the scanner
-// of encoding/json.
+// client-go counterpart: framer.NewJSONFramedReader in
+// k8s.io/apimachinery/pkg/util/framer (the JSON serializer's framer: a
+// json.Decoder decodes each frame into a json.RawMessage, which scans it
+// twice) and the scanner of encoding/json.
 //
 // Tutorial: 004 §3.2 and §4.1 (decoding objects on the informer's hot path).
 
