@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 )
 
 // readSize is how much the decoder asks the body for at a time.
@@ -33,12 +34,11 @@ const readSize = 32 << 10
 // decoder reads the JSON values of one response body (a list, or the
 // events of a watch) and decodes the objects in them.
 type decoder struct {
-	r         io.Reader
-	buf       []byte // read and not yet used: buf[start:]
-	start     int
-	err       error // what the body's Read returned last, once not nil
-	newObject func() Object
-	shared    *sharedValues // nil unless the objects are *Unstructured
+	r      io.Reader
+	buf    []byte // read and not yet used: buf[start:]
+	start  int
+	err    error         // what the body's Read returned last, once not nil
+	shared *sharedValues // nil unless the objects are *Unstructured
 }
 
 // newDecoder returns a decoder over r for objects made by newObject.
@@ -46,7 +46,7 @@ type decoder struct {
 // Unstructured.UnmarshalJSON does, and share their equal values (see
 // sharedValues); typed objects decode as json.Unmarshal would decode them.
 func newDecoder(r io.Reader, newObject func() Object) *decoder {
-	d := &decoder{r: r, newObject: newObject}
+	d := &decoder{r: r}
 	if _, ok := newObject().(*Unstructured); ok {
 		d.shared = newSharedValues()
 	}
@@ -92,7 +92,7 @@ func (d *decoder) read() {
 		d.start = 0
 	}
 	if cap(d.buf)-len(d.buf) < readSize/2 {
-		d.buf = append(d.buf, make([]byte, max(readSize, cap(d.buf)))...)[:len(d.buf)]
+		d.buf = slices.Grow(d.buf, max(readSize, cap(d.buf))) // at least double
 	}
 	n, err := d.r.Read(d.buf[len(d.buf):cap(d.buf)])
 	d.buf = d.buf[:len(d.buf)+n]

@@ -8,12 +8,14 @@ package informer
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // decodeFactories are the two kinds of object the decoders fill.
@@ -214,4 +216,56 @@ func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 		}
 		checkSameDecode(t, data, newObject)
 	})
+}
+
+// TestDecodeAcrossReads decodes the same list and watch stream from bodies
+// that hand over their bytes one at a time, in halves, and with the end of
+// the body arriving together with the last bytes: every value split across
+// reads must come out exactly as from one read (valueScan goes on where
+// it stopped), and the stream must end with io.EOF.
+func TestDecodeAcrossReads(t *testing.T) {
+	say(t, "A list and a watch stream decode the same whether the body arrives in one read, in halves, or one byte at a time.",
+		"无论响应体一次读完、分两半到达，还是一个字节一个字节地到达，列表和 watch 流的解码结果都一样。")
+	data, err := os.ReadFile("testdata/bench-pod.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pod bytes.Buffer
+	if err := json.Compact(&pod, data); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[` +
+		pod.String() + `, ` + pod.String() + "]}\n"
+	stream := `{"type":"ADDED","object":` + pod.String() + "}\n" +
+		`{"object":` + pod.String() + `,"type":"MODIFIED"}` + "\n"
+	readers := map[string]func(string) io.Reader{
+		"one read":    func(s string) io.Reader { return strings.NewReader(s) },
+		"halves":      func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
+		"byte a time": func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
+		"EOF with data": func(s string) io.Reader {
+			return iotest.DataErrReader(strings.NewReader(s))
+		},
+	}
+	for kind, newObject := range decodeFactories {
+		want, err := decodeList(newDecoder(strings.NewReader(list), newObject), newObject)
+		if err != nil || len(want.Items) != 2 {
+			t.Fatalf("%s: the list: %v", kind, err)
+		}
+		for how, reader := range readers {
+			got, err := decodeList(newDecoder(reader(list), newObject), newObject)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %s: list %+v, %v", kind, how, got, err)
+			}
+			d := newDecoder(reader(stream), newObject)
+			for i, typ := range []WatchEventType{WatchAdded, WatchModified} {
+				ev, err := decodeEvent(d, newObject)
+				if err != nil || ev.Type != typ || !reflect.DeepEqual(ev.Object, want.Items[i]) {
+					t.Fatalf("%s, %s: event %d: %s %+v, %v", kind, how, i, ev.Type, ev.Object, err)
+				}
+			}
+			if _, err := decodeEvent(d, newObject); err != io.EOF {
+				t.Fatalf("%s, %s: after the last event: %v, want io.EOF", kind, how, err)
+			}
+		}
+	}
 }
