@@ -1,14 +1,12 @@
 // delta.go holds the vocabulary of change that flows from the Reflector,
-// through a queue (the DeltaFIFO or the RealFIFO), to the informer:
-// DeltaType, Delta, Deltas, the DeletedFinalStateUnknown tombstone, and the
-// payloads of the three whole-queue deltas only a RealFIFO emits
-// (ReplacedAllInfo, SyncAllInfo, BookmarkInfo); and the small interfaces and
-// function types both queues share (KeyListerGetter, TransformFunc,
-// PopProcessFunc).
+// through the queue, to the informer: DeltaType, Delta, Deltas, the
+// DeletedFinalStateUnknown tombstone, and the small interfaces and function
+// types every queue shares (KeyListerGetter, TransformFunc, PopProcessFunc).
+// (The three whole-queue deltas of client-go 1.37's RealFIFO are in
+// realfifo.go, the second reading.)
 //
 // client-go counterpart: the types at the top of k8s.io/client-go/tools/cache
-// delta_fifo.go, and ReplacedAllInfo, SyncAllInfo, BookmarkInfo in
-// the_real_fifo.go (v0.37.2).
+// delta_fifo.go.
 //
 // Tutorial: 004 §2.2 (DeltaFIFO) and 000 §4.2 (tombstones for deletes).
 
@@ -17,9 +15,8 @@ package informer
 // DeltaType says what happened to an object.
 type DeltaType string
 
-// The kinds of change a queue records. A DeltaFIFO uses the first five; a
-// RealFIFO also uses the last three, each of which stands for the whole
-// queue rather than one object.
+// The kinds of change a queue records about one object. (A RealFIFO adds
+// three that stand for the whole queue: realfifo.go.)
 const (
 	// Added: the object was created (a watch ADDED event).
 	Added DeltaType = "Added"
@@ -34,36 +31,7 @@ const (
 	// Sync: a periodic resync (or, by default, a relist) re-delivers an
 	// object that may not have changed.
 	Sync DeltaType = "Sync"
-	// ReplacedAll: a whole relist in one delta, emitted by a RealFIFO with
-	// AtomicEvents instead of one Replaced per object. Its Object is a
-	// ReplacedAllInfo.
-	ReplacedAll DeltaType = "ReplacedAll"
-	// SyncAll: a whole resync in one delta (a RealFIFO with AtomicEvents):
-	// the consumer re-delivers everything it holds. Its Object is a
-	// SyncAllInfo.
-	SyncAll DeltaType = "SyncAll"
-	// Bookmark: the server said how far the stream has got, with no change
-	// (a RealFIFO with EmitDeltaTypeBookmark). Its Object is a BookmarkInfo.
-	Bookmark DeltaType = "Bookmark"
 )
-
-// ReplacedAllInfo is the Object of a ReplacedAll delta: the list of a Replace
-// call, already transformed, and the resource version it was listed at.
-type ReplacedAllInfo struct {
-	// ResourceVersion is the version Replace was given.
-	ResourceVersion string
-	// Objects are the listed objects, in list order.
-	Objects []any
-}
-
-// SyncAllInfo is the Object of a SyncAll delta; it carries nothing.
-type SyncAllInfo struct{}
-
-// BookmarkInfo is the Object of a Bookmark delta.
-type BookmarkInfo struct {
-	// ResourceVersion is the version of the bookmark.
-	ResourceVersion string
-}
 
 // Delta is one change: what happened, and the object after it happened
 // (before it, for a deletion).

@@ -12,43 +12,33 @@
 // Tutorial: the "what changed in client-go 1.33–1.37" chapter; the
 // walkthrough's Step03RealFIFO.
 
+// The gates, in full (informer.go declares PipelineGates with one line each):
+//   - InOrderInformers runs the informer on a RealFIFO (every notification,
+//     in order) instead of a DeltaFIFO (one entry per key). In v0.37.2 the
+//     gate is GA and locked on: KUBE_FEATURE_InOrderInformers=false is
+//     refused ("feature is locked") by getEnabledMapFromEnvVar, and only
+//     client-go's own tests (features.SetForTesting) can turn it off.
+//     Turning it off here is that: a way to run and read the 1.32 pipeline,
+//     which no v0.37.2 program runs.
+//   - AtomicFIFO (beta, on since 1.36) makes the RealFIFO atomic: a relist
+//     is one ReplacedAll delta, a resync one SyncAll, bookmarks reach the
+//     cache as Bookmark deltas, and the queue no longer reads the cache.
+//     Off, the RealFIFO reads the cache (KnownObjects) and queues one delta
+//     per object; and the cache's LastStoreSyncResourceVersion answers "".
+//   - InOrderInformersBatchProcess (beta, on since 1.35) pops runs of
+//     deltas with PopBatch and applies each run to the cache in one
+//     Transaction before calling the handlers.
+//   - UnlockWhileProcessingFIFO (beta, on since 1.36) lets the RealFIFO
+//     take new notifications while the informer processes popped ones.
+//   - WatchListClient (beta, on since 1.35) makes the Reflector start with
+//     a streaming list (a watch with sendInitialEvents=true), falling back
+//     to list and watch when the server cannot.
+// (The type is not called FeatureGates: that is client-go's process-wide
+// registry, features.FeatureGates(), which this is not.)
+
 package informer
 
 import "fmt"
-
-// PipelineGates switches, per informer, the client-go feature gates that
-// shape its pipeline. Each field is named after its gate. (The type is not
-// called FeatureGates: that is client-go's process-wide registry,
-// features.FeatureGates(), which this is not.)
-type PipelineGates struct {
-	// InOrderInformers runs the informer on a RealFIFO (every notification,
-	// in order) instead of a DeltaFIFO (one entry per key). In v0.37.2 the
-	// gate is GA and locked on: KUBE_FEATURE_InOrderInformers=false is
-	// refused ("feature is locked"), and only client-go's own tests
-	// (features.SetForTesting) can turn it off. Turning it off here is
-	// that: a way to run and read the 1.32 pipeline, which no v0.37.2
-	// program runs.
-	InOrderInformers bool
-	// AtomicFIFO (beta, on since 1.36) makes the RealFIFO atomic: a relist
-	// is one ReplacedAll delta, a resync one SyncAll, bookmarks reach the
-	// cache as Bookmark deltas, and the queue no longer reads the cache.
-	// Off, the RealFIFO reads the cache (KnownObjects) and queues one delta
-	// per object; and the cache's LastStoreSyncResourceVersion answers "".
-	// Needs InOrderInformers.
-	AtomicFIFO bool
-	// InOrderInformersBatchProcess (beta, on since 1.35) pops runs of
-	// deltas with PopBatch and applies each run to the cache in one
-	// Transaction before calling the handlers. Needs InOrderInformers.
-	InOrderInformersBatchProcess bool
-	// UnlockWhileProcessingFIFO (beta, on since 1.36) lets the RealFIFO
-	// take new notifications while the informer processes popped ones.
-	// Needs AtomicFIFO.
-	UnlockWhileProcessingFIFO bool
-	// WatchListClient (beta, on since 1.35) makes the Reflector start with
-	// a streaming list (a watch with sendInitialEvents=true), falling back
-	// to list and watch when the server cannot.
-	WatchListClient bool
-}
 
 // DefaultPipelineGates returns client-go v0.37.2's defaults: every gate on.
 func DefaultPipelineGates() PipelineGates {
@@ -66,11 +56,6 @@ func DefaultPipelineGates() PipelineGates {
 // default). An informer with these runs a DeltaFIFO and lists then watches.
 func PipelineGates132() PipelineGates { return PipelineGates{} }
 
-// defaultPipelineGates is what an informer made without explicit
-// PipelineGates uses. Only tests change it, to run the whole suite in both
-// pipelines (as client-go's tests use features.ReplaceFeatureGates).
-var defaultPipelineGates = DefaultPipelineGates()
-
 // String names the pipeline the gates select, for logs and test names.
 func (g PipelineGates) String() string {
 	if !g.InOrderInformers {
@@ -80,17 +65,30 @@ func (g PipelineGates) String() string {
 		g.AtomicFIFO, g.InOrderInformersBatchProcess, g.AtomicFIFO && g.UnlockWhileProcessingFIFO, g.WatchListClient)
 }
 
-// newQueueFIFO builds the queue the gates choose, as client-go's
-// newQueueFIFO does: a RealFIFO when InOrderInformers is on (atomic, with
-// bookmarks and no KnownObjects when AtomicFIFO is on), else the DeltaFIFO
-// with Replaced deltas. clientState is the informer's cache.
-func newQueueFIFO(gates PipelineGates, clientState Store, transform TransformFunc) Queue {
+// newQueueFIFO builds the queue the informer's gates choose, as
+// client-go's newQueueFIFO does: a RealFIFO when InOrderInformers is on
+// (atomic, with bookmarks and no KnownObjects when AtomicFIFO is on), else
+// the DeltaFIFO with Replaced deltas; and, with InOrderInformersBatchProcess,
+// the batch process function the run loop pops it with. layers.go makes it
+// the informer's newQueue (informer.go).
+func newQueueFIFO(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
+	gates, clientState := s.gates, s.indexer
+	// client-go's cache answers "" for its version while AtomicFIFO is off.
+	clientState.(*cache).hideStoreVersion = !gates.AtomicFIFO
 	if !gates.InOrderInformers {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          clientState,
 			EmitDeltaTypeReplaced: true,
 			Transformer:           transform,
-		})
+		}), nil
+	}
+	var processBatch ProcessBatchFunc
+	if gates.InOrderInformersBatchProcess {
+		processBatch = func(deltas []Delta, isInInitialList bool) error {
+			s.blockDeltas.Lock()
+			defer s.blockDeltas.Unlock()
+			return processDeltasInBatch(s, clientState, deltas, isInInitialList, s.keyFunc)
+		}
 	}
 	opts := RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Transformer: transform}
 	if gates.AtomicFIFO {
@@ -100,5 +98,5 @@ func newQueueFIFO(gates PipelineGates, clientState Store, transform TransformFun
 	} else {
 		opts.KnownObjects = clientState
 	}
-	return NewRealFIFOWithOptions(opts)
+	return NewRealFIFOWithOptions(opts), processBatch
 }

@@ -19,7 +19,6 @@ import (
 )
 
 func TestNewQueueFIFOFollowsTheGates(t *testing.T) {
-	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, nil)
 	nonAtomic := DefaultPipelineGates()
 	nonAtomic.AtomicFIFO = false
 	noUnlock := DefaultPipelineGates()
@@ -35,7 +34,9 @@ func TestNewQueueFIFOFollowsTheGates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got string
-		switch q := newQueueFIFO(tt.gates, cache, nil).(type) {
+		s := NewSharedIndexInformerWithOptions(nil, &Pod{}, SharedIndexInformerOptions{PipelineGates: &tt.gates}).(*sharedIndexInformer)
+		queue, _ := newQueueFIFO(s, nil)
+		switch q := queue.(type) {
 		case *RealFIFO:
 			if q.err != nil {
 				t.Fatalf("%v: the queue refuses its options: %v", tt.gates, q.err)

@@ -155,7 +155,6 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		gates = *options.PipelineGates
 	}
 	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
-	indexer.(*cache).hideStoreVersion = !gates.AtomicFIFO
 	var observer pipelineObserver
 	if newInformerObserver != nil {
 		observer = newInformerObserver(clock)
@@ -191,11 +190,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		transform, wait = wrapInformerTransform(ctx, s, transform)
 		defer wait()
 	}
-	var processBatch ProcessBatchFunc
-	if s.gates.InOrderInformersBatchProcess {
-		processBatch = s.handleBatchDeltas
-	}
-	queue := newQueueFIFO(s.gates, s.indexer, transform)
+	queue, processBatch := newQueue(s, transform) // hook: layers.go
 	if s.options.WrapQueue != nil {
 		queue = s.options.WrapQueue(queue)
 	}
@@ -239,16 +234,53 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 	if !ok {
 		return errors.New("object given as Process argument is not Deltas")
 	}
-	return processDeltas(s, s.indexer, deltas, isInInitialList, s.keyFunc)
+	return processPop(s, s.indexer, deltas, isInInitialList) // hook: layers.go
 }
 
-// handleBatchDeltas is the controller's batch process function: it applies
-// a batch popped by the RealFIFO in one Transaction and then notifies the
-// handlers (processDeltasInBatch, process.go).
-func (s *sharedIndexInformer) handleBatchDeltas(deltas []Delta, isInInitialList bool) error {
-	s.blockDeltas.Lock()
-	defer s.blockDeltas.Unlock()
-	return processDeltasInBatch(s, s.indexer, deltas, isInInitialList, s.keyFunc)
+// The two steps of the pipeline that client-go 1.33–1.37 changed are
+// package variables, so that the first reading runs the tutorial's pipeline
+// on its own, and layers.go (when the second reading is present) makes it
+// client-go v0.37.2's. Nothing else sets them.
+var (
+	// newQueue builds the queue Run fills and drains, and the function its
+	// run loop hands a batch to (nil: one Deltas per Pop). The first
+	// reading's is the tutorial's DeltaFIFO; layers.go sets newQueueFIFO
+	// (features.go), which chooses by the informer's PipelineGates.
+	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
+		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+			KnownObjects:          s.indexer,
+			EmitDeltaTypeReplaced: true,
+			Transformer:           transform,
+		}), nil
+	}
+	// processPop applies one popped Deltas: processDeltas (process.go);
+	// layers.go sets processDeltasAtomic (realfifo_batch.go), which also
+	// knows the whole-queue deltas of an atomic RealFIFO.
+	processPop = processDeltas
+	// defaultPipelineGates are the gates of an informer made without
+	// PipelineGates: every gate off, client-go 1.32's pipeline. layers.go
+	// sets client-go v0.37.2's defaults (DefaultPipelineGates).
+	defaultPipelineGates = PipelineGates{}
+)
+
+// PipelineGates switches, per informer, the client-go feature gates that
+// shape its pipeline; each field is named after its gate. The first
+// reading runs with every gate off. features.go (the second reading)
+// explains each gate and builds the pipeline they choose.
+type PipelineGates struct {
+	// InOrderInformers runs the informer on a RealFIFO instead of a DeltaFIFO.
+	InOrderInformers bool
+	// AtomicFIFO makes a relist one ReplacedAll delta and a resync one
+	// SyncAll; bookmarks reach the cache. Needs InOrderInformers.
+	AtomicFIFO bool
+	// InOrderInformersBatchProcess pops runs of deltas with PopBatch.
+	// Needs InOrderInformers.
+	InOrderInformersBatchProcess bool
+	// UnlockWhileProcessingFIFO lets the RealFIFO queue while the informer
+	// processes. Needs AtomicFIFO.
+	UnlockWhileProcessingFIFO bool
+	// WatchListClient starts the Reflector with a streaming list.
+	WatchListClient bool
 }
 
 // OnAdd distributes an add to every handler.

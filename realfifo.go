@@ -20,6 +20,41 @@ import (
 	"sync"
 )
 
+// The three deltas that stand for the whole queue rather than one object,
+// which only a RealFIFO queues (DeltaType and the per-object ones are in
+// delta.go).
+const (
+	// ReplacedAll: a whole relist in one delta, emitted by a RealFIFO with
+	// AtomicEvents instead of one Replaced per object. Its Object is a
+	// ReplacedAllInfo.
+	ReplacedAll DeltaType = "ReplacedAll"
+	// SyncAll: a whole resync in one delta (a RealFIFO with AtomicEvents):
+	// the consumer re-delivers everything it holds. Its Object is a
+	// SyncAllInfo.
+	SyncAll DeltaType = "SyncAll"
+	// Bookmark: the server said how far the stream has got, with no change
+	// (a RealFIFO with EmitDeltaTypeBookmark). Its Object is a BookmarkInfo.
+	Bookmark DeltaType = "Bookmark"
+)
+
+// ReplacedAllInfo is the Object of a ReplacedAll delta: the list of a Replace
+// call, already transformed, and the resource version it was listed at.
+type ReplacedAllInfo struct {
+	// ResourceVersion is the version Replace was given.
+	ResourceVersion string
+	// Objects are the listed objects, in list order.
+	Objects []any
+}
+
+// SyncAllInfo is the Object of a SyncAll delta; it carries nothing.
+type SyncAllInfo struct{}
+
+// BookmarkInfo is the Object of a Bookmark delta.
+type BookmarkInfo struct {
+	// ResourceVersion is the version of the bookmark.
+	ResourceVersion string
+}
+
 // defaultBatchSize is the most deltas PopBatch hands out at once, as
 // client-go's defaultBatchSize in the_real_fifo.go.
 const defaultBatchSize = 1000

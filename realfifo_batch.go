@@ -1,14 +1,19 @@
-// realfifo_batch.go holds the RealFIFO's PopBatch: how it cuts the queue
-// into runs of deltas that the informer applies to its cache in one
-// Transaction (processDeltasInBatch, process.go).
+// realfifo_batch.go holds what is new on the consumer's side of a RealFIFO:
+// PopBatch, which cuts the queue into runs of deltas, and what an informer
+// does with what it pops — a run applied to its cache in one Transaction
+// (processDeltasInBatch), a whole relist in one step (processReplacedAllInfo),
+// a whole resync and a bookmark (processDeltasAtomic).
 //
 // client-go counterpart: RealFIFO.PopBatch, batchable and defaultBatchSize in
-// k8s.io/client-go/tools/cache the_real_fifo.go; the InOrderInformersBatchProcess
-// gate (v0.37.2).
+// k8s.io/client-go/tools/cache the_real_fifo.go; processDeltas,
+// processDeltasInBatch and processReplacedAllInfo in controller.go; the
+// InOrderInformersBatchProcess and AtomicFIFO gates (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
 
 package informer
+
+import "fmt"
 
 // batchable reports whether deltas of type t may share a batch: the
 // whole-queue deltas (ReplacedAll, SyncAll, Bookmark) are popped alone.
@@ -72,4 +77,141 @@ func (f *RealFIFO) batchLenLocked() int {
 		seen[key] = struct{}{}
 	}
 	return limit
+}
+
+// processDeltasAtomic is processDeltas for a queue that may also hand out
+// the whole-queue deltas of an atomic RealFIFO: a ReplacedAll delta is a
+// whole relist (processReplacedAllInfo); a SyncAll delta is an update of
+// every cached object to itself, and ends the Deltas it is in, as in
+// client-go; a Bookmark delta only moves the cache's resource version.
+// Every other delta is processDelta's (process.go).
+func processDeltasAtomic(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
+	for _, d := range deltas {
+		switch d.Type {
+		case ReplacedAll:
+			info, ok := d.Object.(ReplacedAllInfo)
+			if !ok {
+				return fmt.Errorf("ReplacedAll did not contain ReplacedAllInfo: %T", d.Object)
+			}
+			// An informer's cache is keyed by DeletionHandlingMetaNamespaceKeyFunc.
+			if err := processReplacedAllInfo(handler, info, clientState, isInInitialList, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
+				return err
+			}
+		case SyncAll:
+			if _, ok := d.Object.(SyncAllInfo); !ok {
+				return fmt.Errorf("SyncAll did not contain SyncAllInfo: %T", d.Object)
+			}
+			for _, cached := range clientState.List() {
+				handler.OnUpdate(cached, cached)
+			}
+			return nil
+		case Bookmark:
+			info, ok := d.Object.(BookmarkInfo)
+			if !ok {
+				return fmt.Errorf("bookmark delta did not contain BookmarkInfo: %T", d.Object)
+			}
+			clientState.Bookmark(info.ResourceVersion)
+		default:
+			if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// processDeltasInBatch applies a batch of deltas of distinct keys to
+// clientState in one Transaction, then tells handler about each, in order.
+// If some writes of the Transaction failed, only the applied ones are
+// told, and the error says how many failed. A store that cannot do
+// transactions gets the deltas one by one through processDeltas. Only
+// per-object deltas may be in a batch (PopBatch sends the others alone).
+func processDeltasInBatch(handler ResourceEventHandler, clientState Store, deltas []Delta, isInInitialList bool, keyFunc KeyFunc) error {
+	txnStore, ok := clientState.(TransactionStore)
+	if !ok {
+		var errs []error
+		for _, d := range deltas {
+			if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("unexpected error when handling deltas: %v", errs)
+		}
+		return nil
+	}
+	txns := make([]Transaction, 0, len(deltas))
+	notify := make([]func(), 0, len(deltas))
+	for _, d := range deltas {
+		obj := d.Object
+		switch d.Type {
+		case Sync, Replaced, Added, Updated:
+			// The keys of a batch are distinct, so what the cache holds now
+			// is what this write replaces.
+			if old, exists, err := clientState.Get(obj); err == nil && exists {
+				txns = append(txns, Transaction{Type: TransactionTypeUpdate, Object: obj})
+				notify = append(notify, func() { handler.OnUpdate(old, obj) })
+			} else {
+				txns = append(txns, Transaction{Type: TransactionTypeAdd, Object: obj})
+				notify = append(notify, func() { handler.OnAdd(obj, isInInitialList) })
+			}
+		case Deleted:
+			txns = append(txns, Transaction{Type: TransactionTypeDelete, Object: obj})
+			notify = append(notify, func() { handler.OnDelete(obj) })
+		default:
+			return fmt.Errorf("delta type %s is not supported in batch processing", d.Type)
+		}
+	}
+	if err := txnStore.Transaction(txns...); err != nil {
+		for _, i := range err.SuccessfulIndices {
+			notify[i]()
+		}
+		return fmt.Errorf("not all items in the batch successfully processed: %s", err.Error())
+	}
+	for _, n := range notify {
+		n()
+	}
+	return nil
+}
+
+// processReplacedAllInfo applies a whole relist. It compares the list with
+// the cache (reconcileReplacement, realfifo_relist.go) to find the objects
+// that vanished and what each listed object replaces; then it replaces the
+// cache's contents in one step, so handlers and readers never see a
+// half-applied relist; then it tells handler of the deletions (tombstones
+// holding the cached object), then of the adds and updates, in list order.
+func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, clientState Store, isInInitialList bool, keyFunc KeyFunc) error {
+	type replacement struct {
+		old, new any
+		exists   bool
+	}
+	var deletions []DeletedFinalStateUnknown
+	replacements := make([]replacement, 0, len(info.Objects))
+	err := reconcileReplacement(nil, clientState, info.Objects, keyFunc,
+		func(t DeletedFinalStateUnknown) error {
+			deletions = append(deletions, t)
+			return nil
+		},
+		func(obj any) error {
+			old, exists, err := clientState.Get(obj)
+			replacements = append(replacements, replacement{old: old, new: obj, exists: err == nil && exists})
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	if err := clientState.Replace(info.Objects, info.ResourceVersion); err != nil {
+		return err
+	}
+	for _, t := range deletions {
+		handler.OnDelete(t)
+	}
+	for _, r := range replacements {
+		if r.exists {
+			handler.OnUpdate(r.old, r.new)
+		} else {
+			handler.OnAdd(r.new, isInInitialList)
+		}
+	}
+	return nil
 }

@@ -92,7 +92,7 @@ func runStep03History(t *testing.T, q Queue) step03Run {
 				line = strings.Replace(line, "ReplacedAll @", "ReplacedAll@", 1)
 			}
 			run.pops = append(run.pops, line)
-			err := processDeltas(handler, cache, deltas, initial, DeletionHandlingMetaNamespaceKeyFunc)
+			err := processDeltasAtomic(handler, cache, deltas, initial)
 			keys := cache.ListKeys()
 			for i := range keys {
 				keys[i] = strings.TrimPrefix(keys[i], "ns/")

@@ -1,0 +1,21 @@
+// layers.go plugs the second reading (today's client-go: features.go,
+// realfifo*.go, store_txn.go, reflector_watchlist.go) and the third (the
+// real wire) into the first, the tutorial's informer. The first reading
+// names each step that a later reading changes as a package variable at the
+// place it is used; this file, and nothing else, sets them. Delete the later
+// readings' files and this one, and the first reading builds and runs on its
+// own (bash .ci/run proves it on every change): the pipeline of client-go
+// 1.32, which the tutorial teaches. With them, an informer runs client-go
+// v0.37.2's by default.
+//
+// client-go counterpart: none as such. client-go has one pipeline, chosen
+// by feature gates inside newQueueFIFO (controller.go) and the Reflector.
+
+package informer
+
+func init() {
+	// The second reading: client-go 1.33–1.37.
+	defaultPipelineGates = DefaultPipelineGates() // informer.go
+	newQueue = newQueueFIFO                       // informer.go → features.go
+	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
+}
