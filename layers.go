@@ -18,4 +18,5 @@ func init() {
 	defaultPipelineGates = DefaultPipelineGates() // informer.go
 	newQueue = newQueueFIFO                       // informer.go → features.go
 	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
+	watchList = (*Reflector).watchList            // reflector.go → reflector_watchlist.go
 }

@@ -44,12 +44,12 @@ import (
 	"time"
 )
 
-// unknownFields holds the members of one JSON object that its Go struct does
-// not model, as one raw, compact JSON object such as {"hostname":"web-0"}; it
-// is nil when there are none, so a fully modeled object pays one empty slice
-// header. It is never changed in place, so copies of an object share it.
-// Every typed struct embeds it (which gives the struct the method kept).
-type unknownFields []byte
+// unknownFields (meta.go) holds the members of one JSON object that its Go
+// struct does not model, as one raw, compact JSON object such as
+// {"hostname":"web-0"}; it is nil when there are none, so a fully modeled
+// object pays one empty slice header. It is never changed in place, so
+// copies of an object share it. Every typed struct embeds it (which gives
+// the struct the method kept).
 
 // kept returns where the struct that embeds u keeps its raw members.
 func (u *unknownFields) kept() *unknownFields { return u }

@@ -133,18 +133,6 @@ func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
 // GetAnnotations returns the object's annotations (nil when it has none).
 func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 
-// UnmarshalJSON decodes the metadata, keeping the members it does not model.
-func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m) }
-
-// MarshalJSON encodes the metadata with the members it did not model.
-func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
-
-// UnmarshalJSON decodes the reference, keeping the members it does not model.
-func (r *OwnerReference) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r) }
-
-// MarshalJSON encodes the reference with the members it did not model.
-func (r OwnerReference) MarshalJSON() ([]byte, error) { return encodeKeeping(&r) }
-
 // DeepCopyInto copies m into out; the maps, slices and pointers are copied,
 // not shared (the raw unknown members are immutable and shared).
 func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
@@ -185,6 +173,12 @@ func cloneEach[T any](in []T, deepCopyInto func(in, out *T)) []T {
 	}
 	return out
 }
+
+// unknownFields is embedded in every typed struct: it holds the JSON
+// members the struct does not model, raw, so that an object read and written
+// back is the object the server sent. Plain encoding/json leaves it empty;
+// lossless.go and lossless_types.go (the third reading) fill it and write it.
+type unknownFields []byte
 
 // KeyFunc names an object in a cache. Keys are strings so that any object
 // can be stored in a map.

@@ -186,9 +186,9 @@ func (r *Reflector) Run(ctx context.Context) {
 // error only when it could not even start watching.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	var w Watcher
-	if r.useWatchList {
+	if r.useWatchList && watchList != nil {
 		var err error
-		w, err = r.watchList(ctx)
+		w, err = watchList(r, ctx)
 		if w == nil && err == nil {
 			return nil // ctx ended
 		}
@@ -222,3 +222,11 @@ func (r *Reflector) setLastSyncResourceVersion(v string) {
 
 // isExpiredError reports a 410: Expired from current servers, Gone from old ones.
 func isExpiredError(err error) bool { return IsResourceExpired(err) || IsGone(err) }
+
+// watchList streams the initial list instead of listing, for a Reflector
+// made with UseWatchList: it returns the open watch, positioned after the
+// initial events; (nil, nil) when ctx ended; an error when the server cannot,
+// and the Reflector falls back to list and watch. The first reading has none
+// (nil: always list, then watch); layers.go sets (*Reflector).watchList from
+// reflector_watchlist.go, the second reading.
+var watchList func(r *Reflector, ctx context.Context) (Watcher, error)

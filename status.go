@@ -87,24 +87,6 @@ type StatusCause struct {
 	unknownFields // the members no field above models, raw (lossless.go)
 }
 
-// UnmarshalJSON decodes the status, keeping the members it does not model.
-func (s *Status) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s) }
-
-// MarshalJSON encodes the status with the members it did not model.
-func (s Status) MarshalJSON() ([]byte, error) { return encodeKeeping(&s) }
-
-// UnmarshalJSON decodes the details, keeping the members they do not model.
-func (d *StatusDetails) UnmarshalJSON(data []byte) error { return decodeKeeping(data, d) }
-
-// MarshalJSON encodes the details with the members they did not model.
-func (d StatusDetails) MarshalJSON() ([]byte, error) { return encodeKeeping(&d) }
-
-// UnmarshalJSON decodes the cause, keeping the members it does not model.
-func (c *StatusCause) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
-
-// MarshalJSON encodes the cause with the members it did not model.
-func (c StatusCause) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
-
 // StatusError is an error the API server answered with.
 type StatusError struct {
 	// ErrStatus is the Status the server sent.

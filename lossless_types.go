@@ -1,0 +1,82 @@
+// lossless_types.go gives every typed struct of the first reading (the
+// metadata, the Pod, the Status of a failure) its two JSON methods: decode
+// keeping the members it does not model, and encode them back
+// (decodeKeeping and encodeKeeping, lossless.go). Without this file, those
+// types decode with plain encoding/json, which drops unmodeled members.
+//
+// client-go counterpart: none; k8s.io/api's types model every field, and
+// client-go's decoders drop unknown ones.
+
+package informer
+
+// UnmarshalJSON decodes the metadata, keeping the members it does not model.
+func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m) }
+
+// MarshalJSON encodes the metadata with the members it did not model.
+func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
+
+// UnmarshalJSON decodes the reference, keeping the members it does not model.
+func (r *OwnerReference) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r) }
+
+// MarshalJSON encodes the reference with the members it did not model.
+func (r OwnerReference) MarshalJSON() ([]byte, error) { return encodeKeeping(&r) }
+
+// UnmarshalJSON decodes the status, keeping the members it does not model.
+func (s *Status) UnmarshalJSON(data []byte) error { return decodeKeeping(data, s) }
+
+// MarshalJSON encodes the status with the members it did not model.
+func (s Status) MarshalJSON() ([]byte, error) { return encodeKeeping(&s) }
+
+// UnmarshalJSON decodes the details, keeping the members they do not model.
+func (d *StatusDetails) UnmarshalJSON(data []byte) error { return decodeKeeping(data, d) }
+
+// MarshalJSON encodes the details with the members they did not model.
+func (d StatusDetails) MarshalJSON() ([]byte, error) { return encodeKeeping(&d) }
+
+// UnmarshalJSON decodes the cause, keeping the members it does not model.
+func (c *StatusCause) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
+
+// MarshalJSON encodes the cause with the members it did not model.
+func (c StatusCause) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
+
+// UnmarshalJSON decodes the Pod, keeping the members it does not model.
+func (p *Pod) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
+
+// MarshalJSON encodes the Pod with the members it did not model.
+func (p Pod) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
+
+// UnmarshalJSON decodes the PodSpec, keeping the members it does not model.
+func (p *PodSpec) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
+
+// MarshalJSON encodes the PodSpec with the members it did not model.
+func (p PodSpec) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
+
+// UnmarshalJSON decodes the Container, keeping the members it does not model.
+func (c *Container) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
+
+// MarshalJSON encodes the Container with the members it did not model.
+func (c Container) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
+
+// UnmarshalJSON decodes the ContainerPort, keeping the members it does not model.
+func (c *ContainerPort) UnmarshalJSON(data []byte) error { return decodeKeeping(data, c) }
+
+// MarshalJSON encodes the ContainerPort with the members it did not model.
+func (c ContainerPort) MarshalJSON() ([]byte, error) { return encodeKeeping(&c) }
+
+// UnmarshalJSON decodes the ResourceRequirements, keeping the members it does not model.
+func (r *ResourceRequirements) UnmarshalJSON(data []byte) error { return decodeKeeping(data, r) }
+
+// MarshalJSON encodes the ResourceRequirements with the members it did not model.
+func (r ResourceRequirements) MarshalJSON() ([]byte, error) { return encodeKeeping(&r) }
+
+// UnmarshalJSON decodes the PodStatus, keeping the members it does not model.
+func (p *PodStatus) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
+
+// MarshalJSON encodes the PodStatus with the members it did not model.
+func (p PodStatus) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
+
+// UnmarshalJSON decodes the PodCondition, keeping the members it does not model.
+func (p *PodCondition) UnmarshalJSON(data []byte) error { return decodeKeeping(data, p) }
+
+// MarshalJSON encodes the PodCondition with the members it did not model.
+func (p PodCondition) MarshalJSON() ([]byte, error) { return encodeKeeping(&p) }
