@@ -233,3 +233,23 @@ func (c *cache) GetIndexers() Indexers { return c.storage.GetIndexers() }
 func (c *cache) AddIndexers(newIndexers Indexers) error {
 	return c.storage.AddIndexers(newIndexers)
 }
+
+// LastStoreSyncResourceVersion is the resource version of the newest state
+// written into the cache: that of the last Replace, of the last object
+// added, updated or deleted, or of the last Bookmark. For the cache of an
+// informer run with AtomicFIFO off it is "", as in client-go.
+func (c *cache) LastStoreSyncResourceVersion() string {
+	if c.hideStoreVersion {
+		return ""
+	}
+	c.storage.lock.RLock()
+	defer c.storage.lock.RUnlock()
+	return c.storage.rv
+}
+
+// Bookmark records that the cache is up to date as of rv.
+func (c *cache) Bookmark(rv string) {
+	c.storage.lock.Lock()
+	defer c.storage.lock.Unlock()
+	c.storage.rv = rv
+}

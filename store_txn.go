@@ -1,13 +1,10 @@
 // store_txn.go holds what the RealFIFO pipeline needs of the cache beyond
 // Add, Update and Delete: Transaction, which applies a batch of writes under
-// one lock so readers never see half a batch, and the store's resource
-// version (Bookmark, LastStoreSyncResourceVersion), which says how recent
-// the cache is even when no object changed.
+// one lock so readers never see half a batch.
 //
 // client-go counterpart: Transaction, TransactionType, TransactionStore,
 // TransactionError and cache.Transaction in k8s.io/client-go/tools/cache
-// store.go; threadSafeMap.Transaction, Bookmark and
-// LastStoreSyncResourceVersion in thread_safe_store.go (v0.37.2).
+// store.go; threadSafeMap.Transaction in thread_safe_store.go (v0.37.2).
 //
 // Tutorial: 004 §3.3 (the Store); the walkthrough's Step03RealFIFO.
 
@@ -116,32 +113,4 @@ func (s *threadSafeStore) transaction(txns []keyedTransaction) (applied []int, e
 	}
 	s.observeLocked(last)
 	return applied, errs
-}
-
-// observeLocked makes obj's resource version the store's, if obj has one
-// (a tombstone or nil has none). The caller holds the lock.
-func (s *threadSafeStore) observeLocked(obj any) {
-	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
-		s.rv = o.GetResourceVersion()
-	}
-}
-
-// LastStoreSyncResourceVersion is the resource version of the newest state
-// written into the cache: that of the last Replace, of the last object
-// added, updated or deleted, or of the last Bookmark. For the cache of an
-// informer run with AtomicFIFO off it is "", as in client-go.
-func (c *cache) LastStoreSyncResourceVersion() string {
-	if c.hideStoreVersion {
-		return ""
-	}
-	c.storage.lock.RLock()
-	defer c.storage.lock.RUnlock()
-	return c.storage.rv
-}
-
-// Bookmark records that the cache is up to date as of rv.
-func (c *cache) Bookmark(rv string) {
-	c.storage.lock.Lock()
-	defer c.storage.lock.Unlock()
-	c.storage.rv = rv
 }

@@ -310,3 +310,11 @@ func (s *threadSafeStore) objectsLocked(keys iter.Seq[string], n int) []any {
 	}
 	return out
 }
+
+// observeLocked makes obj's resource version the store's, if obj has one
+// (a tombstone or nil has none). The caller holds the lock.
+func (s *threadSafeStore) observeLocked(obj any) {
+	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
+		s.rv = o.GetResourceVersion()
+	}
+}
