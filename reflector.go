@@ -153,7 +153,11 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 
 // describeType names the expected type for log messages.
 func describeType(expectedType any) string {
-	if u, ok := expectedType.(*Unstructured); ok && u.GetKind() != "" {
+	// A generic object (Unstructured) names its kind itself.
+	if u, ok := expectedType.(interface {
+		GetAPIVersion() string
+		GetKind() string
+	}); ok && u.GetKind() != "" {
 		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
 	}
 	if expectedType == nil {

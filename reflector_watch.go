@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
+	"syscall"
 	"time"
 )
 
@@ -183,3 +184,7 @@ func startWatch(ctx context.Context, lw ListerWatcher, options ListOptions) (Wat
 	}
 	return w, err
 }
+
+// isConnectionRefused reports that nothing listens at the server's address
+// (utilnet.IsConnectionRefused): the Reflector backs off and re-watches.
+func isConnectionRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }

@@ -20,7 +20,6 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"syscall"
 )
 
 // endsWatchNormally reports whether err, returned while reading a watch
@@ -84,6 +83,3 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// isConnectionRefused reports that nothing listens at the server's address
-// (utilnet.IsConnectionRefused): the Reflector backs off and re-watches.
-func isConnectionRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
