@@ -64,13 +64,8 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 	say(t, "  *Pod gets the getters by embedding ObjectMeta and writes DeepCopyObject itself: a copy is a %T at %q",
 		"  *Pod 通过嵌入 ObjectMeta 得到取值方法，DeepCopyObject 自己实现：拷贝是一个 %T，版本 %q",
 		copied, copied.GetResourceVersion())
-	var other Object = &Unstructured{Object: map[string]any{"kind": "ConfigMap", "apiVersion": "v1",
-		"metadata": map[string]any{"name": "settings", "namespace": "default", "resourceVersion": "9"}}}
-	say(t, "  any other kind decodes into *Unstructured, a map with the same methods: %s %s/%s at %q",
-		"  其他种类都解码成 *Unstructured，一个带同样方法的 map：%s %s/%s，版本 %q",
-		other.(*Unstructured).GetKind(), other.GetNamespace(), other.GetName(), other.GetResourceVersion())
-	if other.GetName() != "settings" || copied.GetResourceVersion() != fromServer.ResourceVersion {
-		t.Fatalf("Object methods: %q %q", other.GetName(), copied.GetResourceVersion())
+	if copied.GetResourceVersion() != fromServer.ResourceVersion {
+		t.Fatalf("the copy is at version %q", copied.GetResourceVersion())
 	}
 
 	say(t, "The key function needs even less: GetNamespace and GetName. Anything with those two has a key;",
@@ -97,7 +92,7 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 	}
 
 	say(t, "A cluster-scoped object (a Node, a Namespace) has no namespace: its key is just its name.", "集群级对象（Node、Namespace）没有命名空间：它的键就是它的名字。")
-	node := &Unstructured{Object: map[string]any{"kind": "Node", "metadata": map[string]any{"name": "node-1"}}}
+	node := namedThing{name: "node-1"}
 	if key, _ := MetaNamespaceKeyFunc(node); key != "node-1" {
 		t.Fatalf("cluster-scoped key = %q", key)
 	}
@@ -172,71 +167,6 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	if !ok || tomb.Key != "default/web" {
 		t.Fatalf("deltas = %v", item)
 	}
-}
-
-func TestStep03RealFIFO(t *testing.T) {
-	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs. Files realfifo.go, process.go, features.go.",
-		"第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。文件 realfifo.go、process.go、features.go。")
-	say(t, "The cache holds a, b, c, e. Then: a changes, b changes, a changes again, c is deleted;",
-		"缓存里有 a、b、c、e。接着：a 变了，b 变了，a 又变了，c 被删除；")
-	say(t, "the watch drops, e is deleted meanwhile, d is created, and the Reflector relists.",
-		"watch 断开，期间 e 被删除、d 被创建，Reflector 重新 List。")
-	say(t, "The same history goes into both queues; an informer's processing (process.go) drains each.",
-		"同一段历史分别送进两个队列；informer 的处理逻辑（process.go）把它们各自取空。")
-	delta := runStep03History(t, NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-		KnownObjects: step03Cache(), EmitDeltaTypeReplaced: true}))
-	real := runStep03History(t, NewRealFIFOWithOptions(RealFIFOOptions{
-		AtomicEvents: true, EmitDeltaTypeBookmark: true, UnlockWhileProcessing: true}))
-
-	say(t, "  %-46s | %s", "  %-46s | %s", "DeltaFIFO (client-go ≤1.32) pops", "RealFIFO (client-go v0.37.2) pops")
-	for i := range max(len(delta.pops), len(real.pops)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.pops, i), step03At(real.pops, i))
-	}
-	wantDelta := []string{
-		"a: Updated a@2, Updated a@4, Replaced a@4", "b: Updated b@3, Replaced b@3", "c: Deleted c@5",
-		"d: Replaced d@6", "e: Deleted tombstone(e)",
-	}
-	wantReal := []string{"Updated a@2", "Updated b@3", "Updated a@4", "Deleted c@5", "ReplacedAll@7 [a@4 b@3 d@6]"}
-	if !slices.Equal(delta.pops, wantDelta) || !slices.Equal(real.pops, wantReal) {
-		t.Fatalf("pops:\nDeltaFIFO %q\n RealFIFO %q", delta.pops, real.pops)
-	}
-	say(t, "1. Order: the DeltaFIFO hands out a's whole story before b's; the RealFIFO keeps a, b, a as it happened.",
-		"1. 顺序：DeltaFIFO 先交出 a 的全部经过，再交出 b 的；RealFIFO 按发生的顺序 a、b、a 交出。")
-	say(t, "2. The relist: the DeltaFIFO spreads it over every key; the RealFIFO queues it as one ReplacedAll.",
-		"2. 重新 List：DeltaFIFO 把它分散到每个键上；RealFIFO 把它作为一个 ReplacedAll 排队。")
-
-	say(t, "The handlers hear (DeltaFIFO | RealFIFO):", "处理器收到的（DeltaFIFO | RealFIFO）：")
-	for i := range max(len(delta.heard), len(real.heard)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.heard, i), step03At(real.heard, i))
-	}
-	wantDeltaHeard := []string{"update a@1→a@2", "update a@2→a@4", "update a@4→a@4", "update b@1→b@3",
-		"update b@3→b@3", "delete c@5", "add d@6", "delete tombstone(e)"}
-	wantRealHeard := []string{"update a@1→a@2", "update b@1→b@3", "update a@2→a@4", "delete c@5",
-		"delete tombstone(e)", "update a@4→a@4", "update b@3→b@3", "add d@6"}
-	if !slices.Equal(delta.heard, wantDeltaHeard) || !slices.Equal(real.heard, wantRealHeard) {
-		t.Fatalf("handlers heard:\nDeltaFIFO %q\n RealFIFO %q", delta.heard, real.heard)
-	}
-	say(t, "After a ReplacedAll the cache is replaced first; then the handlers get the deletions, then the list in order.",
-		"处理 ReplacedAll 时先整体替换缓存；然后处理器先收到删除，再按列表顺序收到新增和更新。")
-
-	say(t, "3. What a reader of the cache could see after each pop (DeltaFIFO | RealFIFO):",
-		"3. 每次 Pop 之后，读缓存的人可能看到的内容（DeltaFIFO | RealFIFO）：")
-	for i := range max(len(delta.caches), len(real.caches)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.caches, i), step03At(real.caches, i))
-	}
-	if !slices.Contains(delta.caches, "a b d e") || slices.Contains(real.caches, "a b d e") {
-		t.Fatalf("caches:\nDeltaFIFO %q\n RealFIFO %q", delta.caches, real.caches)
-	}
-	say(t, "The DeltaFIFO's cache once held d and e together, a state the server never had: a half-applied relist.",
-		"DeltaFIFO 的缓存一度同时有 d 和 e，服务器上从来没有过这种状态：重新 List 只应用了一半。")
-	say(t, "The RealFIFO's cache goes from the watch's state to the list's in one step.",
-		"RealFIFO 的缓存从 watch 的状态一步跳到 List 的状态。")
-	say(t, "That is why client-go moved: events in the order they happened, across keys; an atomic relist;",
-		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 List 是原子的；")
-	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait while handlers are told.",
-		"队列也不再读缓存，所以通知处理器的时候 Reflector 不必等待。")
-	say(t, "PipelineGates132() gives an informer the DeltaFIFO again; the default is DefaultPipelineGates().",
-		"PipelineGates132() 让 informer 重新用 DeltaFIFO；默认是 DefaultPipelineGates()。")
 }
 
 func TestStep04StoreAndIndexes(t *testing.T) {
@@ -507,47 +437,6 @@ func TestStep07Bookmarks(t *testing.T) {
 		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
 	say(t, "remembers, so a quiet resource does not fall out of the history into 410 and a full relist (000 §4.3).",
 		"所以一个安静的资源不会掉出历史、得到 410、再付出一次全量 List 的代价（000 §4.3）。")
-
-	say(t, "client-go v0.37.2 runs a RealFIFO (Step 3) with AtomicFIFO on: there a bookmark does travel, as a",
-		"client-go v0.37.2 运行的是开启 AtomicFIFO 的 RealFIFO（第 3 步）：在那里书签确实会走完全程，")
-	say(t, "Bookmark delta that carries only the version, and reaches the cache (process.go, features.go).",
-		"变成一个只带版本的 Bookmark Delta，一直送到缓存（process.go、features.go）。")
-	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
-	r2 := NewReflector(lw, &Pod{}, realFIFO)
-	runReflector(t, r2)
-	first, err := realFIFO.Pop(func(any, bool) error { return nil })
-	must(t, err)
-	say(t, "  the list pops as one %s", "  List 作为一个 %s 被 Pop 出来", first.(Deltas)[0].Type)
-	createPod(t, s, "elsewhere", "p3", nil)
-	var bookmark BookmarkInfo
-	for bookmark.ResourceVersion != s.ResourceVersion() {
-		popped, err := realFIFO.Pop(func(any, bool) error { return nil })
-		must(t, err)
-		d := popped.(Deltas)[0]
-		if d.Type != Bookmark {
-			t.Fatalf("popped %s, want only bookmarks", d.Type)
-		}
-		bookmark = d.Object.(BookmarkInfo)
-	}
-	say(t, "  then a %s delta: %+v", "  然后是一个 %s Delta：%+v", Bookmark, bookmark)
-
-	gates := DefaultPipelineGates()
-	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{PipelineGates: &gates})
-	events := &recorder{}
-	_, _ = inf.AddEventHandler(events)
-	runInformer(t, inf)
-	events.waitLine(t, "add default/web initial=true")
-	createPod(t, s, "elsewhere", "p4", nil)
-	waitFor(t, "the cache at the server's version", func() bool {
-		return inf.GetIndexer().LastStoreSyncResourceVersion() == s.ResourceVersion()
-	})
-	say(t, "  an informer with the v0.37.2 defaults: its cache says LastStoreSyncResourceVersion %s, and the handler",
-		"  使用 v0.37.2 默认设置的 informer：缓存的 LastStoreSyncResourceVersion 是 %s，而处理器",
-		inf.GetIndexer().LastStoreSyncResourceVersion())
-	say(t, "  heard nothing but the initial add: %v", "  除了初始的 add 什么都没收到：%v", events.get())
-	if got := events.get(); len(got) != 1 {
-		t.Fatalf("a bookmark reached the handler: %v", got)
-	}
 }
 
 func TestStep08RunLoop(t *testing.T) {

@@ -17,8 +17,7 @@ func TestPodLister(t *testing.T) {
 		must(t, idx.Add(testPod("ns1", "web", "1", map[string]string{"app": "web"})))
 		must(t, idx.Add(testPod("ns1", "db", "2", map[string]string{"app": "db"})))
 		must(t, idx.Add(testPod("ns2", "web", "3", map[string]string{"app": "web"})))
-		must(t, idx.Add(&Unstructured{Object: map[string]any{"kind": "ConfigMap",
-			"metadata": map[string]any{"namespace": "ns1", "name": "cm", "labels": map[string]any{"app": "web"}}}}))
+		must(t, idx.Add(namedThing{namespace: "ns1", name: "cm"})) // not a Pod: the lister skips it
 		lister := NewPodLister(idx)
 		web := SelectorFromSet(Set{"app": "web"})
 		keys := func(pods []*Pod, err error) []string {

@@ -1,7 +1,6 @@
-// meta_test.go checks meta.go and unstructured.go: the key functions on
-// every kind of input, SplitMetaNamespaceKey, SliceToMapByKey, and that real
-// Pod JSON from a kube-apiserver round-trips through Pod and Unstructured,
-// with deep copies that share nothing.
+// meta_test.go checks meta.go and pod.go: the key functions on every kind
+// of input, SplitMetaNamespaceKey, SliceToMapByKey, and that real Pod JSON
+// from a kube-apiserver decodes, with deep copies that share nothing.
 
 package informer
 
@@ -17,8 +16,7 @@ import (
 
 func TestKeyFuncs(t *testing.T) {
 	var nilPod *Pod
-	var nilUnstructured *Unstructured
-	clusterScoped := &Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "node-1"}}}
+	clusterScoped := namedThing{name: "node-1"}
 	tombstone := DeletedFinalStateUnknown{Key: "ns/gone", Obj: pod("gone", "3")}
 	tests := []struct {
 		name string
@@ -35,7 +33,6 @@ func TestKeyFuncs(t *testing.T) {
 		{"Pod value (the methods are on *Pod)", Pod{}, "", "", true, true},
 		{"nil", nil, "", "", true, true},
 		{"nil *Pod", nilPod, "", "", true, true},
-		{"nil *Unstructured", nilUnstructured, "", "", true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,56 +192,5 @@ func TestPodDeepCopyIsIndependent(t *testing.T) {
 	var nilPod *Pod
 	if nilPod.DeepCopy() != nil {
 		t.Fatal("DeepCopy of a nil *Pod is not nil")
-	}
-}
-
-func TestUnstructuredRoundTripsEveryField(t *testing.T) {
-	data := readPodJSON(t)
-	var u Unstructured
-	if err := json.Unmarshal(data, &u); err != nil {
-		t.Fatal(err)
-	}
-	if u.GetKind() != "Pod" || u.GetAPIVersion() != "v1" || u.GetName() != "demo" ||
-		u.GetNamespace() != "default" || u.GetUID() != "023c2465-817a-4e90-8d17-b282e782edfc" ||
-		u.GetResourceVersion() != "69" || u.GetLabels()["app"] != "demo" || u.GetAnnotations() != nil {
-		t.Fatalf("getters: %v", u.Object["metadata"])
-	}
-	out, err := json.Marshal(&u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if orig, again := decodeMap(t, data), decodeMap(t, out); !reflect.DeepEqual(orig, again) {
-		t.Fatalf("round trip lost or changed fields:\n%s", out)
-	}
-	if err := json.Unmarshal([]byte(`[1]`), &u); err == nil {
-		t.Fatal("decoding a JSON array into Unstructured: no error")
-	}
-}
-
-func TestUnstructuredDeepCopyIsIndependent(t *testing.T) {
-	var orig Unstructured
-	if err := json.Unmarshal(readPodJSON(t), &orig); err != nil {
-		t.Fatal(err)
-	}
-	cp := orig.DeepCopyObject().(*Unstructured)
-	cp.SetResourceVersion("70")
-	cp.Object["metadata"].(map[string]any)["labels"].(map[string]any)["app"] = "changed"
-	cp.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"] = "changed"
-	if orig.GetResourceVersion() != "69" || orig.GetLabels()["app"] != "demo" ||
-		field(orig.Object, []string{"spec", "containers"}).([]any)[0].(map[string]any)["image"] != "busybox" {
-		t.Fatal("changing the copy changed the original")
-	}
-
-	// The zero value is usable: setting a version creates the metadata.
-	var empty Unstructured
-	empty.SetResourceVersion("1")
-	if empty.GetResourceVersion() != "1" {
-		t.Fatal("SetResourceVersion on an empty Unstructured was lost")
-	}
-	if b, _ := json.Marshal(&Unstructured{}); string(b) != "{}" {
-		t.Fatalf("empty Unstructured encodes as %s", b)
-	}
-	if (*Unstructured)(nil).DeepCopy() != nil {
-		t.Fatal("DeepCopy of a nil *Unstructured is not nil")
 	}
 }
