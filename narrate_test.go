@@ -29,8 +29,15 @@ import (
 )
 
 // narrationLanguage is the reader's language, "zh" or "en", from the
-// environment (see the file comment).
-var narrationLanguage = readerLanguage(os.Getenv)
+// environment (see the file comment). It is read while a test runs, never at
+// package init: go test records the variables a test reads, so changing
+// LANG (or any of them) reruns the tests instead of replaying a cached run
+// in the other language.
+func narrationLanguage() string { return readerLanguage(os.Getenv) }
+
+// narrationOff silences say: TestMain (pipelines_test.go) sets it while the
+// suite runs again in the other pipeline, so the story is told once.
+var narrationOff bool
 
 // readerLanguage picks the narration's language from environment variables.
 func readerLanguage(getenv func(string) string) string {
@@ -50,7 +57,10 @@ func readerLanguage(getenv func(string) string) string {
 // the same arguments (in Chinese, %[2]v and the like may reorder them).
 func say(t testing.TB, en, zh string, args ...any) {
 	t.Helper()
-	if narrationLanguage == "zh" {
+	if narrationOff {
+		return
+	}
+	if narrationLanguage() == "zh" {
 		t.Logf(zh, args...)
 		return
 	}

@@ -34,13 +34,20 @@ func TestMain(m *testing.M) {
 	only := os.Getenv("INFORMER_PIPELINE")
 	once := flag.Lookup("test.bench").Value.String() != "" || flag.Lookup("test.fuzz").Value.String() != ""
 	code := 0
-	for _, p := range pipelines {
+	for i, p := range pipelines {
 		if only != "" && !strings.EqualFold(only, p.name) {
 			continue
 		}
 		defaultPipelineGates = p.gates
+		// The walkthrough is told once, in the first pipeline; the second
+		// runs every test again in silence (set INFORMER_PIPELINE to hear it).
+		narrationOff = i > 0 && only == ""
 		if testing.Verbose() {
-			fmt.Printf("\n##### informer pipeline: %s — %v\n\n", p.name, p.gates)
+			fmt.Printf("\n##### informer pipeline: %s — %v\n", p.name, p.gates)
+			if narrationOff {
+				fmt.Printf("##### (the same tests again; the story is told only in the first pipeline)\n")
+			}
+			fmt.Println()
 		}
 		if c := m.Run(); c != 0 {
 			code = c
@@ -50,4 +57,20 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// TestInformerPipelineVariable checks INFORMER_PIPELINE. It also makes go
+// test record the variable (TestMain reads it before the test log starts),
+// so that changing it reruns the tests instead of replaying a cached run.
+func TestInformerPipelineVariable(t *testing.T) {
+	only := os.Getenv("INFORMER_PIPELINE")
+	if only == "" {
+		return
+	}
+	for _, p := range pipelines {
+		if strings.EqualFold(only, p.name) {
+			return
+		}
+	}
+	t.Errorf("INFORMER_PIPELINE=%q names no pipeline; use realfifo or deltafifo", only)
 }
