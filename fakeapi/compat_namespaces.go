@@ -2,13 +2,9 @@
 // cluster starts with, no new content in a missing or Terminating namespace,
 // and a namespace's delete.
 //
-// Deleting a namespace marks it Terminating (watchers see MODIFIED); the
-// namespace controller then deletes everything in it, as a client's delete
-// would (so a pod bound to a node waits for its kubelet, which fakeapi has
-// not), and once the namespace is empty removes its "kubernetes" finalizer
-// and the namespace itself (MODIFIED, then DELETED). A real cluster runs
-// that controller in kube-controller-manager; fakeapi runs it at once,
-// without the status conditions the real one writes on the way.
+// Deleting a namespace marks it Terminating (watchers see MODIFIED); while
+// it is, nothing new may be created in it (403). The namespace controller
+// (compat_namespace_controller.go) then empties it and removes it.
 // client-go counterparts: the NamespaceLifecycle admission plugin
 // (k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle), the namespace
 // registry (k8s.io/kubernetes/pkg/registry/core/namespace) and the namespace
@@ -20,7 +16,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -95,77 +90,9 @@ func (s *store) deleteNamespaceLocked(w writeRequest, old *object) (*object, boo
 	status["phase"] = "Terminating"
 	o := s.updateLocked(w, old, body)
 	if !w.dryRun {
-		s.emptyNamespaceLocked(old.name)
+		s.startNamespaceController(old.name, meta["uid"])
 	}
 	return o, false, nil
-}
-
-// emptyNamespaceLocked is the namespace controller: it deletes every
-// object in namespace ns, then finalizes ns if nothing is left.
-func (s *store) emptyNamespaceLocked(ns string) {
-	for _, ri := range catalog {
-		if !ri.namespaced {
-			continue
-		}
-		var names []string
-		for _, o := range s.objects[ri] {
-			if o.ns == ns && metadata(o.body)["deletionTimestamp"] == nil {
-				names = append(names, o.name)
-			}
-		}
-		slices.Sort(names)
-		background := "Background"
-		for _, name := range names {
-			_, _, _ = s.removeLocked(writeRequest{ri: ri, ns: ns, name: name}, deleteOptions{PropagationPolicy: &background})
-		}
-	}
-	s.finalizeNamespaceLocked(ns)
-}
-
-// afterDeleteLocked runs after an object is deleted: the last object of a
-// Terminating namespace lets the namespace controller finish.
-func (s *store) afterDeleteLocked(ri *resourceInfo, o *object) {
-	if ri.namespaced {
-		s.finalizeNamespaceLocked(o.ns)
-	}
-}
-
-// finalizeNamespaceLocked removes the "kubernetes" finalizer of a
-// Terminating namespace that holds no objects, and then the namespace if
-// no other finalizer is left.
-func (s *store) finalizeNamespaceLocked(ns string) {
-	n := s.objects[namespaceInfo][ns]
-	if n == nil || metadata(n.body)["deletionTimestamp"] == nil {
-		return
-	}
-	for ri, objs := range s.objects {
-		if !ri.namespaced {
-			continue
-		}
-		for key := range objs {
-			if strings.HasPrefix(key, ns+"/") {
-				return
-			}
-		}
-	}
-	spec, _ := n.body["spec"].(map[string]any)
-	fins := stringList(spec["finalizers"])
-	if !slices.Contains(fins, "kubernetes") {
-		return
-	}
-	w := writeRequest{ri: namespaceInfo, name: ns}
-	body := deepCopy(n.body).(map[string]any)
-	left := slices.DeleteFunc(fins, func(f string) bool { return f == "kubernetes" })
-	if len(left) == 0 {
-		delete(body["spec"].(map[string]any), "finalizers")
-	} else {
-		body["spec"].(map[string]any)["finalizers"] = toAnyList(left)
-	}
-	if len(left) == 0 && len(finalizers(metadata(body))) == 0 {
-		s.deleteLocked(w, n) // the update that empties them deletes it: DELETED, no MODIFIED
-		return
-	}
-	s.updateLocked(w, n, body)
 }
 
 // stringList reads a JSON list of strings.

@@ -81,6 +81,55 @@ func (s *store) allocateServiceLocked(body map[string]any) {
 	}
 }
 
+// keepServiceAllocations is a service update's part of the real strategy's
+// PrepareForUpdate (its patchAllocatedValues): what the server allocated
+// and the new body leaves out is kept, if both the old and the new type
+// need it: the cluster IP and cluster IPs, and the node port of a port
+// with the same number and protocol (unless another port took it).
+func keepServiceAllocations(body, old map[string]any) {
+	spec, oldSpec := child(body, "spec"), child(deepCopy(old).(map[string]any), "spec")
+	if needsClusterIP(oldSpec) && needsClusterIP(spec) {
+		if ip, _ := spec["clusterIP"].(string); ip == "" && oldSpec["clusterIP"] != nil {
+			spec["clusterIP"] = oldSpec["clusterIP"]
+		}
+		if ips, _ := spec["clusterIPs"].([]any); len(ips) == 0 && oldSpec["clusterIPs"] != nil {
+			spec["clusterIPs"] = oldSpec["clusterIPs"]
+		}
+	}
+	if !needsNodePorts(oldSpec) || !needsNodePorts(spec) {
+		return
+	}
+	ports, _ := spec["ports"].([]any)
+	oldPorts, _ := oldSpec["ports"].([]any)
+	taken := map[any]bool{}
+	for _, p := range ports {
+		if p, ok := p.(map[string]any); ok && p["nodePort"] != nil {
+			taken[p["nodePort"]] = true
+		}
+	}
+	for _, p := range ports {
+		p, ok := p.(map[string]any)
+		if !ok || p["nodePort"] != nil {
+			continue
+		}
+		for _, op := range oldPorts {
+			op, _ := op.(map[string]any)
+			if np := op["nodePort"]; np != nil && !taken[np] && op["port"] == p["port"] && op["protocol"] == p["protocol"] {
+				p["nodePort"], taken[np] = np, true
+				break
+			}
+		}
+	}
+}
+
+// needsClusterIP: every type but ExternalName has a cluster IP.
+func needsClusterIP(spec map[string]any) bool { return spec["type"] != "ExternalName" }
+
+// needsNodePorts: NodePort and LoadBalancer services have node ports.
+func needsNodePorts(spec map[string]any) bool {
+	return spec["type"] == "NodePort" || spec["type"] == "LoadBalancer"
+}
+
 // validateServiceStatus: only a LoadBalancer service has ingress points.
 func validateServiceStatus(body map[string]any) fieldErrors {
 	spec, _ := body["spec"].(map[string]any)

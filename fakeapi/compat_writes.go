@@ -1,14 +1,15 @@
-// compat_writes.go (compatibility layer): create and update (and patch), as
-// the real server does them.
+// compat_writes.go (compatibility layer): create and update (and patch),
+// as the real server does them, down to store.putLocked (store.go), where
+// every stored write becomes a new version and a watch event.
 //
 // A write is checked in the real server's order: the body's kind,
 // apiVersion, namespace and name (400), the namespace it goes into (404,
-// 403: compat_namespaces.go), the resourceVersion it was based on (409), then the
-// kind's defaults and rules (compat_strategy.go) and validation (422, every error
-// at once). The server owns metadata.uid, resourceVersion,
-// creationTimestamp, generation and deletionTimestamp; everything else a
-// client sends is kept. A rejected write or a dry run changes nothing.
-// client-go counterpart: the apiserver's generic registry
+// 403: compat_namespaces.go), the resourceVersion it was based on (409),
+// then the kind's defaults and rules (compat_strategy.go) and validation
+// (422, every error at once). The server owns metadata.uid,
+// resourceVersion, creationTimestamp, generation and deletionTimestamp;
+// everything else a client sends is kept. A rejected write or a dry run
+// changes nothing. client-go counterpart: the apiserver's generic registry
 // (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
 // BeforeCreate/BeforeUpdate checks.
 // Tutorial: 000 §2.5 (optimistic concurrency: resourceVersion and 409).
@@ -177,6 +178,9 @@ func (s *store) modify(w writeRequest, change func(old map[string]any) (map[stri
 	} else if e := prepareUpdate(w, body, old.body); e != nil {
 		return nil, false, e
 	}
+	if !w.raw && w.ri.Resource == Services && w.subresource == "" {
+		s.allocateServiceLocked(body) // what the update still lacks, as on create
+	}
 	if reflect.DeepEqual(body, old.body) {
 		return old, false, nil
 	}
@@ -274,7 +278,5 @@ func (s *store) deleteLocked(w writeRequest, old *object) *object {
 	if w.dryRun {
 		return old
 	}
-	o := s.putLocked("DELETED", w.ri, deepCopy(old.body).(map[string]any), old)
-	s.afterDeleteLocked(w.ri, o)
-	return o
+	return s.putLocked("DELETED", w.ri, deepCopy(old.body).(map[string]any), old)
 }

@@ -64,6 +64,7 @@ func TestReadingPath(t *testing.T) {
 	if m := pathTotal.FindStringSubmatch(doc); m == nil || strings.ReplaceAll(m[1], ",", "") != strconv.Itoa(total) {
 		t.Errorf("the package doc should say (%s lines in all); files:\n%s", withComma(total), want.String())
 	}
+	checkReadingPathDocs(t, files, total)
 	all, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +75,41 @@ func TestReadingPath(t *testing.T) {
 		}
 		if !strings.Contains(doc, " "+f+" ") && !strings.Contains(doc, " "+f+"\n") && !strings.Contains(doc, "// "+f+" ") {
 			t.Errorf("%s is neither on the reading path, nor named around it in the package doc, nor called compat_*.go", f)
+		}
+	}
+}
+
+// docRow is a row of the reading path's table in docs/fakeapi*.md:
+// | 1 | `fakeapi/server.go` | 300 | ...
+var docRow = regexp.MustCompile("^\\| (\\d+) \\| `fakeapi/([^`]+\\.go)` \\| (\\d+) \\|")
+
+// checkReadingPathDocs checks that the reading path's table in both
+// languages lists files, in that order, with their true line counts, and
+// gives the total in bold.
+func checkReadingPathDocs(t *testing.T, files []string, total int) {
+	t.Helper()
+	for _, doc := range []string{"../docs/fakeapi.md", "../docs/fakeapi.zh-CN.md"} {
+		raw, err := os.ReadFile(doc)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		var listed []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			m := docRow.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			listed = append(listed, m[2])
+			if b, err := os.ReadFile(m[2]); err == nil && m[3] != strconv.Itoa(strings.Count(string(b), "\n")) {
+				t.Errorf("%s: %s has %d lines, not %s", doc, m[2], strings.Count(string(b), "\n"), m[3])
+			}
+		}
+		if strings.Join(listed, " ") != strings.Join(files, " ") {
+			t.Errorf("%s lists the reading path %v; the package doc %v", doc, listed, files)
+		}
+		if !strings.Contains(string(raw), "**"+withComma(total)+" ") {
+			t.Errorf("%s should give the total in bold: **%s lines** (**%s 行**)", doc, withComma(total), withComma(total))
 		}
 	}
 }

@@ -7,11 +7,11 @@
 //
 // # Reading path
 //
-// The List/Watch server, in the order to read it (1,488 lines in all):
+// The List/Watch server, in the order to read it (1,494 lines in all):
 //
-//  1. server.go (296 lines): Options, Start and Stop, the front door.
+//  1. server.go (300 lines): Options, Start and Stop, the front door.
 //  2. routes.go (194 lines): the kinds, their URLs, where a request goes.
-//  3. store.go (236 lines): one resource version, the history, snapshots.
+//  3. store.go (238 lines): one resource version, the history, snapshots.
 //  4. list.go (260 lines): resourceVersion rules, limit/continue, 410.
 //  5. watch.go (302 lines): missed events, bookmarks, 410, slow watchers.
 //  6. errors.go (122 lines): the Status of every failure; 410 and 504.
@@ -71,6 +71,9 @@ type Options struct {
 	// TLS serves HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate
 	// made at Start (CACertPEM returns it), instead of plain HTTP/1.1.
 	TLS bool
+	// NamespaceDeletionDelay is how long a deleted namespace stays
+	// Terminating before the namespace controller empties it; 0 means 500ms.
+	NamespaceDeletionDelay time.Duration
 }
 
 // maxBodyBytes is the real server's limit on a request body.
@@ -125,6 +128,7 @@ func Start(opts Options) (*Server, error) {
 		opts.VersionWait = time.Second
 	}
 	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr, closing: make(chan struct{})}
+	s.st.namespaces.delay = opts.NamespaceDeletionDelay
 	if opts.TLS {
 		var err error
 		if s.tlsCert, s.certPEM, err = selfSigned(); err != nil {
@@ -220,7 +224,7 @@ func (s *Server) Restart() error {
 // Close stops the server for good, ending every watch and every goroutine
 // it started. It is safe to call more than once.
 func (s *Server) Close() {
-	s.closeOnce.Do(func() { close(s.closing) })
+	s.closeOnce.Do(func() { close(s.closing); s.st.namespaces.stop() })
 	s.mu.Lock()
 	s.closed = true // first, so that no Restart slips in while stopping
 	s.mu.Unlock()

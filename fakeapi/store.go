@@ -56,7 +56,8 @@ type store struct {
 	oldest     uint64                               // the oldest version a watch may start from
 	maxHistory int                                  // history is trimmed to this many events
 	watchers   map[*watcher]struct{}
-	changed    chan struct{} // closed and replaced by every write, to wake waiters
+	changed    chan struct{}       // closed and replaced by every write, to wake waiters
+	namespaces namespaceController // compat_namespace_controller.go: empties deleted namespaces
 
 	// lastSnapshot is the last answer of snapshotLocked. Every page of a
 	// paged list asks for the same snapshot; rebuilding and sorting every
@@ -75,6 +76,7 @@ type snapshot struct {
 	objs []*object
 }
 
+// newStore returns an empty store keeping maxHistory events.
 func newStore(maxHistory int) *store {
 	s := &store{
 		rv:         1, // like a fresh etcd: version 0 means "any" to clients
@@ -84,7 +86,7 @@ func newStore(maxHistory int) *store {
 		watchers:   map[*watcher]struct{}{},
 		changed:    make(chan struct{}),
 	}
-	s.seedNamespaces()
+	s.seedNamespaces() // compat_namespaces.go: the four a cluster starts with
 	return s
 }
 
