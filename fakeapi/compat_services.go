@@ -15,6 +15,7 @@ package fakeapi
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 )
 
 var serviceTypes = []string{"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"}
@@ -95,6 +96,12 @@ func keepServiceAllocations(body, old map[string]any) {
 		if ips, _ := spec["clusterIPs"].([]any); len(ips) == 0 && oldSpec["clusterIPs"] != nil {
 			spec["clusterIPs"] = oldSpec["clusterIPs"]
 		}
+		// a new clusterIP beside the old clusterIPs is the client's wish
+		// (NormalizeClusterIPs): validateServiceUpdate refuses it
+		ip, _ := spec["clusterIP"].(string)
+		if ip != "" && ip != oldSpec["clusterIP"] && reflect.DeepEqual(spec["clusterIPs"], oldSpec["clusterIPs"]) {
+			spec["clusterIPs"] = []any{ip}
+		}
 	}
 	if !needsNodePorts(oldSpec) || !needsNodePorts(spec) {
 		return
@@ -128,6 +135,22 @@ func needsClusterIP(spec map[string]any) bool { return spec["type"] != "External
 // needsNodePorts: NodePort and LoadBalancer services have node ports.
 func needsNodePorts(spec map[string]any) bool {
 	return spec["type"] == "NodePort" || spec["type"] == "LoadBalancer"
+}
+
+// validateServiceUpdate: a service's primary cluster IP may not change,
+// unless the service is or becomes an ExternalName one.
+func validateServiceUpdate(body, old map[string]any) fieldErrors {
+	spec, _ := body["spec"].(map[string]any)
+	oldSpec, _ := old["spec"].(map[string]any)
+	if !needsClusterIP(spec) || !needsClusterIP(oldSpec) {
+		return nil
+	}
+	ips, _ := spec["clusterIPs"].([]any)
+	oldIPs, _ := oldSpec["clusterIPs"].([]any)
+	if len(ips) > 0 && len(oldIPs) > 0 && ips[0] != oldIPs[0] {
+		return fieldErrors{invalid("spec.clusterIPs[0]", ips, "may not change once set")}
+	}
+	return nil
 }
 
 // validateServiceStatus: only a LoadBalancer service has ingress points.

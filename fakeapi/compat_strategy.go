@@ -60,7 +60,7 @@ var strategies = map[Resource]*strategy{
 		prepareUpdate: func(body, _ map[string]any) { foldStringData(body) }, validateUpdate: validateSecretUpdate},
 	Services: {hasStatus: true, createOnUpdate: true, newStatus: fixedStatus(map[string]any{"loadBalancer": map[string]any{}}),
 		nameRule: dns1123Label, defaults: serviceDefaults, prepareUpdate: keepServiceAllocations,
-		validate: validateService, validateStatus: validateServiceStatus},
+		validate: validateService, validateUpdate: validateServiceUpdate, validateStatus: validateServiceStatus},
 	{Group: "", Version: "v1", Resource: "events"}: {createOnUpdate: true},
 	Namespaces: {hasStatus: true, newStatus: fixedStatus(map[string]any{"phase": "Active"}), nameRule: dns1123Label,
 		defaults: namespaceDefaults, prepareCreate: namespaceFinalizer, prepareUpdate: keepNamespaceFinalizers, validateStatus: validateNamespaceStatus},

@@ -32,7 +32,7 @@ type listOptions struct {
 	rvMatch        string // "", "NotOlderThan" or "Exact"
 	limit          int
 	cont           string
-	filter         filter
+	filter         filter // label and field selectors (compat_selector.go)
 	allowBookmarks bool
 	timeout        time.Duration
 	sendInitial    *bool      // nil when not given

@@ -10,7 +10,8 @@
 // server (start.sh wipes etcd, and scenario namespaces cannot be deleted
 // there: no controller manager empties them):
 //
-//	source $PEERS/run/env && FAKEAPI_CAPTURE=1 go test -run TestCaptureWrites ./fakeapi
+//	set -a; source $PEERS/run/env; set +a  # the env file has no export lines
+//	FAKEAPI_CAPTURE=1 go test -run TestCaptureWrites ./fakeapi
 //
 // The scenarios live in writes_*_test.go, one file per topic.
 
