@@ -64,17 +64,19 @@ func (c *namespaceController) stop() {
 }
 
 // startNamespaceController starts the controller's work on namespace ns,
-// just marked Terminating, whose uid is uid.
+// just marked Terminating, whose uid is uid: a pass after the delay, and
+// after each change to the store another pass, a delay later (changes in
+// between are looked at together, as the real controller requeues).
 func (s *store) startNamespaceController(ns string, uid any) {
 	s.namespaces.start(func(stop <-chan struct{}, delay time.Duration) {
-		t := time.NewTimer(delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-stop:
-			return
-		}
 		for {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-stop:
+				t.Stop()
+				return
+			}
 			s.mu.Lock()
 			done := s.syncNamespaceLocked(ns, uid)
 			changed := s.changed
@@ -82,7 +84,7 @@ func (s *store) startNamespaceController(ns string, uid any) {
 			if done {
 				return
 			}
-			select { // something in the store changed: look again
+			select { // wait for something to change: a pod's end, a finalizer gone
 			case <-changed:
 			case <-stop:
 				return
