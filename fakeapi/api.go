@@ -21,7 +21,7 @@ import (
 //
 // The direct methods seed and change state for a test, as if written to
 // the server's storage: an object gets the defaults an HTTP write would
-// give it (defaults.go) but is otherwise stored as given (its status too;
+// give it (compat_defaults.go) but is otherwise stored as given (its status too;
 // the namespace need not exist), without validation, and Delete removes
 // at once (one DELETED event; a pod is stamped with a deletionTimestamp).
 func (s *Server) Create(r Resource, namespace string, obj any) (map[string]any, error) {

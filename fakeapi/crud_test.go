@@ -21,7 +21,7 @@ func TestCreateSetsServerFields(t *testing.T) {
 	if m["uid"] == "client-made" || len(m["uid"].(string)) != 36 {
 		t.Errorf("uid = %v, want a server-made UUID", m["uid"])
 	}
-	// An unknown field is dropped, as the real server drops it (fieldvalidation.go).
+	// An unknown field is dropped, as the real server drops it (compat_fieldvalidation.go).
 	if _, kept := m["extra"]; kept || m["namespace"] != "default" || m["generation"] != 1.0 || m["creationTimestamp"] == nil {
 		t.Errorf("metadata = %v", m)
 	}

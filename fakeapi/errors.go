@@ -1,9 +1,12 @@
-// errors.go: every failure the server reports, as a Kubernetes Status.
+// errors.go: every failure the server reports, as a Kubernetes Status: the
+// JSON body of every error answer and of a watch's ERROR event. The List/Watch
+// path has three of its own: 400 for a bad query, 410 Expired for a version
+// the history no longer reaches, 504 for one the server has not reached yet.
+// The failures of gets and writes are in compat_errors.go.
 //
-// A Status is the JSON body of every error answer (and of the ERROR event of
-// a watch). client-go counterpart: k8s.io/apimachinery/pkg/api/errors
-// (StatusError, NewNotFound, NewConflict, ...) and metav1.Status.
-// Tutorial: 000 §2.5 (what 404, 409, 410 and 429 mean to a client).
+// client-go counterpart: k8s.io/apimachinery/pkg/api/errors (StatusError,
+// NewGone, NewTimeoutError, ...) and metav1.Status. Reading path: step 6.
+// Tutorial: 000 §2.5 and §4.3 (what 410 and 429 mean to a client).
 
 package fakeapi
 
@@ -101,54 +104,8 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = enc.Encode(v)        // a client that went away is not our error
 }
 
-func errNotFound(ri *resourceInfo, name string) *APIError {
-	return &APIError{Code: http.StatusNotFound, Reason: "NotFound",
-		Message: fmt.Sprintf("%s %q not found", ri.String(), name),
-		Name:    name, Group: ri.Group, Kind: ri.Resource.Resource}
-}
-
-func errAlreadyExists(ri *resourceInfo, name string) *APIError {
-	return &APIError{Code: http.StatusConflict, Reason: "AlreadyExists",
-		Message: fmt.Sprintf("%s %q already exists", ri.String(), name),
-		Name:    name, Group: ri.Group, Kind: ri.Resource.Resource}
-}
-
-// errConflict is the answer to a write whose precondition no longer holds;
-// detail is the real server's wording of what changed.
-func errConflict(ri *resourceInfo, name, detail string) *APIError {
-	return &APIError{Code: http.StatusConflict, Reason: "Conflict",
-		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", ri.String(), name, detail),
-		Name:    name, Group: ri.Group, Kind: ri.Resource.Resource}
-}
-
-// errPrecondition is the real server's answer to a delete whose
-// precondition does not hold; detail says which. Unlike errConflict it
-// names the kind, not the resource.
-func errPrecondition(ri *resourceInfo, name, detail string) *APIError {
-	return &APIError{Code: http.StatusConflict, Reason: "Conflict",
-		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", qualifiedKind(ri.kind, ri.Group), name, detail),
-		Name:    name, Group: ri.Group, Kind: ri.kind}
-}
-
-const staleObject = "the object has been modified; please apply your changes to the latest version and try again"
-
 func errBadRequest(msg string) *APIError {
 	return &APIError{Code: http.StatusBadRequest, Reason: "BadRequest", Message: msg}
-}
-
-// errInvalid is a 422 about one field of an object of kind kind.
-func errInvalid(kind, group, name, field, reason, detail string) *APIError {
-	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid",
-		Message: fmt.Sprintf("%s %q is invalid: %s: %s", qualifiedKind(kind, group), name, field, detail),
-		Name:    name, Group: group, Kind: kind,
-		Causes: []StatusCause{{Reason: reason, Message: detail, Field: field}}}
-}
-
-func qualifiedKind(kind, group string) string {
-	if group == "" {
-		return kind
-	}
-	return kind + "." + group
 }
 
 func errGone(msg string) *APIError {
@@ -162,76 +119,4 @@ func errTooLargeRV(asked, current uint64) *APIError {
 		Message:           fmt.Sprintf("Timeout: Too large resource version: %d, current: %d", asked, current),
 		Causes:            []StatusCause{{Reason: "ResourceVersionTooLarge", Message: "Too large resource version"}},
 		RetryAfterSeconds: 1}
-}
-
-func errMethodNotAllowed() *APIError {
-	return &APIError{Code: http.StatusMethodNotAllowed, Reason: "MethodNotAllowed",
-		Message: "the server does not allow this method on the requested resource", emptyDetails: true}
-}
-
-// errNotAcceptable is a 406: the answer cannot take the form the client
-// asked for in its Accept header (negotiate.go).
-func errNotAcceptable(msg string) *APIError {
-	return &APIError{Code: http.StatusNotAcceptable, Reason: "NotAcceptable", Message: msg}
-}
-
-func errPathNotFound() *APIError {
-	return &APIError{Code: http.StatusNotFound, Reason: "NotFound",
-		Message: "the server could not find the requested resource",
-		Causes:  []StatusCause{{Reason: "UnexpectedServerResponse", Message: "404 page not found"}}}
-}
-
-func errUnsupportedMedia(got string, accepted string) *APIError {
-	return &APIError{Code: http.StatusUnsupportedMediaType, Reason: "UnsupportedMediaType",
-		Message: fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s", accepted),
-		Causes:  []StatusCause{{Reason: "UnsupportedMediaType", Message: got}}}
-}
-
-// errInjected is the answer FailNext makes a request give.
-func errInjected(code int) *APIError {
-	e := &APIError{Code: code, Reason: reasonFor(code), Message: "injected failure: " + http.StatusText(code)}
-	switch code {
-	case http.StatusTooManyRequests:
-		e.Message = "Too many requests, please try again later."
-		e.RetryAfterSeconds = 1
-	case http.StatusInternalServerError:
-		e.Message = "Internal error occurred: injected failure"
-		e.Causes = []StatusCause{{Message: "injected failure"}}
-	}
-	return e
-}
-
-// reasonFor maps a code to the StatusReason the real server uses for it.
-func reasonFor(code int) string {
-	switch code {
-	case 400:
-		return "BadRequest"
-	case 401:
-		return "Unauthorized"
-	case 403:
-		return "Forbidden"
-	case 404:
-		return "NotFound"
-	case 405:
-		return "MethodNotAllowed"
-	case 409:
-		return "Conflict"
-	case 410:
-		return "Expired"
-	case 413:
-		return "RequestEntityTooLarge"
-	case 415:
-		return "UnsupportedMediaType"
-	case 422:
-		return "Invalid"
-	case 429:
-		return "TooManyRequests"
-	case 500:
-		return "InternalError"
-	case 503:
-		return "ServiceUnavailable"
-	case 504:
-		return "Timeout"
-	}
-	return "Unknown"
 }

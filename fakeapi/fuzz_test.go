@@ -217,7 +217,7 @@ func checkStored(t *testing.T, s *Server) {
 	}
 }
 
-// FuzzAccept checks content negotiation (negotiate.go) with any Accept
+// FuzzAccept checks content negotiation (compat_negotiate.go) with any Accept
 // header, on a list, one object and a watch: the answer is JSON in some
 // form or a Status (406 for a form that does not fit), never a panic, and
 // a read never changes the state.

@@ -1,5 +1,6 @@
-// history.go lets a program read the server's history window: the events
-// kept for resuming watches, and the oldest version a watch may start from.
+// history.go: what a test reads from a running server besides objects:
+// the history window (the events kept for resuming watches, and the oldest
+// version a watch may start from) and the request counters (Stats).
 // A watch from an older version gets 410 Expired; a watch from inside the
 // window gets the kept events after its version.
 //
@@ -32,4 +33,23 @@ func (s *Server) History() (oldest string, events []HistoryEvent) {
 		}
 	}
 	return strconv.FormatUint(s.st.oldest, 10), events
+}
+
+// Stats counts the API requests a server has served, by verb.
+type Stats struct {
+	Lists   int64 // list requests, each page counted
+	Watches int64 // watch requests
+	Gets    int64 // get requests
+	Writes  int64 // create, update, patch and delete requests
+	Failed  int64 // API requests answered with an error status (injected or not)
+
+	OpenWatches int // watch streams open now
+}
+
+// Stats returns the counters so far.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Lists: s.lists.Load(), Watches: s.watches.Load(), Gets: s.gets.Load(),
+		Writes: s.writes.Load(), Failed: s.failed.Load(), OpenWatches: int(s.openWatches.Load()),
+	}
 }

@@ -1,7 +1,7 @@
 // kubectl_schema_test.go: the parts of TestKubectl that need the real
-// schema: kubectl's create commands, which send protobuf (protobuf.go);
+// schema: kubectl's create commands, which send protobuf (compat_protobuf.go);
 // kubectl run, which sends JSON; kubectl explain, which prints the real
-// descriptions (openapi.go); and an old kubectl (1.27, beside the real
+// descriptions (compat_openapi.go); and an old kubectl (1.27, beside the real
 // kubectl binary when installed), which validates client-side from
 // /openapi/v2 in protobuf, creating and applying without --validate=false.
 

@@ -2,7 +2,7 @@
 // (with the server's columns, from a Table: pods, config maps, services),
 // get -w, create -f, apply -f (the first apply creates, the second
 // configures), get -l, delete. create and apply run with kubectl's default
-// --validate=strict: openapi.go tells kubectl the server validates fields.
+// --validate=strict: compat_openapi.go tells kubectl the server validates fields.
 // Skipped where kubectl is not on the PATH.
 
 package fakeapi
@@ -49,7 +49,7 @@ func TestKubectl(t *testing.T) {
 		}
 	}
 
-	// The columns are the server's (a Table, see table.go), as on a real
+	// The columns are the server's (a Table, see compat_table.go), as on a real
 	// cluster; without one, kubectl would print only NAME and AGE.
 	out := kubectl("get", "pods")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -63,7 +63,7 @@ func TestKubectl(t *testing.T) {
 	if out := kubectl("get", "pods", "-o", "wide", "-A"); !strings.Contains(out, "NOMINATED NODE") || !strings.Contains(out, "default ") {
 		t.Errorf("get pods -o wide -A: want the wide columns and a NAMESPACE from the row objects:\n%s", out)
 	}
-	// Other kinds print their own columns too (printers_core.go).
+	// Other kinds print their own columns too (compat_printers_core.go).
 	for _, o := range []struct {
 		r      Resource
 		body   string

@@ -107,10 +107,11 @@ func TestKubectlNamespaces(t *testing.T) {
 	if out, err := kubectl("-n", "team", "delete", "pod", "bound", "--grace-period=0", "--force"); err != nil {
 		t.Fatalf("delete pod --force: %v\n%s", err, out)
 	}
-	if _, err := s.Get(Namespaces, "", "team"); err == nil {
-		t.Error("namespace team still there once it is empty")
+	// The namespace controller then removes the empty namespace.
+	if out, err := kubectl("wait", "--for=delete", "ns/team", "--timeout=20s"); err != nil {
+		t.Errorf("namespace team still there once it is empty: %v\n%s", err, out)
 	}
-	// An empty namespace goes at once: kubectl's wait ends.
+	// An empty namespace goes once the controller has run: kubectl's wait ends.
 	if out, err := kubectl("create", "ns", "short"); err != nil {
 		t.Fatalf("create ns: %v\n%s", err, out)
 	}

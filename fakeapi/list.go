@@ -5,10 +5,12 @@
 // default) or exactly N (Exact, rebuilt from the history; 410 once it is
 // compacted). A version the server has not reached yet is waited for briefly,
 // then answered 504, as the real watch cache does. Pages are cut with limit
-// and continue; a continue token names the list's version and the last key.
-// client-go counterparts: metav1.ListOptions and its validation
-// (k8s.io/apimachinery/pkg/apis/meta/internalversion/validation), the
-// apiserver's list handler and etcd3 paging. Tutorial: 000 §2.5, 004 §4.1.
+// and continue; a continue token names the list's version and the last key,
+// and one the history no longer reaches is 410 Expired. Selectors and the
+// real server's rules on combined options are one call into the
+// compatibility layer (compat_listoptions.go).
+// client-go counterparts: metav1.ListOptions, the apiserver's list handler
+// and etcd3 paging. Reading path: step 4. Tutorial: 000 §2.5, 004 §4.1.
 
 package fakeapi
 
@@ -20,7 +22,6 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -31,17 +32,26 @@ type listOptions struct {
 	rvMatch        string // "", "NotOlderThan" or "Exact"
 	limit          int
 	cont           string
-	filter         filter
+	filter         filter // label and field selectors (compat_selector.go)
 	allowBookmarks bool
 	timeout        time.Duration
 	sendInitial    *bool      // nil when not given
 	as             *rendering // from the Accept header; nil = plain JSON
 }
 
-// parseListOptions reads and validates the query of a list or watch; bad
-// values are 400 BadRequest, forbidden combinations 422 Invalid, as on the
-// real server.
-func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
+// parseListOptions reads the options of a list or watch: its query, then
+// the form of answer its Accept header asks for.
+func parseListOptions(r *http.Request, ri *resourceInfo) (listOptions, *APIError) {
+	o, e := parseListQuery(ri, r.URL.Query())
+	if e == nil {
+		o.as, e = acceptedForm(r, ri, o.watch) // compat_negotiate.go: a Table, or metadata only
+	}
+	return o, e
+}
+
+// parseListQuery reads and checks the query of a list or watch; a bad value
+// is 400 BadRequest, as on the real server.
+func parseListQuery(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
 	var o listOptions
 	var err error
 	bad := func(name string) *APIError {
@@ -79,67 +89,9 @@ func parseListOptions(ri *resourceInfo, q url.Values) (listOptions, *APIError) {
 		o.timeout = time.Duration(n) * time.Second
 	}
 	o.cont = q.Get("continue")
-	if o.filter.labels, err = parseLabelSelector(q.Get("labelSelector")); err != nil {
-		return o, errBadRequest(err.Error())
-	}
-	o.filter.ri = ri
-	if o.filter.fields, err = parseFieldSelector(ri, q.Get("fieldSelector")); err != nil {
-		return o, errBadRequest(err.Error())
-	}
-	return o, o.validate(q.Get("resourceVersion"))
-}
-
-// validate rejects the combinations the real server rejects, with its words.
-func (o listOptions) validate(rv string) *APIError {
-	var errs []string
-	var causes []StatusCause
-	forbid := func(field, why string) {
-		errs = append(errs, field+": Forbidden: "+why)
-		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Message: "Forbidden: " + why, Field: field})
-	}
-	unsupported := func(supported string) {
-		detail := fmt.Sprintf("Unsupported value: %q: supported values: %s", o.rvMatch, supported)
-		errs = append(errs, "resourceVersionMatch: "+detail)
-		causes = append(causes, StatusCause{Reason: "FieldValueNotSupported", Message: detail, Field: "resourceVersionMatch"})
-	}
-	m := o.rvMatch
-	if o.watch {
-		if o.sendInitial != nil && m != "NotOlderThan" {
-			forbid("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
-		}
-		if m != "" && o.sendInitial == nil {
-			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
-		}
-		if m != "" && m != "NotOlderThan" {
-			unsupported(`"NotOlderThan"`)
-		}
-	} else {
-		if m != "" && rv == "" {
-			forbid("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
-		}
-		if m != "" && m != "Exact" && m != "NotOlderThan" {
-			unsupported(`"Exact", "NotOlderThan", ""`)
-		}
-		if m == "Exact" && rv == "0" {
-			forbid("resourceVersionMatch", "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"")
-		}
-		if o.sendInitial != nil {
-			forbid("sendInitialEvents", "sendInitialEvents is forbidden for list")
-		}
-	}
-	if m != "" && o.cont != "" {
-		forbid("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	msg := errs[0]
-	if len(errs) > 1 {
-		msg = "[" + strings.Join(errs, ", ") + "]"
-	}
-	return &APIError{Code: http.StatusUnprocessableEntity, Reason: "Invalid",
-		Message: `ListOptions.meta.k8s.io "" is invalid: ` + msg,
-		Group:   "meta.k8s.io", Kind: "ListOptions", Causes: causes}
+	// compat_listoptions.go: the selectors, and the combinations of options
+	// the real server refuses (422), in its words.
+	return o, o.parseSelectorsAndCheck(ri, q)
 }
 
 // parseBool reads a query flag: "", "0", "false" are false; "1", "true" true.
@@ -247,7 +199,7 @@ func (s *Server) list(r *http.Request, ri *resourceInfo, ns string, o listOption
 
 // listBody is a typed list, its fields in the real server's order. Its
 // items are already encoded; writeList sends it. objs are the same items,
-// stored, for another form (negotiate.go).
+// stored, for another form (compat_negotiate.go).
 type listBody struct {
 	Kind       string         `json:"kind"`
 	APIVersion string         `json:"apiVersion"`

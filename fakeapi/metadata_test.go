@@ -1,6 +1,6 @@
 // metadata_test.go: lists, gets, writes and watch events asked for as
 // PartialObjectMetadata(List), as client-go's metadata client and informers
-// ask (negotiate.go), decoded as plain JSON; the shapes and 406 messages are
+// ask (compat_negotiate.go), decoded as plain JSON; the shapes and 406 messages are
 // those of a real kube-apiserver v1.37.2.
 
 package fakeapi

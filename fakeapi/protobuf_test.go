@@ -250,7 +250,7 @@ func FuzzProtobuf(f *testing.F) {
 }
 
 // sentKept reports whether everything sent is in stored: the server adds
-// defaults (defaults.go) and admission may append to lists, but nothing a
+// defaults (compat_defaults.go) and admission may append to lists, but nothing a
 // client sent is dropped.
 func sentKept(stored, sent any) bool {
 	switch s := sent.(type) {

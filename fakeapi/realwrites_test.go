@@ -10,7 +10,8 @@
 // server (start.sh wipes etcd, and scenario namespaces cannot be deleted
 // there: no controller manager empties them):
 //
-//	source $PEERS/run/env && FAKEAPI_CAPTURE=1 go test -run TestCaptureWrites ./fakeapi
+//	set -a; source $PEERS/run/env; set +a  # the env file has no export lines
+//	FAKEAPI_CAPTURE=1 go test -run TestCaptureWrites ./fakeapi
 //
 // The scenarios live in writes_*_test.go, one file per topic.
 
@@ -33,7 +34,8 @@ import (
 
 // wstep is one request of a scenario. In path and body, {ns} is the
 // scenario's namespace, {uid:NAME} and {rv:NAME} the uid and
-// resourceVersion of the last answer about object NAME.
+// resourceVersion of the last answer about object NAME, {ip:NAME} the
+// spec.clusterIP of the first answer about it.
 //
 // Two pseudo-methods read watch events: WATCH opens a watch on path from
 // the version of a list of it, EVENTS takes what that watch has seen (on
@@ -67,7 +69,7 @@ type wanswer struct {
 func scenarios() []wscenario {
 	var all []wscenario
 	for _, set := range [][]wscenario{deleteScenarios, namespaceScenarios, validationScenarios,
-		statusScenarios, defaultScenarios, miscScenarios} {
+		statusScenarios, defaultScenarios, miscScenarios, lifecycleScenarios} {
 		all = append(all, set...)
 	}
 	return all
@@ -82,16 +84,20 @@ type runner struct {
 	ns    string
 	uids  map[string]string
 	rvs   map[string]string
+	ips   map[string]string          // spec.clusterIP, from the first answer about each object
 	watch map[string]chan watchEvent // by the path of its WATCH step
 	quiet time.Duration              // EVENTS ends after this long without an event; 0 = read want events
 }
 
 func (r *runner) expand(s string) string {
 	s = strings.ReplaceAll(s, "{ns}", r.ns)
-	return regexp.MustCompile(`\{(uid|rv):([a-z0-9.-]+)\}`).ReplaceAllStringFunc(s, func(m string) string {
+	return regexp.MustCompile(`\{(uid|rv|ip):([a-z0-9.-]+)\}`).ReplaceAllStringFunc(s, func(m string) string {
 		kind, name, _ := strings.Cut(m[1:len(m)-1], ":")
-		if kind == "uid" {
+		switch kind {
+		case "uid":
 			return r.uids[name]
+		case "ip":
+			return r.ips[name]
 		}
 		return r.rvs[name]
 	})
@@ -143,6 +149,9 @@ func (r *runner) do(st wstep, want int) (int, any) {
 		if name, _ := md["name"].(string); name != "" {
 			r.uids[name], _ = md["uid"].(string)
 			r.rvs[name], _ = md["resourceVersion"].(string)
+			if _, seen := r.ips[name]; !seen && r.ips != nil {
+				r.ips[name], _ = atPath(m, "spec.clusterIP").(string)
+			}
 		}
 	}
 	return resp.StatusCode, m
@@ -229,7 +238,7 @@ func TestCaptureWrites(t *testing.T) {
 		}
 		t.Run(sc.name, func(t *testing.T) {
 			r := &runner{t: t, base: url, hc: &http.Client{Transport: tr}, token: os.Getenv("KUBE_TOKEN"),
-				ns: "w-" + sc.name, uids: map[string]string{}, rvs: map[string]string{}, quiet: 2 * time.Second}
+				ns: "w-" + sc.name, uids: map[string]string{}, rvs: map[string]string{}, ips: map[string]string{}, quiet: 2 * time.Second}
 			r.do(wstep{method: "POST", path: "/api/v1/namespaces", body: `{"metadata":{"name":"{ns}"}}`}, 0)
 			var out []wanswer
 			for _, st := range sc.steps {
@@ -269,8 +278,11 @@ func TestWritesLikeReal(t *testing.T) {
 			if len(real) != len(sc.steps) {
 				t.Fatalf("capture has %d steps, scenario %d: record it again", len(real), len(sc.steps))
 			}
-			s := startServer(t, Options{})
-			r := &runner{t: t, base: s.URL(), hc: client, ns: "w-" + sc.name, uids: map[string]string{}, rvs: map[string]string{}}
+			// The namespace controller waits a second before it empties a
+			// deleted namespace: the steps right after a namespace's delete
+			// see it Terminating, as on the real server.
+			s := startServer(t, Options{NamespaceDeletionDelay: time.Second})
+			r := &runner{t: t, base: s.URL(), hc: client, ns: "w-" + sc.name, uids: map[string]string{}, rvs: map[string]string{}, ips: map[string]string{}}
 			r.do(wstep{method: "POST", path: "/api/v1/namespaces", body: `{"metadata":{"name":"{ns}"}}`}, 0)
 			for i, st := range sc.steps {
 				if st.realOnly {

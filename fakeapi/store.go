@@ -2,16 +2,19 @@
 //
 // Every write bumps one global counter, like etcd's revision, and appends an
 // event to a bounded history; watches resume from that history and paged or
-// exact lists are answered from it. client-go counterparts: the apiserver's
-// etcd3 store and watch cache (k8s.io/apiserver/pkg/storage), and the fake
-// source in client-go's tools/cache/testing, which keeps a history the same way.
-// Tutorial: 000 §2.5 and 004 §2.4 (resource versions, resuming a watch, 410).
+// exact lists are answered from it. Every write ends in putLocked; what a
+// write stores is decided before, in the compatibility layer.
+// client-go counterparts: the apiserver's etcd3 store and watch cache
+// (k8s.io/apiserver/pkg/storage), and the fake source in client-go's
+// tools/cache/testing, which keeps a history the same way. Reading path:
+// step 3. Tutorial: 000 §2.5 and 004 §2.4 (resource versions, 410).
 
 package fakeapi
 
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -53,7 +56,8 @@ type store struct {
 	oldest     uint64                               // the oldest version a watch may start from
 	maxHistory int                                  // history is trimmed to this many events
 	watchers   map[*watcher]struct{}
-	changed    chan struct{} // closed and replaced by every write, to wake waiters
+	changed    chan struct{}       // closed and replaced by every write, to wake waiters
+	namespaces namespaceController // compat_namespace_controller.go: empties deleted namespaces
 
 	// lastSnapshot is the last answer of snapshotLocked. Every page of a
 	// paged list asks for the same snapshot; rebuilding and sorting every
@@ -72,6 +76,7 @@ type snapshot struct {
 	objs []*object
 }
 
+// newStore returns an empty store keeping maxHistory events.
 func newStore(maxHistory int) *store {
 	s := &store{
 		rv:         1, // like a fresh etcd: version 0 means "any" to clients
@@ -81,8 +86,21 @@ func newStore(maxHistory int) *store {
 		watchers:   map[*watcher]struct{}{},
 		changed:    make(chan struct{}),
 	}
-	s.seedNamespaces()
+	s.seedNamespaces() // compat_namespaces.go: the four a cluster starts with
 	return s
+}
+
+// putLocked is where every stored write ends: it gives the change the next
+// version, stamps the new state with it and commits it. typ is "ADDED",
+// "MODIFIED" or "DELETED"; prev is the state before (nil for ADDED); for
+// DELETED, body is the last state. The write pipeline that decides what to
+// store (checks, defaults, validation, namespaces, finalizers) is the
+// compatibility layer (compat_writes.go, compat_delete.go).
+func (s *store) putLocked(typ string, ri *resourceInfo, body map[string]any, prev *object) *object {
+	s.rv++
+	o := newObject(body, s.rv)
+	s.commitLocked(&event{typ: typ, res: ri, rv: s.rv, obj: o, prev: prev})
+	return o
 }
 
 // commitLocked records a change that has already been given version s.rv:
@@ -190,43 +208,31 @@ func (s *store) waitFor(rv uint64, wait <-chan time.Time, done <-chan struct{}) 
 	}
 }
 
-// updateLocked stores body as the new state of old (MODIFIED), unless the
-// write is a dry run.
-func (s *store) updateLocked(w writeRequest, old *object, body map[string]any) *object {
-	if w.dryRun {
-		return newObject(body, old.rv)
+// newObject stamps body with version rv and indexes its metadata.
+func newObject(body map[string]any, rv uint64) *object {
+	meta := metadata(body)
+	meta["resourceVersion"] = strconv.FormatUint(rv, 10)
+	o := &object{rv: rv, body: body, labels: map[string]string{},
+		json:     sync.OnceValues(func() ([]byte, error) { return json.Marshal(body) }),
+		itemJSON: sync.OnceValues(func() ([]byte, error) { return json.Marshal(listItem(body)) }),
 	}
-	s.rv++
-	o := newObject(body, s.rv)
-	s.commitLocked(&event{typ: "MODIFIED", res: w.ri, rv: s.rv, obj: o, prev: old})
+	o.name, _ = meta["name"].(string)
+	o.ns, _ = meta["namespace"].(string)
+	o.key = objectKey(o.ns, o.name)
+	if labels, ok := meta["labels"].(map[string]any); ok {
+		for k, v := range labels {
+			o.labels[k], _ = v.(string)
+		}
+	}
 	return o
 }
 
-// deleteLocked removes old (DELETED), unless the write is a dry run, and
-// returns its last state.
-func (s *store) deleteLocked(w writeRequest, old *object) *object {
-	if w.dryRun {
-		return old
+// metadata returns body's metadata map, creating it if missing or malformed.
+func metadata(body map[string]any) map[string]any {
+	m, ok := body["metadata"].(map[string]any)
+	if !ok {
+		m = map[string]any{}
+		body["metadata"] = m
 	}
-	s.rv++
-	o := newObject(deepCopy(old.body).(map[string]any), s.rv)
-	s.commitLocked(&event{typ: "DELETED", res: w.ri, rv: s.rv, obj: o, prev: old})
-	s.afterDeleteLocked(w.ri, o)
-	return o
-}
-
-// toInt reads a JSON number (as decoded by the store or a client) as int64.
-func toInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case float64:
-		return int64(n), n == float64(int64(n))
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
+	return m
 }

@@ -1,15 +1,16 @@
 // watch.go: watch streams: one JSON event per line, flushed per event.
 //
 // A watch is served in three parts: what the client missed (the current
-// objects as ADDED, or the history after its resourceVersion), then, for a
-// streaming list, the BOOKMARK that marks the end of the initial events, then
-// live changes. Every watch has a bounded buffer; a watcher too slow to drain
-// it is cut off, so it never holds up writers or other watchers (the client
-// simply watches again from its last version, as after any watch end).
+// objects as ADDED, or the history after its resourceVersion; 410 Expired if
+// the history no longer reaches back to it), then, for a streaming list, the
+// BOOKMARK that marks the end of the initial events, then live changes and a
+// BOOKMARK now and then. Every watch has a bounded buffer; a watcher too slow
+// to drain it is cut off, so it never holds up writers or other watchers (the
+// client simply watches again from its last version, as after any watch end).
 // client-go counterparts: the apiserver's cacher and cacheWatcher
 // (k8s.io/apiserver/pkg/storage/cacher) and its watch encoder
-// (k8s.io/apiserver/pkg/endpoints/handlers/watch.go).
-// Tutorial: 004 §2.4 and §4.1 (list then watch), 000 §4.1 and §4.3 (410, bookmarks).
+// (k8s.io/apiserver/pkg/endpoints/handlers/watch.go). Reading path: step 5.
+// Tutorial: 004 §2.4 and §4.1 (list then watch), 000 §4.1, §4.3 (410, bookmarks).
 
 package fakeapi
 
@@ -211,7 +212,7 @@ func bookmark(ri *resourceInfo, rv uint64, initialEnd bool) map[string]any {
 // eventWriter writes watch events to one client and remembers the first
 // write error (the client went away), after which it writes nothing. Events
 // are buffered until flush; what is still buffered when the handler returns
-// is sent then. If as is set, objects are sent in that form (negotiate.go).
+// is sent then. If as is set, objects are sent in that form (compat_negotiate.go).
 type eventWriter struct {
 	rw      http.ResponseWriter
 	rc      *http.ResponseController

@@ -1,6 +1,7 @@
 // writes_namespace_test.go: the namespace scenarios of realwrites_test.go:
 // names and defaults of a new namespace, writes into a missing one, and a
-// namespace's delete (Terminating, its objects deleted, then gone).
+// namespace's delete (Terminating, its objects deleted by the namespace
+// controller, held by a pod that waits for its kubelet, then gone).
 
 package fakeapi
 
@@ -41,9 +42,11 @@ var namespaceScenarios = []wscenario{
 		{method: "GET", path: nsPath, cmp: nsFields},
 		{method: "POST", path: cmsNS, body: `{"metadata":{"name":"d"}}`, same: true},
 		{method: "POST", path: podsNS, body: podP, same: true},
-		{method: "PATCH", path: podsNS + "/b", ctype: "application/merge-patch+json", body: `{"metadata":{"labels":{"k":"w"}}}`, cmp: []string{"metadata.labels"}},
-		{method: "DELETE", path: nsPath, cmp: nsFields},
+		// what the controller did (fakeapi: once its delay is over)
 		{method: "EVENTS", path: cmsNS, cmp: []string{"metadata.name", "data"}},
+		{method: "EVENTS", path: podsNS, cmp: deleted},
+		{method: "PATCH", path: podsNS + "/b", ctype: "application/merge-patch+json", body: `{"metadata":{"labels":{"k":"w"}}}`, cmp: []string{"metadata.labels", "metadata.deletionGracePeriodSeconds"}},
+		{method: "DELETE", path: nsPath, cmp: nsFields},
 		{method: "GET", path: nsPath, cmp: nsFields},
 		// the kubelet, which neither has, ends the pod:
 		{method: "DELETE", path: podsNS + "/b?gracePeriodSeconds=0", cmp: deleted},
