@@ -48,8 +48,8 @@ func TestStep18TypedHelpers(t *testing.T) {
 	}
 	walkthrough.Say(t, "typed.NewSharedIndexInformer[*Pod] wraps the informer; the handler's functions take *Pod:",
 		"typed.NewSharedIndexInformer[*Pod] 包住 informer；处理器的函数直接接收 *Pod：")
-	walkthrough.Say(t, "no obj.(*Pod) anywhere in user code. DeleteFunc gets a typed.DeletedObject[*informer.Pod].",
-		"用户代码里不再有 obj.(*Pod)。DeleteFunc 收到的是 typed.DeletedObject[*informer.Pod]。")
+	walkthrough.Say(t, "no obj.(*Pod) anywhere in user code. DeleteFunc gets a typed.DeletedObject[*Pod].",
+		"用户代码里不再有 obj.(*Pod)。DeleteFunc 收到的是 typed.DeletedObject[*Pod]。")
 	pods := typed.NewSharedIndexInformer[*informer.Pod](inf)
 	_, err := pods.AddTypedEventHandler(typed.ResourceEventHandlerFuncs[*informer.Pod]{
 		AddFunc: func(p *informer.Pod) { note("add " + p.Name + " image " + p.Spec.Containers[0].Image) },
