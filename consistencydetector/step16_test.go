@@ -66,3 +66,6 @@ func TestStep16ConsistencyDetector(t *testing.T) {
 }
 
 func TestNarrationIsBilingual(t *testing.T) { walkthrough.CheckNarration(t, 5) }
+
+// TestMain runs every test of the package once per informer pipeline.
+func TestMain(m *testing.M) { walkthrough.Main(m) }

@@ -28,7 +28,7 @@ func TestBlackHoleFigures(t *testing.T) {
 	clock := informer.NewFakeClock(time.Now())
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
-	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{Clock: clock})
+	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{Clock: clock, PipelineGates: walkthrough.Gates()})
 	walkthrough.Run(t, inf)
 
 	srv.BlackHole(readIdle / 2)

@@ -20,7 +20,9 @@ import (
 )
 
 // ListerWatcher returns lw wrapped so that the Recorder hears of every
-// list, watch, event and failure. Give the informer the wrapper.
+// list, watch, event and failure. Give the informer the wrapper, and only
+// the informer: a list made by anything else through it (a consistency
+// check) would count as the informer's.
 func (r *Recorder) ListerWatcher(lw informer.ListerWatcher) informer.ListerWatcher {
 	return &listerWatcher{inner: lw, rec: r}
 }

@@ -39,7 +39,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
-		ResyncPeriod: time.Minute, Clock: clock, WrapQueue: rec.WrapQueue})
+		ResyncPeriod: time.Minute, Clock: clock, WrapQueue: rec.WrapQueue, PipelineGates: walkthrough.Gates()})
 
 	walkthrough.Say(t, "The handler is stuck: each notification waits until the test lets it go.", "这个处理器卡住了：每个通知都要等测试放行。")
 	gate := make(chan struct{})
@@ -112,3 +112,6 @@ func TestStep15HealthFigures(t *testing.T) {
 }
 
 func TestNarrationIsBilingual(t *testing.T) { walkthrough.CheckNarration(t, 5) }
+
+// TestMain runs every test of the package once per informer pipeline.
+func TestMain(m *testing.M) { walkthrough.Main(m) }

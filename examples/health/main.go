@@ -67,8 +67,9 @@ func main() {
 		log.Fatal(err)
 	}
 	rec := health.NewRecorder(nil)
-	lw := rec.ListerWatcher(informer.NewListWatchFromClient(client,
-		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, ""))
+	plain := informer.NewListWatchFromClient(client,
+		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
+	lw := rec.ListerWatcher(plain) // the informer's lists and watches only: the detector's are not counted
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: *resync, WrapQueue: rec.WrapQueue})
 	if _, err := inf.AddEventHandler(rec.Handler("worker", informer.ResourceEventHandlerFuncs{
@@ -91,7 +92,7 @@ func main() {
 
 	wg.Go(func() { inf.Run(ctx) })
 	if *check > 0 {
-		detector := consistencydetector.New(lw, inf)
+		detector := consistencydetector.New(plain, inf)
 		wg.Go(func() {
 			t := time.NewTicker(*check)
 			defer t.Stop()

@@ -151,14 +151,16 @@ func CreatePods(t testing.TB, c *informer.RESTClient, names ...string) {
 	}
 }
 
-// Informer builds a pod informer on srv with a namespace index, its time
-// from clock (nil: the real one). Start it with Run.
+// Informer builds a pod informer on srv with a namespace index, in the
+// pipeline of the run in progress (Gates), its time from clock (nil: the
+// real one). Start it with Run.
 func Informer(t testing.TB, srv *fakeapi.Server, clock informer.Clock) (informer.SharedIndexInformer, *informer.ListWatch) {
 	t.Helper()
 	lw := informer.NewListWatchFromClient(Client(t, srv), PodsGVR, informer.NamespaceAll, "")
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
-		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
-		Clock:    clock,
+		Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
+		Clock:         clock,
+		PipelineGates: Gates(),
 	})
 	return inf, lw
 }
