@@ -168,7 +168,7 @@ func describeInconsistencies(changes diff.Changes, cache, server diff.Snapshot) 
 // Run checks every period until ctx ends. Inconsistent reports go to
 // OnInconsistency; failed checks are logged and retried next period.
 func (d *Detector) Run(ctx context.Context, period time.Duration) {
-	runEvery(ctx, d.clock(), period, func() {
+	informer.RunEvery(ctx, d.clock(), period, func() {
 		report, err := d.Check(ctx)
 		switch {
 		case ctx.Err() != nil:
@@ -211,22 +211,5 @@ func listAt(ctx context.Context, lw informer.ListerWatcher, rv string) ([]any, e
 		// A continue request must not name a version: the token holds it.
 		options.Continue = page.Continue
 		options.ResourceVersion, options.ResourceVersionMatch = "", ""
-	}
-}
-
-// runEvery calls f once every period, counted from the end of the previous
-// call, until ctx ends; the first call comes one period after the start.
-// (client-go's wait.Until is the same loop, except that it calls f at once.)
-func runEvery(ctx context.Context, clock informer.Clock, period time.Duration, f func()) {
-	t := clock.NewTimer(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C():
-		}
-		f()
-		t.Reset(period)
 	}
 }

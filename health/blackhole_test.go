@@ -6,7 +6,6 @@
 package health_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -38,26 +37,8 @@ func TestBlackHoleFigures(t *testing.T) {
 		t.Fatalf("while the hole lasts: staleness %v (was %v), %d lists; want a minute more, 1 list", h.Staleness, before, h.Lists)
 	}
 
-	// Backoffs cost no time: a goroutine moves the clock whenever something waits on it.
-	ctx, cancel := context.WithCancel(context.Background())
-	driven := make(chan struct{})
-	go func() {
-		defer close(driven)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			if w := clock.Waiters(); len(w) > 0 {
-				clock.Step(max(w[0], 0))
-			}
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-driven })
-	walkthrough.WaitFor(t, "the relist after the hole", func() bool { return rec.Health(inf).Lists >= 2 })
+	// Backoffs cost no time: the clock jumps whenever something waits on it.
+	walkthrough.WaitStepping(t, clock, "the relist after the hole", func() bool { return rec.Health(inf).Lists >= 2 })
 	if h := rec.Health(inf); h.WatchErrors["InternalError"] == 0 {
 		t.Fatalf("errors %v: client-go ends the watch with a 500 ERROR and relists", h.WatchErrors)
 	}

@@ -172,22 +172,14 @@ func (d *Detector) Run(ctx context.Context) {
 	if period <= 0 {
 		period = defaultMutationCheckPeriod
 	}
-	t := clock.NewTimer(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C():
-		}
+	informer.RunEvery(ctx, clock, period, func() {
 		for _, m := range d.CompareObjects() {
 			if d.FailureFunc == nil {
 				panic(d.Name + ": " + m.String())
 			}
 			d.FailureFunc(m)
 		}
-		t.Reset(period) // the next period counts from the end of this check
-	}
+	})
 }
 
 // fieldChanges lists the JSON fields that differ between two objects.
