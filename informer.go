@@ -120,10 +120,6 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
 
-	// observer hears what the pipeline does, for the extras (hooks.go);
-	// nil when none is plugged in.
-	observer pipelineObserver
-
 	// blockDeltas is held while deltas are processed, so that adding or
 	// removing a handler never interleaves with a notification.
 	blockDeltas sync.Mutex
@@ -156,10 +152,6 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	}
 	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
 	indexer.(*cache).hideStoreVersion = !gates.AtomicFIFO
-	var observer pipelineObserver
-	if newInformerObserver != nil {
-		observer = newInformerObserver(clock)
-	}
 	return &sharedIndexInformer{
 		indexer:           indexer,
 		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
@@ -170,7 +162,6 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		options:           options,
 		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
-		observer:          observer,
 	}
 }
 
@@ -186,11 +177,6 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		return
 	}
 	transform := s.transform
-	if wrapInformerTransform != nil { // an extra's hook (hooks.go)
-		var wait func()
-		transform, wait = wrapInformerTransform(ctx, s, transform)
-		defer wait()
-	}
 	var processBatch ProcessBatchFunc
 	if s.gates.InOrderInformersBatchProcess {
 		processBatch = s.handleBatchDeltas
@@ -212,7 +198,6 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		WatchListPageSize: s.options.WatchListPageSize,
 		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
-		observer:          s.observer,
 	})
 	s.started = true
 	s.startedMu.Unlock()
