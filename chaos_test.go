@@ -187,8 +187,6 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	counts["compact-mid-list-fired"] = lw.compactionsDuringPaging
 	lw.mu.Unlock()
 	counts["objects"] = len(want)
-	h, _ := HealthOf(inf)
-	counts["health-lists"], counts["watch-restarts"] = int(h.Lists), int(h.WatchRestarts)
 	say(t, "chaos seed %d: %s", "混沌种子 %d：%s", seed, formatCounts(counts))
 	return counts
 }

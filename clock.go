@@ -57,6 +57,15 @@ func runEvery(ctx context.Context, clock Clock, period time.Duration, f func()) 
 	}
 }
 
+// RunEvery calls f once every period on clock, counted from the end of the
+// previous call, until ctx ends; the first call comes one period after the
+// start. The detectors of the consistencydetector and mutationdetector
+// packages run their checks with it. (client-go's wait.Until is the same
+// loop, except that it calls f at once.)
+func RunEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
+	runEvery(ctx, clock, period, f)
+}
+
 // RealClock is the Clock of the time package.
 type RealClock struct{}
 

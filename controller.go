@@ -109,10 +109,6 @@ type Config struct {
 	UseWatchList bool
 	// Clock is where time comes from; RealClock when nil.
 	Clock Clock
-
-	// observer hears what the Reflector and the resync do (hooks.go); nil
-	// for none.
-	observer pipelineObserver
 }
 
 // Controller is the low-level run loop behind every informer.
@@ -154,9 +150,6 @@ func (c *controller) Run(ctx context.Context) {
 		WatchListPageSize: c.config.WatchListPageSize,
 		WatchErrorHandler: c.config.WatchErrorHandler,
 	})
-	if c.config.observer != nil {
-		r.observer = c.config.observer
-	}
 	c.mu.Lock()
 	c.reflector = r
 	c.mu.Unlock()
@@ -203,12 +196,8 @@ func (c *controller) processLoop() {
 func (c *controller) resyncLoop(ctx context.Context) {
 	runEvery(ctx, c.clock, c.config.FullResyncPeriod, func() {
 		if c.config.ShouldResync == nil || c.config.ShouldResync() {
-			start := c.clock.Now()
 			if err := c.config.Queue.Resync(); err != nil {
 				slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
-			}
-			if c.config.observer != nil {
-				c.config.observer.resynced(start, c.clock.Since(start))
 			}
 		}
 	})

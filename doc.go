@@ -38,8 +38,11 @@
 // The decoders that turn the server's JSON into objects in one pass
 // (decode*.go, lossless_decode.go, lossless_readers.go, scan.go) can wait
 // for a second reading.
-// `go test -v -run Step` tells the same story as narrated tests, Step01 to Step18
-// (informer_test.go); `go run ./examples/podwatch` shows it running against
+// `go test -v -run Step` tells the same story as narrated tests, Step01 to Step11
+// (informer_test.go); the extras, each in a package of its own (retry,
+// dynamic, diff, handlerchain, health, consistencydetector, mutationdetector,
+// typed, listers), show theirs in Steps 12 to 18 (`go test -v -run Step
+// ./...` runs them all); `go run ./examples/podwatch` shows it running against
 // fakeapi, the in-process API server in ./fakeapi.
 //
 // A minimal informer over HTTP:

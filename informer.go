@@ -120,10 +120,6 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
 
-	// observer hears what the pipeline does, for the extras (hooks.go);
-	// nil when none is plugged in.
-	observer pipelineObserver
-
 	// blockDeltas is held while deltas are processed, so that adding or
 	// removing a handler never interleaves with a notification.
 	blockDeltas sync.Mutex
@@ -155,10 +151,6 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		gates = *options.PipelineGates
 	}
 	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
-	var observer pipelineObserver
-	if newInformerObserver != nil {
-		observer = newInformerObserver(clock)
-	}
 	return &sharedIndexInformer{
 		indexer:           indexer,
 		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
@@ -169,7 +161,6 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		options:           options,
 		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
-		observer:          observer,
 	}
 }
 
@@ -185,11 +176,6 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		return
 	}
 	transform := s.transform
-	if wrapInformerTransform != nil { // an extra's hook (hooks.go)
-		var wait func()
-		transform, wait = wrapInformerTransform(ctx, s, transform)
-		defer wait()
-	}
 	queue, processBatch := newQueue(s, transform) // hook: layers.go
 	if s.options.WrapQueue != nil {
 		queue = s.options.WrapQueue(queue)
@@ -207,7 +193,6 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		WatchListPageSize: s.options.WatchListPageSize,
 		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
-		observer:          s.observer,
 	})
 	s.started = true
 	s.startedMu.Unlock()

@@ -1,7 +1,8 @@
 // informer_test.go is the walkthrough: the tutorial's story told as tests,
 // in its order, from objects and keys (Step01) to the whole informer and
 // what it does when things go wrong (Step11): the core. The advanced
-// chapters, Steps 12–18, are in steps_advanced_test.go. Run
+// chapters, Steps 12–18, are in the extras' packages (retry/, diff/, ...):
+// `go test -v -run Step ./...` runs them all. Run
 // `go test -v -run Step` to read it as a chapter, or one step alone with
 // `go test -v -run Step06`. Each step names its tutorial section and the
 // file it exercises, then narrates what happens and why, in English or

@@ -152,9 +152,6 @@ type processorListener struct {
 	nextCh  chan any // unbuffered; closed by pop when it stops
 	// pending is the unbounded buffer, owned by the pop goroutine.
 	pending []any
-	// pendingCount counts notifications added and not yet handled, for
-	// the health figures (health.go); any goroutine may read it.
-	pendingCount atomic.Int64
 
 	// initialPending counts initial-list adds not yet handled; upstreamSynced
 	// is the informer's HasSynced. Together they make HasSynced.
@@ -193,7 +190,6 @@ func (l *processorListener) add(n any) {
 	if a, ok := n.(addNotification); ok && a.isInInitialList {
 		l.initialPending.Add(1)
 	}
-	l.pendingCount.Add(1)
 	l.addCh <- n
 }
 
@@ -241,7 +237,6 @@ func (l *processorListener) run() {
 		case deleteNotification:
 			l.handler.OnDelete(n.oldObj)
 		}
-		l.pendingCount.Add(-1)
 	}
 }
 

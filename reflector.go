@@ -93,9 +93,6 @@ type Reflector struct {
 	useWatchList      bool
 	pageSize          int64
 	watchErrorHandler WatchErrorHandler
-	// observer hears of lists, watches, events and failures (hooks.go);
-	// nopObserver for a Reflector used on its own.
-	observer pipelineObserver
 
 	// mu guards the fields below, read by LastSyncResourceVersion from any goroutine.
 	mu sync.RWMutex
@@ -124,7 +121,6 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		name:              options.Name,
 		typeDescription:   options.TypeDescription,
 		store:             store,
-		observer:          nopObserver{},
 		listerWatcher:     lw,
 		clock:             options.Clock,
 		minWatchTimeout:   max(options.MinWatchTimeout, defaultMinWatchTimeout),
@@ -175,7 +171,6 @@ func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
 		if err := r.ListAndWatch(ctx); err != nil {
-			r.observer.failed(err)
 			r.watchErrorHandler(r, err)
 		}
 		if !r.backoff.wait(ctx) {

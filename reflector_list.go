@@ -27,7 +27,6 @@ func (r *Reflector) list(ctx context.Context) error {
 	pageSize := r.listPageSize(options.ResourceVersion)
 	list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		r.observer.failed(err)
 		// The version we asked for is gone (or not reached yet): ask for a
 		// fresh, consistent list instead, so the Reflector makes progress.
 		r.setIsLastSyncResourceVersionUnavailable(true)
@@ -56,7 +55,6 @@ func (r *Reflector) list(ctx context.Context) error {
 		return fmt.Errorf("unable to sync list result: %w", err)
 	}
 	r.setLastSyncResourceVersion(list.ResourceVersion)
-	r.observer.listed()
 	return nil
 }
 

@@ -41,7 +41,6 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
 			if err != nil {
 				if isWatchErrorRetriable(err) {
-					r.observer.failed(err)
 					// The server is down or busy, but probably still has our
 					// version: wait, then try to watch again without a relist.
 					slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
@@ -52,10 +51,8 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 				}
 				return err
 			}
-			r.observer.watchStarted()
 		}
 		_, err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion, false)
-		r.observer.failed(err)
 		w.Stop()
 		w = nil
 		switch {
@@ -149,7 +146,6 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			slog.Error("store rejected a watch event", "reflector", r.name, "event", event.Type, "err", err)
 		}
 		setVersion(obj.GetResourceVersion())
-		r.observer.event()
 		eventCount++
 		if exitOnInitialEventsEnd && initialEventsEnd {
 			return true, nil

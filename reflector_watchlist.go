@@ -68,8 +68,6 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 			return nil, fmt.Errorf("unable to sync the streamed list: %w", err)
 		}
 		r.setLastSyncResourceVersion(version)
-		r.observer.listed()
-		r.observer.watchStarted() // the stream goes on as the first watch since this list
 		return w, nil
 	}
 }

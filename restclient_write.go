@@ -1,14 +1,15 @@
 // restclient_write.go adds the few single-object calls a read-modify-write
 // needs to RESTClient: Get one object, Create one, Update (PUT) one. Pods
-// come back as *Pod, other kinds as *Unstructured; DynamicClient
-// (dynamic.go) gives *Unstructured for every kind. Errors
-// the server answers with come back as *StatusError, so IsConflict,
-// IsNotFound and IsAlreadyExists work on them; a stale resourceVersion on
-// Update is a 409 Conflict.
+// come back as *Pod, other kinds as *Unstructured. Do, List and Watch are
+// the same requests with the Go type of the answer chosen by the caller:
+// the dynamic package (dynamic/) uses them to get *Unstructured for every
+// kind, pods included. Errors the server answers with come back as
+// *StatusError, so IsConflict, IsNotFound and IsAlreadyExists work on them;
+// a stale resourceVersion on Update is a 409 Conflict.
 //
 // client-go counterpart: the Get, Create and Update methods of the typed
 // clients (k8s.io/client-go/kubernetes/typed/core/v1), built on
-// k8s.io/client-go/rest's Request.
+// k8s.io/client-go/rest's Request (Do, and Into for the type of the answer).
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
 
@@ -40,9 +41,46 @@ func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, 
 // Update replaces the object with obj (an HTTP PUT). If obj carries a
 // resourceVersion that is no longer the current one, the server refuses
 // with a 409 Conflict (IsConflict); re-read and try again, see
-// RetryOnConflict. It returns the object as stored, with its new version.
+// retry.RetryOnConflict. It returns the object as stored, with its new version.
 func (c *RESTClient) Update(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
 	return c.send(ctx, http.MethodPut, objectPath(resource, obj.GetNamespace(), obj.GetName()), obj, resource, objectFactory(resource))
+}
+
+// Do sends one request for resource with method (GET, POST, PUT, DELETE),
+// with body (nil for none) encoded as JSON, to the named object, or to the
+// collection when name is "" (a POST). The answer is decoded into the
+// object newObject returns; nil picks as Get does (*Pod for pods,
+// *Unstructured for other kinds). A failure the server answers with is a
+// *StatusError.
+func (c *RESTClient) Do(ctx context.Context, method string, resource GroupVersionResource, namespace, name string, body Object, newObject func() Object) (Object, error) {
+	if newObject == nil {
+		newObject = objectFactory(resource)
+	}
+	path := resourcePath(resource, namespace)
+	if name != "" {
+		path = objectPath(resource, namespace, name)
+	}
+	return c.send(ctx, method, path, body, resource, newObject)
+}
+
+// List lists resource in namespace (NamespaceAll for every namespace),
+// decoding each item into the object newObject returns (nil: as Get
+// does). Items without a kind (a list's items carry none) that decode into
+// *Unstructured get the list's kind and apiVersion.
+func (c *RESTClient) List(ctx context.Context, resource GroupVersionResource, namespace string, options ListOptions, newObject func() Object) (*ObjectList, error) {
+	if newObject == nil {
+		newObject = objectFactory(resource)
+	}
+	return c.list(ctx, resourcePath(resource, namespace), options, resource, newObject)
+}
+
+// Watch starts a watch of resource in namespace whose events carry objects
+// made by newObject (nil: as Get does).
+func (c *RESTClient) Watch(ctx context.Context, resource GroupVersionResource, namespace string, options ListOptions, newObject func() Object) (Watcher, error) {
+	if newObject == nil {
+		newObject = objectFactory(resource)
+	}
+	return c.watch(ctx, resourcePath(resource, namespace), options, newObject)
 }
 
 // objectPath is the path of one named object.

@@ -6,8 +6,11 @@
 //
 // Flags: -server URL to watch a real API server or `kubectl proxy` instead
 // (e.g. http://127.0.0.1:8001), -metrics the loopback address to publish
-// on, -slow D to make a handler take D per notification (watch its Pending
-// grow), -resync D the resync period, -check D the consistency check period.
+// on, -slow D to make a handler take D per notification (watch it stay
+// busy), -resync D the resync period, -check D the consistency check period.
+//
+// The figures come from a health.Recorder wrapped, explicitly, around the
+// informer's ListerWatcher, its queue (WrapQueue) and its handler.
 //
 // client-go counterpart: none; client-go exposes such figures as Prometheus
 // metrics. Tutorial: 000 ch. 5 (health figures, backpressure, consistency).
@@ -29,7 +32,9 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/consistencydetector"
 	"github.com/learn-k8s/informer/fakeapi"
+	"github.com/learn-k8s/informer/health"
 )
 
 func main() {
@@ -61,21 +66,22 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	lw := informer.NewListWatchFromClient(client, informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
-	inf := informer.NewSharedIndexInformer(lw, &informer.Pod{}, *resync, informer.Indexers{})
-	if _, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{
+	rec := health.NewRecorder(nil)
+	plain := informer.NewListWatchFromClient(client,
+		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
+	lw := rec.ListerWatcher(plain) // the informer's lists and watches only: the detector's are not counted
+	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
+		ResyncPeriod: *resync, WrapQueue: rec.WrapQueue})
+	if _, err := inf.AddEventHandler(rec.Handler("worker", informer.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { time.Sleep(*slow) }, // the demo's stand-in for slow work
 		UpdateFunc: func(any, any) { time.Sleep(*slow) },
 		DeleteFunc: func(any) { time.Sleep(*slow) },
-	}); err != nil {
+	})); err != nil {
 		log.Fatal(err)
 	}
 
 	// expvar.Func calls this on every request; Health marshals to readable JSON.
-	expvar.Publish("informer_health", expvar.Func(func() any {
-		h, _ := informer.HealthOf(inf)
-		return h
-	}))
+	expvar.Publish("informer_health", expvar.Func(func() any { return rec.Health(inf) }))
 	var lastReport sync.Mutex
 	report := map[string]any{"checked": false}
 	expvar.Publish("informer_consistency", expvar.Func(func() any {
@@ -86,7 +92,7 @@ func main() {
 
 	wg.Go(func() { inf.Run(ctx) })
 	if *check > 0 {
-		detector := informer.NewConsistencyDetector(lw, inf)
+		detector := consistencydetector.New(plain, inf)
 		wg.Go(func() {
 			t := time.NewTicker(*check)
 			defer t.Stop()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/learn-k8s/informer"
 	"github.com/learn-k8s/informer/fakeapi"
+	"github.com/learn-k8s/informer/health"
 )
 
 func pod(name string, labels map[string]any) map[string]any {
@@ -26,7 +27,8 @@ func pod(name string, labels map[string]any) map[string]any {
 type story struct {
 	s    *fakeapi.Server
 	inf  informer.SharedIndexInformer
-	fast chan seen // what the fast handler printed
+	rec  *health.Recorder // counts the lists, through the informer's ListerWatcher
+	fast chan seen        // what the fast handler printed
 }
 
 // expect waits until the fast handler has printed each of want (in any order).
@@ -47,11 +49,10 @@ func (st *story) expect(want ...seen) error {
 	return nil
 }
 
-// stats counts the full lists (plain or streamed: the informer's health
-// figures) and the watch requests the server answered.
+// stats counts the full lists (plain or streamed: the health figures of
+// the health package) and the watch requests the server answered.
 func (st *story) stats() string {
-	h, _ := informer.HealthOf(st.inf)
-	return fmt.Sprintf("lists so far %d, watches %d", h.Lists, st.s.Stats().Watches)
+	return fmt.Sprintf("lists so far %d, watches %d", st.rec.Health(nil).Lists, st.s.Stats().Watches)
 }
 
 func playScenario(gates informer.PipelineGates) error {
@@ -67,9 +68,10 @@ func playScenario(gates informer.PipelineGates) error {
 	if err != nil {
 		return err
 	}
-	lw := informer.NewListWatchFromClient(client,
-		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
-	st := &story{s: s, fast: make(chan seen, 100),
+	rec := health.NewRecorder(nil)
+	lw := rec.ListerWatcher(informer.NewListWatchFromClient(client,
+		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, ""))
+	st := &story{s: s, rec: rec, fast: make(chan seen, 100),
 		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{PipelineGates: &gates})}
 	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
 		say("# (list/watch failed, will retry after a backoff: %v)", err)

@@ -1,15 +1,19 @@
-// realapiserver_update_test.go is the opt-in check, beside TestRealAPIServer,
-// that the docs' Get → change a label → Update (addLabel, in
-// example_objects_test.go) works on a real kube-apiserver: the typed Pod
+// realapiserver_test.go is the opt-in check, beside the root package's
+// TestRealAPIServer, that the docs' Get → change a label → Update (addLabel,
+// in example_test.go) works on a real kube-apiserver: the typed Pod
 // sends back every field the server sent, so the server accepts the update
 // and nothing but the label changes. It runs only when KUBE_APISERVER_URL is
 // set (KUBE_TOKEN, KUBE_CACERT too); it needs default/web to be free:
 //
-//	source /tmp/peer-objects/run/env && go test -run RealAPIServerUpdate -v .
+//	source /tmp/peer-objects/run/env && go test -run RealAPIServerUpdate -v ./retry
 //
 // It also checks that the docs show addLabel's code.
+//
+// client-go counterpart: none (a test against a real cluster).
+//
+// Tutorial: 000 §3.3 and 004 §2.5.
 
-package informer_test
+package retry_test
 
 import (
 	"context"
@@ -21,6 +25,7 @@ import (
 	"testing"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/dynamic"
 )
 
 func TestRealAPIServerUpdate(t *testing.T) {
@@ -34,7 +39,7 @@ func TestRealAPIServerUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	pods := informer.NewDynamicClient(client).
+	pods := dynamic.New(client).
 		Resource(informer.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default")
 	if _, err := pods.Get(ctx, "web"); !informer.IsNotFound(err) {
 		t.Skipf("default/web must not exist (this test would change it): %v", err)
@@ -42,7 +47,7 @@ func TestRealAPIServerUpdate(t *testing.T) {
 
 	// The rich pod of testdata/real, unscheduled (so that it can be deleted
 	// at once), with its ownerReferences and finalizers.
-	raw, err := os.ReadFile("testdata/real/pod-rich.request.json")
+	raw, err := os.ReadFile("../testdata/real/pod-rich.request.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +101,15 @@ func TestDocsShowTheTestedRetryExample(t *testing.T) {
 		text = regexp.MustCompile(`//[^\n]*`).ReplaceAllString(text, "")
 		return strings.Join(strings.Fields(text), " ")
 	}
-	src, err := os.ReadFile("example_objects_test.go")
+	src, err := os.ReadFile("example_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := regexp.MustCompile(`(?s)\terr := informer\.RetryOnConflict.*?\n\t}\)\n`).Find(src)
+	body := regexp.MustCompile(`(?s)\terr := retry\.RetryOnConflict.*?\n\t}\)\n`).Find(src)
 	if body == nil {
-		t.Fatal("addLabel's RetryOnConflict call not found in example_objects_test.go")
+		t.Fatal("addLabel's RetryOnConflict call not found in example_test.go")
 	}
-	for _, doc := range []string{"docs/chapter-map.md", "docs/chapter-map.zh-CN.md"} {
+	for _, doc := range []string{"../docs/chapter-map.md", "../docs/chapter-map.zh-CN.md"} {
 		text, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)

@@ -1,42 +1,46 @@
-// typed_informer.go holds client-go's typed informer and indexer API:
-// TypedSharedIndexInformer wraps a SharedIndexInformer so typed handlers and
-// typed index functions can be added and typed results read, converting to
-// and from the untyped core at the edge.
+// informer.go holds the typed informer and indexer: SharedIndexInformer[T]
+// wraps an informer.SharedIndexInformer so typed handlers and typed index
+// functions can be added and typed results read, converting to and from the
+// untyped informer at the edge.
 //
-// client-go counterpart: TypedSharedIndexInformer, NewTypedSharedIndexInformer
-// and typedResourceEventHandler in k8s.io/client-go/tools/cache
-// shared_informer.go; TypedIndexer, TypedIndexers, TypedIndexFunc,
-// TypedIndexersToIndexers, TypedIndexerFuncToIndexerFunc in index.go
-// (v0.37.2).
+// client-go counterpart: TypedSharedIndexInformer,
+// NewTypedSharedIndexInformer and typedResourceEventHandler in
+// k8s.io/client-go/tools/cache shared_informer.go; TypedIndexer,
+// TypedIndexers, TypedIndexFunc, IndexersToIndexers,
+// IndexerFuncToIndexerFunc in index.go (v0.37.2). See the package
+// comment for the names.
 //
 // Tutorial: 004 §3.1 (generics for type-safe informers).
 
-package informer
+package typed
 
 import (
 	"fmt"
 	"log/slog"
+
+	informer "github.com/learn-k8s/informer"
 )
 
-// TypedIndexFunc computes the index values of an object of type T.
-type TypedIndexFunc[T any] func(obj T) ([]string, error)
+// IndexFunc computes the index values of an object of type T.
+type IndexFunc[T any] func(obj T) ([]string, error)
 
-// TypedIndexers maps an index name to its typed index function.
-type TypedIndexers[T any] map[string]TypedIndexFunc[T]
+// Indexers maps an index name to its typed index function.
+type Indexers[T any] map[string]IndexFunc[T]
 
-// TypedIndexersToIndexers turns typed index functions into Indexers, for
-// SharedIndexInformerOptions.Indexers or NewIndexer.
-func TypedIndexersToIndexers[T any](indexers TypedIndexers[T]) Indexers {
-	untyped := make(Indexers, len(indexers))
+// IndexersToIndexers turns typed index functions into Indexers, for
+// informer.SharedIndexInformerOptions.Indexers or informer.NewIndexer.
+func IndexersToIndexers[T any](indexers Indexers[T]) informer.Indexers {
+	untyped := make(informer.Indexers, len(indexers))
 	for name, fn := range indexers {
-		untyped[name] = TypedIndexerFuncToIndexerFunc(fn)
+		untyped[name] = IndexerFuncToIndexerFunc(fn)
 	}
 	return untyped
 }
 
-// TypedIndexerFuncToIndexerFunc turns one typed index function into an
-// IndexFunc. An object that is not a T is an error (client-go panics).
-func TypedIndexerFuncToIndexerFunc[T any](indexer TypedIndexFunc[T]) IndexFunc {
+// IndexerFuncToIndexerFunc turns one typed index function into an
+// informer.IndexFunc. An object that is not a T is an error (client-go
+// panics).
+func IndexerFuncToIndexerFunc[T any](indexer IndexFunc[T]) informer.IndexFunc {
 	return func(obj any) ([]string, error) {
 		t, ok := obj.(T)
 		if !ok {
@@ -47,42 +51,42 @@ func TypedIndexerFuncToIndexerFunc[T any](indexer TypedIndexFunc[T]) IndexFunc {
 	}
 }
 
-// TypedIndexer is an Indexer whose objects are of type T.
-type TypedIndexer[T any] interface {
-	Indexer
+// Indexer is an informer.Indexer whose objects are of type T.
+type Indexer[T any] interface {
+	informer.Indexer
 	// TypedIndex returns the objects that share an index value with obj.
 	TypedIndex(indexName string, obj T) ([]T, error)
 	// ByTypedIndex returns the objects with this index value.
 	ByTypedIndex(indexName, indexedValue string) ([]T, error)
 	// AddTypedIndexers adds typed index functions.
-	AddTypedIndexers(newIndexers TypedIndexers[T]) error
+	AddTypedIndexers(newIndexers Indexers[T]) error
 }
 
-// TypedSharedIndexInformer is a SharedIndexInformer with typed variants of
-// the methods that take or give objects.
-type TypedSharedIndexInformer[T Object] interface {
-	SharedIndexInformer
+// SharedIndexInformer is an informer.SharedIndexInformer with typed
+// variants of the methods that take or give objects.
+type SharedIndexInformer[T informer.Object] interface {
+	informer.SharedIndexInformer
 	// AddTypedEventHandler adds a typed handler; with no options as
 	// AddEventHandler, with one as AddEventHandlerWithOptions. More than
 	// one is an error.
-	AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error)
+	AddTypedEventHandler(handler ResourceEventHandler[T], options ...informer.HandlerOptions) (informer.ResourceEventHandlerRegistration, error)
 	// AddTypedIndexers adds typed index functions.
-	AddTypedIndexers(indexers TypedIndexers[T]) error
+	AddTypedIndexers(indexers Indexers[T]) error
 	// GetTypedIndexer returns the cache, typed.
-	GetTypedIndexer() TypedIndexer[T]
+	GetTypedIndexer() Indexer[T]
 }
 
-// NewTypedSharedIndexInformer wraps informer, whose objects are of type T.
-func NewTypedSharedIndexInformer[T Object](informer SharedIndexInformer) TypedSharedIndexInformer[T] {
-	return typedSharedIndexInformer[T]{SharedIndexInformer: informer}
+// NewSharedIndexInformer wraps inf, whose objects are of type T.
+func NewSharedIndexInformer[T informer.Object](inf informer.SharedIndexInformer) SharedIndexInformer[T] {
+	return typedSharedIndexInformer[T]{SharedIndexInformer: inf}
 }
 
-type typedSharedIndexInformer[T Object] struct {
-	SharedIndexInformer
+type typedSharedIndexInformer[T informer.Object] struct {
+	informer.SharedIndexInformer
 }
 
-func (s typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
-	var o HandlerOptions
+func (s typedSharedIndexInformer[T]) AddTypedEventHandler(handler ResourceEventHandler[T], options ...informer.HandlerOptions) (informer.ResourceEventHandlerRegistration, error) {
+	var o informer.HandlerOptions
 	switch len(options) {
 	case 0:
 	case 1:
@@ -96,19 +100,20 @@ func (s typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceE
 	return s.AddEventHandlerWithOptions(typedResourceEventHandler[T]{handler}, o)
 }
 
-func (s typedSharedIndexInformer[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {
-	return s.AddIndexers(TypedIndexersToIndexers(indexers))
+func (s typedSharedIndexInformer[T]) AddTypedIndexers(indexers Indexers[T]) error {
+	return s.AddIndexers(IndexersToIndexers(indexers))
 }
 
-func (s typedSharedIndexInformer[T]) GetTypedIndexer() TypedIndexer[T] {
+func (s typedSharedIndexInformer[T]) GetTypedIndexer() Indexer[T] {
 	return typedIndexer[T]{s.GetIndexer()}
 }
 
-// typedResourceEventHandler adapts a typed handler to ResourceEventHandler.
+// typedResourceEventHandler adapts a typed handler to
+// informer.ResourceEventHandler.
 // A tombstone becomes a DeletedObject with FinalStateUnknown set. An object
 // that is not a T is logged and dropped (client-go's type assertion panics).
-type typedResourceEventHandler[T Object] struct {
-	handler TypedResourceEventHandler[T]
+type typedResourceEventHandler[T informer.Object] struct {
+	handler ResourceEventHandler[T]
 }
 
 func (h typedResourceEventHandler[T]) OnAdd(obj any, isInInitialList bool) {
@@ -126,7 +131,7 @@ func (h typedResourceEventHandler[T]) OnUpdate(oldObj, newObj any) {
 }
 
 func (h typedResourceEventHandler[T]) OnDelete(obj any) {
-	tomb, isTombstone := obj.(DeletedFinalStateUnknown)
+	tomb, isTombstone := obj.(informer.DeletedFinalStateUnknown)
 	if !isTombstone {
 		if t, ok := typedOrLog[T](obj); ok {
 			h.handler.OnDelete(DeletedObject[T]{OptionalObj: t})
@@ -156,7 +161,7 @@ func typedOrLog[T any](obj any) (T, bool) {
 
 // typedIndexer is an Indexer with typed results.
 type typedIndexer[T any] struct {
-	Indexer
+	informer.Indexer
 }
 
 func (i typedIndexer[T]) TypedIndex(indexName string, obj T) ([]T, error) {
@@ -175,8 +180,8 @@ func (i typedIndexer[T]) ByTypedIndex(indexName, indexedValue string) ([]T, erro
 	return typedList[T](untyped)
 }
 
-func (i typedIndexer[T]) AddTypedIndexers(newIndexers TypedIndexers[T]) error {
-	return i.AddIndexers(TypedIndexersToIndexers(newIndexers))
+func (i typedIndexer[T]) AddTypedIndexers(newIndexers Indexers[T]) error {
+	return i.AddIndexers(IndexersToIndexers(newIndexers))
 }
 
 // typedList converts a list of objects to []T; an object that is not a T is

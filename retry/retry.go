@@ -1,7 +1,7 @@
-// retry.go holds the retry helpers a client wraps around a read-modify-write:
-// Backoff (how long to wait between tries, and how many tries), OnError (try
-// again while the error is one worth retrying) and RetryOnConflict (try again
-// while the server answers 409 Conflict).
+// Package retry holds the retry helpers a client wraps around a
+// read-modify-write: Backoff (how long to wait between tries, and how many
+// tries), OnError (try again while the error is one worth retrying) and
+// RetryOnConflict (try again while the server answers 409 Conflict).
 //
 // A write to Kubernetes carries the metadata.resourceVersion the client read.
 // If the object changed since, the server refuses the write with 409 Conflict
@@ -15,13 +15,15 @@
 // k8s.io/apimachinery/pkg/util/wait.
 //
 // Tutorial: 000 §3.3 (optimistic locking under concurrent writers) and
-// 004 §2.5 (resourceVersion and 409).
-
-package informer
+// 004 §2.5 (resourceVersion and 409). Walkthrough: Step 12
+// (go test -v -run Step12 ./retry).
+package retry
 
 import (
 	"math/rand/v2"
 	"time"
+
+	informer "github.com/learn-k8s/informer"
 )
 
 // Backoff says how long to wait between tries and how many tries to make.
@@ -90,21 +92,21 @@ func (b *Backoff) jittered(d time.Duration) time.Duration {
 // returns nil on success, else the last error fn returned. fn runs at least
 // once, even when backoff.Steps is 0.
 func OnError(backoff Backoff, retriable func(error) bool, fn func() error) error {
-	return onError(RealClock{}, backoff, retriable, fn)
+	return onError(informer.RealClock{}, backoff, retriable, fn)
 }
 
-// RetryOnConflict runs fn again after each 409 Conflict (IsConflict), as
+// RetryOnConflict runs fn again after each 409 Conflict (informer.IsConflict), as
 // OnError does. fn must read the object afresh, apply its change to what it
 // read, and write: each try then carries the current resourceVersion.
 //
 // Use DefaultRetry unless many writers are expected to collide often.
 func RetryOnConflict(backoff Backoff, fn func() error) error {
-	return OnError(backoff, IsConflict, fn)
+	return OnError(backoff, informer.IsConflict, fn)
 }
 
 // onError is OnError with its clock given, so that tests can run the waits
 // on a FakeClock.
-func onError(clock Clock, backoff Backoff, retriable func(error) bool, fn func() error) error {
+func onError(clock informer.Clock, backoff Backoff, retriable func(error) bool, fn func() error) error {
 	for {
 		err := fn()
 		if err == nil || !retriable(err) || backoff.Steps <= 1 {

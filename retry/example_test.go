@@ -1,9 +1,12 @@
-// example_objects_test.go holds the runnable examples that `go doc` shows
-// beside RetryOnConflict and DynamicClient, run against fakeapi: a
-// Get → change a label → Update that keeps every field of the pod, and the
-// same pod read as the generic object. Their output is checked by `go test`.
+// example_test.go holds the runnable example that `go doc` shows beside
+// RetryOnConflict, run against fakeapi: a Get → change a label → Update
+// that keeps every field of the pod. `go test` checks its output.
+//
+// client-go counterpart: the read-modify-write of util/retry's doc comment.
+//
+// Tutorial: 000 §3.3 and 004 §2.5.
 
-package informer_test
+package retry_test
 
 import (
 	"context"
@@ -11,6 +14,7 @@ import (
 
 	informer "github.com/learn-k8s/informer"
 	"github.com/learn-k8s/informer/fakeapi"
+	"github.com/learn-k8s/informer/retry"
 )
 
 func ExampleRetryOnConflict() {
@@ -38,7 +42,7 @@ func ExampleRetryOnConflict() {
 // against a real kube-apiserver. It labels the pod default/web.
 func addLabel(ctx context.Context, client *informer.RESTClient) error {
 	pods := informer.GroupVersionResource{Version: "v1", Resource: "pods"}
-	err := informer.RetryOnConflict(informer.DefaultRetry, func() error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		obj, err := client.Get(ctx, pods, "default", "web") // read afresh on each try
 		if err != nil {
 			return err
@@ -52,30 +56,4 @@ func addLabel(ctx context.Context, client *informer.RESTClient) error {
 		return err
 	})
 	return err
-}
-
-func ExampleDynamicClient() {
-	server, _ := fakeapi.Start(fakeapi.Options{})
-	defer server.Close()
-	client, _ := informer.NewRESTClient(informer.RESTConfig{Host: server.URL()})
-	ctx := context.Background()
-	pods := informer.NewDynamicClient(client).
-		Resource(informer.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default")
-
-	created, err := pods.Create(ctx, &informer.Unstructured{Object: map[string]any{
-		"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "web"},
-		"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}}}})
-	fmt.Println(created.GetKind(), created.GetName(), err)
-
-	got, _ := pods.Get(ctx, "web")
-	fmt.Println(got.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"])
-
-	// A dynamic informer lists and watches through the same calls.
-	lw := &informer.ListWatch{ListFunc: pods.List, WatchFunc: pods.Watch}
-	list, _ := lw.List(ctx, informer.ListOptions{})
-	fmt.Printf("%T %s\n", list.Items[0], list.Items[0].(*informer.Unstructured).GetKind())
-	// Output:
-	// Pod web <nil>
-	// nginx
-	// *informer.Unstructured Pod
 }

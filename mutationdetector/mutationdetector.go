@@ -1,27 +1,31 @@
-// mutation.go holds the cache mutation detector, a debugging mode that
-// catches handlers (or lister users) that change objects they got from the
-// cache. The informer hands every reader the same pointer it keeps in its
+// Package mutationdetector holds the cache mutation detector, a debugging
+// mode that
+// catches handlers (or lister users) that change objects they got from
+// the cache. The informer hands every reader the same pointer it keeps in its
 // Indexer, so such a change silently rewrites the cache, and every other
 // handler sees it, without the server ever knowing. The detector keeps a
 // deep copy of each object as it enters the cache and, on demand or every
 // Period, compares each object with its copy; any difference is a mutation.
 //
 // It costs a deep copy of every object ever cached and is meant for tests
-// and debugging, not production. Attach it with SetTransform:
+// and debugging, not production. Attach it to an informer with SetTransform,
+// before Run, and run it for as long as the informer runs:
 //
-//	d := NewCacheMutationDetector("pods")
-//	informer.SetTransform(d.Transform(nil)) // or d.Transform(yourTransform)
-//	go d.Run(ctx)
+//	if mutationdetector.Enabled() { // KUBE_CACHE_MUTATION_DETECTOR=true
+//		d := mutationdetector.New("pods")
+//		inf.SetTransform(d.Transform(nil)) // or d.Transform(yourTransform)
+//		go d.Run(ctx)                      // ends with ctx
+//	}
 //
-// client-go counterpart: k8s.io/client-go/tools/cache
-// mutation_detector.go (NewCacheMutationDetector, AddObject, Run), which the
-// shared informer switches on when KUBE_CACHE_MUTATION_DETECTOR=true;
-// CacheMutationDetectionEnabled reads the same variable.
+// client-go counterpart: k8s.io/client-go/tools/cache mutation_detector.go
+// (NewCacheMutationDetector, AddObject, Run). client-go's shared informer
+// makes one itself, and it does something only when
+// KUBE_CACHE_MUTATION_DETECTOR=true; ours is attached by the caller, as
+// above, and Enabled reads the same variable.
 //
 // Tutorial: 000 §2.3 (deep copy vs shared references on the cache's write
-// path).
-
-package informer
+// path). Walkthrough: Step 17 (go test -v -run Step17 ./mutationdetector).
+package mutationdetector
 
 import (
 	"context"
@@ -34,14 +38,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	informer "github.com/learn-k8s/informer"
 )
 
 // defaultMutationCheckPeriod is how often Run compares, as in client-go.
 const defaultMutationCheckPeriod = 10 * time.Second
 
-// CacheMutationDetectionEnabled reports whether the environment variable
+// Enabled reports whether the environment variable
 // KUBE_CACHE_MUTATION_DETECTOR is "true", client-go's switch for this mode.
-func CacheMutationDetectionEnabled() bool {
+func Enabled() bool {
 	on, _ := strconv.ParseBool(os.Getenv("KUBE_CACHE_MUTATION_DETECTOR"))
 	return on
 }
@@ -64,16 +70,16 @@ func (m MutatedObject) String() string {
 	return fmt.Sprintf("cached object %s was mutated after it was cached: %v", m.Key, m.Changes)
 }
 
-// CacheMutationDetector remembers a deep copy of every object added to it
-// and finds those that no longer equal their copy. Set the exported fields
-// before Run. It is safe for concurrent use.
-type CacheMutationDetector struct {
+// Detector remembers a deep copy of every object added to it and finds
+// those that no longer equal their copy. Set the exported fields before
+// Run. It is safe for concurrent use.
+type Detector struct {
 	// Name appears in reports, e.g. the resource.
 	Name string
 	// Period is how often Run compares; 10 s when zero.
 	Period time.Duration
-	// Clock is where Run's time comes from; RealClock when nil.
-	Clock Clock
+	// Clock is where Run's time comes from; informer.RealClock when nil.
+	Clock informer.Clock
 	// FailureFunc is told about each mutated object. When nil, Run panics
 	// with the description, as client-go does: the mode exists to make a
 	// test run fail loudly.
@@ -86,44 +92,44 @@ type CacheMutationDetector struct {
 	// recorded holds the pointers in watched: an object recorded twice
 	// (a streaming list transforms each object twice, as in client-go) is
 	// watched once.
-	recorded map[Object]struct{}
+	recorded map[informer.Object]struct{}
 }
 
 type watchedObject struct {
 	key      string
-	cached   Object // the pointer the cache shares
-	original Object // our own deep copy
+	cached   informer.Object // the pointer the cache shares
+	original informer.Object // our own deep copy
 }
 
-// NewCacheMutationDetector returns a detector named name.
-func NewCacheMutationDetector(name string) *CacheMutationDetector {
-	return &CacheMutationDetector{Name: name}
+// New returns a detector named name (client-go's NewCacheMutationDetector).
+func New(name string) *Detector {
+	return &Detector{Name: name}
 }
 
 // AddObject records obj and a deep copy of it. Tombstones and values that
-// are not Objects are ignored.
-func (d *CacheMutationDetector) AddObject(obj any) {
-	o, ok := obj.(Object)
-	if !ok || isNilPointer(obj) {
+// are not Objects (or are nil pointers) are ignored.
+func (d *Detector) AddObject(obj any) {
+	o, ok := obj.(informer.Object)
+	if v := reflect.ValueOf(obj); !ok || (v.Kind() == reflect.Pointer && v.IsNil()) {
 		return
 	}
-	key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, dup := d.recorded[o]; dup {
 		return
 	}
 	if d.recorded == nil {
-		d.recorded = map[Object]struct{}{}
+		d.recorded = map[informer.Object]struct{}{}
 	}
 	d.recorded[o] = struct{}{}
 	d.watched = append(d.watched, watchedObject{key: key, cached: o, original: o.DeepCopyObject()})
 }
 
-// Transform returns a TransformFunc for SetTransform that applies next
-// (when not nil) and records what comes out, which is what the cache keeps
-// and hands to handlers.
-func (d *CacheMutationDetector) Transform(next TransformFunc) TransformFunc {
+// Transform returns an informer.TransformFunc for SetTransform that applies
+// next (when not nil) and records what comes out, which is what the cache
+// keeps and hands to handlers.
+func (d *Detector) Transform(next informer.TransformFunc) informer.TransformFunc {
 	return func(obj any) (any, error) {
 		if next != nil {
 			var err error
@@ -138,7 +144,7 @@ func (d *CacheMutationDetector) Transform(next TransformFunc) TransformFunc {
 
 // CompareObjects returns every recorded object that differs from its copy,
 // and stops watching those (each mutation is reported once).
-func (d *CacheMutationDetector) CompareObjects() []MutatedObject {
+func (d *Detector) CompareObjects() []MutatedObject {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var found []MutatedObject
@@ -158,15 +164,15 @@ func (d *CacheMutationDetector) CompareObjects() []MutatedObject {
 
 // Run compares every Period until ctx ends, telling FailureFunc (or
 // panicking) about each mutation found.
-func (d *CacheMutationDetector) Run(ctx context.Context) {
+func (d *Detector) Run(ctx context.Context) {
 	clock, period := d.Clock, d.Period
 	if clock == nil {
-		clock = RealClock{}
+		clock = informer.RealClock{}
 	}
 	if period <= 0 {
 		period = defaultMutationCheckPeriod
 	}
-	runEvery(ctx, clock, period, func() {
+	informer.RunEvery(ctx, clock, period, func() {
 		for _, m := range d.CompareObjects() {
 			if d.FailureFunc == nil {
 				panic(d.Name + ": " + m.String())
@@ -222,34 +228,4 @@ func compareJSON(path string, before, after any, changes *[]string) {
 		aj, _ := json.Marshal(after)
 		*changes = append(*changes, fmt.Sprintf("%s: %s → %s", path, bj, aj))
 	}
-}
-
-// envDetectorFailureFunc, when set (by tests), receives the mutations found
-// by the detector that KUBE_CACHE_MUTATION_DETECTOR switches on, instead of
-// the panic.
-var envDetectorFailureFunc func(MutatedObject)
-
-// The detector plugs into every shared informer through the core's
-// transform hook (hooks.go): deleting this file leaves the core unchanged.
-func init() {
-	wrapInformerTransform = func(ctx context.Context, s *sharedIndexInformer, transform TransformFunc) (TransformFunc, func()) {
-		return s.mutationDetection(ctx, transform)
-	}
-}
-
-// mutationDetection wraps transform with a CacheMutationDetector when
-// KUBE_CACHE_MUTATION_DETECTOR=true and runs the detector until ctx ends;
-// wait returns once it has stopped. Otherwise it returns transform as is.
-func (s *sharedIndexInformer) mutationDetection(ctx context.Context, transform TransformFunc) (_ TransformFunc, wait func()) {
-	if !CacheMutationDetectionEnabled() {
-		return transform, func() {}
-	}
-	d := NewCacheMutationDetector(describeType(s.objectType))
-	d.Clock, d.FailureFunc = s.clock, envDetectorFailureFunc
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		d.Run(ctx)
-	}()
-	return d.Transform(transform), func() { <-done }
 }

@@ -1,6 +1,7 @@
-// consistency.go holds the consistency detector: it lists the resource from
-// the server, at exactly the resource version the informer has reached, and
-// diffs that list against the informer's cache (with diff.go). A healthy
+// Package consistencydetector holds the consistency detector: it lists the
+// resource from the server, at exactly the resource version the informer has
+// reached, and diffs that list against the informer's cache (with the diff
+// package). A healthy
 // informer's cache equals the server's state at that version; any key that
 // is missing, extra, or at another version points to a bug: a lost event, a
 // handler or lister user that wrote into the cache, a broken transform.
@@ -10,7 +11,7 @@
 // to Settle before it reports, and starts over when the informer moves to a
 // newer version meanwhile. It compares resource versions only: an object
 // changed in place without a new version is the mutation detector's job
-// (mutation.go).
+// (the mutationdetector package).
 //
 // client-go counterpart: the data consistency detector of
 // k8s.io/client-go/util/consistencydetector, which client-go runs after a
@@ -19,9 +20,9 @@
 // or every period with Run.
 //
 // Tutorial: 000 ch. 5 (缓存一致性保障机制的工程落地: checking that the cache
-// matches the server).
-
-package informer
+// matches the server). Walkthrough: Step 16 (go test -v -run Step16
+// ./consistencydetector).
+package consistencydetector
 
 import (
 	"context"
@@ -29,6 +30,9 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/diff"
 )
 
 const (
@@ -37,87 +41,83 @@ const (
 	// consistencyAttempts bounds the restarts when the informer keeps
 	// moving to newer versions while a check runs.
 	consistencyAttempts = 5
+	// pageSize is the size of each page of the list from the server.
+	pageSize = 500
 )
 
 // errCacheKeptMoving says the informer moved on during every attempt.
 var errCacheKeptMoving = errors.New("consistency check: the informer kept moving to newer versions; nothing stable to compare")
 
-// ConsistencyReport is the result of one check.
-type ConsistencyReport struct {
+// Report is the result of one check.
+type Report struct {
 	// ResourceVersion is the version the cache and the server were compared at.
 	ResourceVersion string
 	// Diff is how the server's list differs from the cache: Added keys are
 	// missing from the cache, Deleted keys are in the cache but not on the
 	// server, Updated keys are at another resource version.
-	Diff SnapshotDiff
+	Diff diff.Changes
 	// Problems describes each difference, one line per key.
 	Problems []string
 }
 
 // Consistent reports whether the cache matched the server.
-func (r ConsistencyReport) Consistent() bool { return r.Diff.Empty() }
+func (r Report) Consistent() bool { return r.Diff.Empty() }
 
-// ConsistencyDetector compares an informer's cache with the server. Set the
-// optional fields before the first Check or Run.
-type ConsistencyDetector struct {
+// Detector compares an informer's cache with the server. Set the optional
+// fields before the first Check or Run.
+type Detector struct {
 	// ListerWatcher lists from the server; the informer's own will do.
-	ListerWatcher ListerWatcher
+	ListerWatcher informer.ListerWatcher
 	// Informer is the informer whose cache is checked.
-	Informer SharedInformer
+	Informer informer.SharedInformer
 	// Settle is how long a difference may last before it is reported; 1 s
 	// when zero.
 	Settle time.Duration
-	// Clock is where time comes from; RealClock when nil.
-	Clock Clock
+	// Clock is where time comes from; informer.RealClock when nil.
+	Clock informer.Clock
 	// OnInconsistency is told by Run about each inconsistent report; when
 	// nil, Run logs it with slog.Error.
-	OnInconsistency func(ConsistencyReport)
+	OnInconsistency func(Report)
 }
 
-// NewConsistencyDetector returns a detector for informer's cache, listing
-// through lw.
-func NewConsistencyDetector(lw ListerWatcher, informer SharedInformer) *ConsistencyDetector {
-	return &ConsistencyDetector{ListerWatcher: lw, Informer: informer}
+// New returns a detector for inf's cache, listing through lw.
+func New(lw informer.ListerWatcher, inf informer.SharedInformer) *Detector {
+	return &Detector{ListerWatcher: lw, Informer: inf}
 }
 
 // Check lists from the server at the informer's last synced resource
 // version and compares the list with the cache. It returns an error when the
 // informer has not synced, the list fails, or no stable version could be
 // compared; a report with differences is not an error.
-func (d *ConsistencyDetector) Check(ctx context.Context) (ConsistencyReport, error) {
+func (d *Detector) Check(ctx context.Context) (Report, error) {
 	if !d.Informer.HasSynced() {
-		return ConsistencyReport{}, errors.New("consistency check: the informer has not synced")
+		return Report{}, errors.New("consistency check: the informer has not synced")
 	}
 	for range consistencyAttempts {
 		rv := d.Informer.LastSyncResourceVersion()
-		list, _, err := listPages(ctx, d.ListerWatcher,
-			ListOptions{ResourceVersion: rv, ResourceVersionMatch: ResourceVersionMatchExact}, defaultPageSize)
-		if isExpiredError(err) {
+		items, err := listAt(ctx, d.ListerWatcher, rv)
+		if informer.IsResourceExpired(err) || informer.IsGone(err) {
 			continue // the server no longer has rv: the informer is past it too
 		}
 		if err != nil {
-			return ConsistencyReport{}, fmt.Errorf("consistency check: listing at %s: %w", rv, err)
+			return Report{}, fmt.Errorf("consistency check: listing at %s: %w", rv, err)
 		}
-		items := make([]any, len(list.Items))
-		for i, o := range list.Items {
-			items[i] = o
-		}
-		server, err := SnapshotFromList(items, DeletionHandlingMetaNamespaceKeyFunc)
+		server, err := diff.SnapshotFromList(items, informer.DeletionHandlingMetaNamespaceKeyFunc)
 		if err != nil {
-			return ConsistencyReport{}, err
+			return Report{}, err
 		}
 		report, settled, err := d.compareUntilSettled(ctx, rv, server)
 		if err != nil || settled {
 			return report, err
 		}
 	}
-	return ConsistencyReport{}, errCacheKeptMoving
+	return Report{}, errCacheKeptMoving
 }
 
 // compareUntilSettled compares the cache with server until they match or
 // Settle has passed. It reports settled=false when the informer moved past
 // rv first, so the comparison means nothing.
-func (d *ConsistencyDetector) compareUntilSettled(ctx context.Context, rv string, server Snapshot) (ConsistencyReport, bool, error) {
+func (d *Detector) compareUntilSettled(ctx context.Context, rv string, server diff.Snapshot) (Report, bool, error) {
 	clock := d.clock()
 	settle := d.Settle
 	if settle <= 0 {
@@ -125,41 +125,41 @@ func (d *ConsistencyDetector) compareUntilSettled(ctx context.Context, rv string
 	}
 	deadline := clock.Now().Add(settle)
 	for {
-		cache, err := SnapshotOf(d.Informer.GetStore(), DeletionHandlingMetaNamespaceKeyFunc)
+		cache, err := diff.SnapshotOf(d.Informer.GetStore(), informer.DeletionHandlingMetaNamespaceKeyFunc)
 		if err != nil {
-			return ConsistencyReport{}, false, err
+			return Report{}, false, err
 		}
-		diff := DiffSnapshots(cache, server)
-		if diff.Empty() {
-			return ConsistencyReport{ResourceVersion: rv}, true, nil
+		changes := diff.Snapshots(cache, server)
+		if changes.Empty() {
+			return Report{ResourceVersion: rv}, true, nil
 		}
 		if d.Informer.LastSyncResourceVersion() != rv {
-			return ConsistencyReport{}, false, nil
+			return Report{}, false, nil
 		}
 		if !clock.Now().Before(deadline) {
-			return ConsistencyReport{ResourceVersion: rv, Diff: diff, Problems: describeInconsistencies(diff, cache, server)}, true, nil
+			return Report{ResourceVersion: rv, Diff: changes, Problems: describeInconsistencies(changes, cache, server)}, true, nil
 		}
 		t := clock.NewTimer(consistencyPollInterval)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return ConsistencyReport{}, false, ctx.Err()
+			return Report{}, false, ctx.Err()
 		case <-t.C():
 		}
 	}
 }
 
 // describeInconsistencies turns a cache → server diff into one sentence per key.
-func describeInconsistencies(diff SnapshotDiff, cache, server Snapshot) []string {
-	rv := func(obj any) string { v, _ := resourceVersionOf(obj); return v }
+func describeInconsistencies(changes diff.Changes, cache, server diff.Snapshot) []string {
+	rv := func(obj any) string { v, _ := diff.ResourceVersion(obj); return v }
 	var out []string
-	for _, k := range diff.Added {
+	for _, k := range changes.Added {
 		out = append(out, fmt.Sprintf("%s: on the server (resourceVersion %s) but missing from the cache", k, rv(server[k])))
 	}
-	for _, k := range diff.Deleted {
+	for _, k := range changes.Deleted {
 		out = append(out, fmt.Sprintf("%s: in the cache (resourceVersion %s) but not on the server", k, rv(cache[k])))
 	}
-	for _, k := range diff.Updated {
+	for _, k := range changes.Updated {
 		out = append(out, fmt.Sprintf("%s: the cache has resourceVersion %s, the server %s", k, rv(cache[k]), rv(server[k])))
 	}
 	return out
@@ -167,8 +167,8 @@ func describeInconsistencies(diff SnapshotDiff, cache, server Snapshot) []string
 
 // Run checks every period until ctx ends. Inconsistent reports go to
 // OnInconsistency; failed checks are logged and retried next period.
-func (d *ConsistencyDetector) Run(ctx context.Context, period time.Duration) {
-	runEvery(ctx, d.clock(), period, func() {
+func (d *Detector) Run(ctx context.Context, period time.Duration) {
+	informer.RunEvery(ctx, d.clock(), period, func() {
 		report, err := d.Check(ctx)
 		switch {
 		case ctx.Err() != nil:
@@ -183,9 +183,33 @@ func (d *ConsistencyDetector) Run(ctx context.Context, period time.Duration) {
 	})
 }
 
-func (d *ConsistencyDetector) clock() Clock {
+func (d *Detector) clock() informer.Clock {
 	if d.Clock == nil {
-		return RealClock{}
+		return informer.RealClock{}
 	}
 	return d.Clock
+}
+
+// listAt lists every object at exactly resource version rv, page by page.
+func listAt(ctx context.Context, lw informer.ListerWatcher, rv string) ([]any, error) {
+	options := informer.ListOptions{ResourceVersion: rv, ResourceVersionMatch: informer.ResourceVersionMatchExact, Limit: pageSize}
+	var items []any
+	for {
+		page, err := lw.List(ctx, options)
+		if err == nil && page == nil {
+			err = errors.New("the ListerWatcher's List answered no list and no error")
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page.Items {
+			items = append(items, o)
+		}
+		if page.Continue == "" {
+			return items, nil
+		}
+		// A continue request must not name a version: the token holds it.
+		options.Continue = page.Continue
+		options.ResourceVersion, options.ResourceVersionMatch = "", ""
+	}
 }

@@ -1,0 +1,45 @@
+// blackhole_test.go checks the figures of an informer whose connection
+// falls into a black hole, over HTTPS with HTTP/2 pings against fakeapi:
+// staleness grows while nothing arrives, then the pings end the watch with
+// a 500 ERROR (an InternalError) and the informer relists.
+
+package health_test
+
+import (
+	"testing"
+	"time"
+
+	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/fakeapi"
+	"github.com/learn-k8s/informer/health"
+	"github.com/learn-k8s/informer/internal/walkthrough"
+)
+
+func TestBlackHoleFigures(t *testing.T) {
+	walkthrough.QuietLogs(t)
+	srv := walkthrough.StartServer(t, fakeapi.Options{TLS: true})
+	const readIdle, pingTimeout = 100 * time.Millisecond, 100 * time.Millisecond
+	c, err := informer.NewRESTClient(informer.RESTConfig{Host: srv.URL(),
+		TLSClientConfig:      informer.TLSClientConfig{CAData: srv.CACertPEM()},
+		HTTP2ReadIdleTimeout: readIdle, HTTP2PingTimeout: pingTimeout})
+	walkthrough.Must(t, err)
+	walkthrough.CreatePods(t, c, "x")
+	clock := informer.NewFakeClock(time.Now())
+	rec := health.NewRecorder(clock)
+	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
+	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{Clock: clock, PipelineGates: walkthrough.Gates()})
+	walkthrough.Run(t, inf)
+
+	srv.BlackHole(readIdle / 2)
+	before := rec.Health(inf).Staleness
+	clock.Step(time.Minute) // time passes; nothing arrives
+	if h := rec.Health(inf); h.Staleness < before+time.Minute || h.Lists != 1 {
+		t.Fatalf("while the hole lasts: staleness %v (was %v), %d lists; want a minute more, 1 list", h.Staleness, before, h.Lists)
+	}
+
+	// Backoffs cost no time: the clock jumps whenever something waits on it.
+	walkthrough.WaitStepping(t, clock, "the relist after the hole", func() bool { return rec.Health(inf).Lists >= 2 })
+	if h := rec.Health(inf); h.WatchErrors["InternalError"] == 0 {
+		t.Fatalf("errors %v: client-go ends the watch with a 500 ERROR and relists", h.WatchErrors)
+	}
+}
