@@ -1,4 +1,4 @@
-// scan.go holds the few steps every decoder of the package takes over JSON
+// scan.go holds the few steps every reader of the package takes over JSON
 // text: skip spaces, find where a string or a whole value ends (valueScan,
 // which goes on across reads of a response body), and take a plain string
 // as it is. They check the JSON only as far as they must: the decoders that
@@ -12,7 +12,7 @@
 //
 // Tutorial: 004 §3.2 and §4.1 (decoding objects on the informer's hot path).
 
-package informer
+package jsonread
 
 import (
 	"errors"
