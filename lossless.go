@@ -39,6 +39,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -177,19 +178,23 @@ func encodeKeeping(obj lossless) ([]byte, error) {
 func decodeKeeping(data []byte, obj lossless) error {
 	v := reflect.ValueOf(obj).Elem()
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if open, err := dec.Token(); !json.Valid(data) || err != nil || open != json.Delim('{') {
+	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
 		return fmt.Errorf("a %s must be a JSON object", v.Type().Name())
 	}
 	v.SetZero() // this also clears the members kept before
 	table := fieldsOf(v.Type())
 	kept := []byte{'{'}
 	for dec.More() {
-		name, _ := dec.Token() // the text is valid: a member name comes
+		token, err := dec.Token() // a member name, or an error
+		name, _ := token.(string)
 		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
+		if err == nil {
+			err = dec.Decode(&value)
+		}
+		if err != nil {
 			return err
 		}
-		if i, known := table.byName[name.(string)]; known {
+		if i, known := table.byName[name]; known {
 			f := &table.fields[i]
 			if typed, err := f.set(value, v.FieldByIndex(f.index)); err != nil || typed {
 				if err != nil {
@@ -202,7 +207,13 @@ func decodeKeeping(data []byte, obj lossless) error {
 		if err := json.Compact(&compact, value); err != nil {
 			return err
 		}
-		kept = appendMember(kept, name.(string), compact.Bytes())
+		kept = appendMember(kept, name, compact.Bytes())
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF { // and nothing after it
+		return fmt.Errorf("a %s must be one JSON object", v.Type().Name())
 	}
 	if len(kept) > 1 {
 		*obj.kept() = bytes.Clone(append(kept, '}')) // it may be cached for long: no spare room

@@ -55,15 +55,15 @@ func readerFor(t reflect.Type, unknown unknownOf) fastReader {
 		}
 		return nil
 	case t == reflect.TypeFor[map[string]string]():
-		return readStringMap
+		return orUnmarshal(readStringMap)
 	case t == reflect.TypeFor[[]string]():
-		return readStrings
+		return orUnmarshal(readStrings)
 	case reflect.PointerTo(t).Implements(unmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType):
 		return nil
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return readString
+		return orUnmarshal(readString)
 	case reflect.Bool:
 		return readBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -105,6 +105,43 @@ func readStructs(unknown unknownOf) fastReader {
 		}
 		return i + 1, true, nil
 	}
+}
+
+// orUnmarshal returns read, with the strings it declines (escapes, bad
+// UTF-8: annotations holding JSON, for one) decoded by encoding/json, as
+// the struct's UnmarshalJSON would decode them, the level around them
+// staying on the fast path. A null inside a list or map is left to the
+// struct's UnmarshalJSON, which refuses it.
+func orUnmarshal(read fastReader) fastReader {
+	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+		if end, ok, err := read(data, i, field); ok || err != nil {
+			return end, ok, err
+		}
+		end, ok := endOfValue(data, i)
+		if !ok || holdsNull(data[i:end]) {
+			return 0, false, nil
+		}
+		field.SetZero()
+		return end, true, json.Unmarshal(data[i:end], field.Addr().Interface())
+	}
+}
+
+// holdsNull reports whether the JSON text has a null outside its strings
+// (or a string that does not end).
+func holdsNull(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '"':
+			end, ok := endOfString(text, i)
+			if !ok {
+				return true
+			}
+			i = end - 1
+		case 'n':
+			return true
+		}
+	}
+	return false
 }
 
 // readPointer reads a pointer's target with elem.
