@@ -35,9 +35,9 @@
 //
 // Read the files in that order, starting with meta.go (objects and keys) and
 // pod.go (the sample kind; lossless.go keeps every field it does not model).
-// The decoders that turn the server's JSON into objects in one pass
-// (decode*.go, lossless_decode.go, lossless_readers.go, scan.go) can wait
-// for a second reading.
+// The one-pass JSON decoding of list and watch bodies lives in
+// internal/jsonread, called at one point (newBodyDecoder in restclient.go):
+// it is there only for speed, and any reading may skip it.
 // `go test -v -run Step` tells the same story as narrated tests, Step01 to Step18
 // (informer_test.go); `go run ./examples/podwatch` shows it running against
 // fakeapi, the in-process API server in ./fakeapi.
