@@ -10,7 +10,8 @@
 // json.Decoder decodes each frame into a json.RawMessage, which scans it
 // twice) and the scanner of encoding/json.
 //
-// Tutorial: 004 §3.2 and §4.1 (decoding objects on the informer's hot path).
+// Tutorial: 004 §4.1 (the Reflector reads each event with
+// json.NewDecoder(resp.Body); this is that decoder's framing, in one pass).
 
 package jsonread
 
