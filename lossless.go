@@ -18,9 +18,10 @@
 //     caller who fills in a field the server sent as `{}` sends the new value.
 //
 // A struct takes part by embedding unknownFields and giving UnmarshalJSON
-// and MarshalJSON as one-liners that call decodeKeeping and encodeKeeping.
-// The whole object is decoded in one pass over its text
-// (lossless_decode.go), encoded by encoding/json field by field (here).
+// and MarshalJSON as one-liners that call decodeKeeping and encodeKeeping,
+// which apply the rules with encoding/json, field by field (here). The
+// items of lists and watch events take a faster road to the same objects
+// (newBodyDecoder, restclient.go), which a first reading may skip.
 //
 // client-go counterpart: none. client-go's typed structs (k8s.io/api/core/v1)
 // model every field of their API version and drop members they do not know
@@ -35,9 +36,10 @@ package informer
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -68,9 +70,6 @@ type jsonField struct {
 	// zeroByMethod is true when the type says by an IsZero method whether
 	// it is zero (time.Time does), as `omitzero` asks it.
 	zeroByMethod bool
-	// read decodes the usual forms of the field's JSON in one pass
-	// (lossless_decode.go); nil for types it does not know.
-	read fastReader
 }
 
 // fieldTable lists a struct type's fields in declaration order, with an
@@ -84,11 +83,8 @@ type fieldTable struct {
 var fieldTables sync.Map
 
 var (
-	timeType            = reflect.TypeFor[time.Time]()
-	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
-	losslessType        = reflect.TypeFor[lossless]()
-	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	timeType     = reflect.TypeFor[time.Time]()
+	isZeroerType = reflect.TypeFor[interface{ IsZero() bool }]()
 )
 
 // fieldsOf returns the fieldTable of struct type t, built once from its tags.
@@ -119,8 +115,7 @@ func (table *fieldTable) collect(t reflect.Type, prefix []int) {
 			table.fields = append(table.fields, jsonField{name: name, index: index,
 				isTime:       f.Type == timeType || f.Type == reflect.PointerTo(timeType),
 				plainElems:   (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct,
-				zeroByMethod: f.Type.Implements(isZeroerType),
-				read:         fastReaderFor(f.Type)})
+				zeroByMethod: f.Type.Implements(isZeroerType)})
 		}
 	}
 }
@@ -174,6 +169,103 @@ func encodeKeeping(obj lossless) ([]byte, error) {
 		}
 	}
 	return append(buf, '}'), nil
+}
+
+// decodeKeeping decodes the JSON object data into the struct obj points to,
+// following the rules at the top of this file: each member goes into its
+// field or is kept raw. A null is no object: it is an error here (a member
+// whose value is null never gets this far; it is kept raw).
+func decodeKeeping(data []byte, obj lossless) error {
+	v := reflect.ValueOf(obj).Elem()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
+		return fmt.Errorf("a %s must be a JSON object", v.Type().Name())
+	}
+	v.SetZero() // this also clears the members kept before
+	table := fieldsOf(v.Type())
+	kept := []byte{'{'}
+	for dec.More() {
+		token, err := dec.Token() // a member name, or an error
+		name, _ := token.(string)
+		var value json.RawMessage
+		if err == nil {
+			err = dec.Decode(&value)
+		}
+		if err != nil {
+			return err
+		}
+		if i, known := table.byName[name]; known {
+			f := &table.fields[i]
+			if typed, err := f.set(value, v.FieldByIndex(f.index)); err != nil || typed {
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.name, err)
+				}
+				continue
+			}
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, value); err != nil {
+			return err
+		}
+		kept = appendMember(kept, name, compact.Bytes())
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF { // and nothing after it
+		return fmt.Errorf("a %s must be one JSON object", v.Type().Name())
+	}
+	if len(kept) > 1 {
+		*obj.kept() = bytes.Clone(append(kept, '}')) // it may be cached for long: no spare room
+	}
+	return nil
+}
+
+// set decodes value into field with encoding/json (a typed struct through
+// its UnmarshalJSON). It reports false, with the field zero, when the
+// member must stay raw instead: a null, a zero value (as `omitzero` would
+// leave it out), or a time that would not be written back as value.
+func (f *jsonField) set(value []byte, field reflect.Value) (typed bool, err error) {
+	field.SetZero() // a repeated member replaces, never merges
+	if string(value) == "null" {
+		return false, nil
+	}
+	if f.plainElems && hasNull(value) {
+		return false, errors.New(`a null inside a list or map of plain values would come back as ""`)
+	}
+	if err := json.Unmarshal(value, field.Addr().Interface()); err != nil {
+		return false, err
+	}
+	if f.isZero(field) || (f.isTime && !readsBack(field, value)) {
+		field.SetZero()
+		return false, nil
+	}
+	return true, nil
+}
+
+// hasNull reports whether the JSON text holds a null outside its strings.
+func hasNull(value []byte) bool {
+	inString, escaped := false, false
+	for _, c := range value {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == 'n':
+			return true
+		}
+	}
+	return false
+}
+
+// readsBack reports whether a time field encodes back to value, the JSON
+// text it was decoded from (e.g. "+00:00" would come back as "Z").
+func readsBack(field reflect.Value, value []byte) bool {
+	again, err := json.Marshal(field.Interface())
+	return err == nil && bytes.Equal(again, value)
 }
 
 // appendMember appends `"name":value` to an object being written.

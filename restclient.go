@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/learn-k8s/informer/internal/jsonread"
 )
 
 // RESTConfig says how to reach an API server.
@@ -208,7 +210,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		return nil, err
 	}
 	defer resp.Body.Close()
-	list, err := decodeList(newDecoder(resp.Body, newObject), newObject)
+	list, err := decodeList(newBodyDecoder(resp.Body), newObject)
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
@@ -222,6 +224,84 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		}
 	}
 	return list, nil
+}
+
+// bodyDecoder reads the JSON values of a list or watch body, one at a time.
+type bodyDecoder = jsonread.Decoder
+
+// newBodyDecoder returns the decoder of a list or watch body: the one call
+// into internal/jsonread, the package that decodes the server's JSON in one
+// pass, only for speed. On a first reading, skip it: read it as
+// json.NewDecoder(body), which decodes exactly the same objects (its tests
+// compare the two on every saved object and on fuzzed input). The Layout
+// says where our objects keep what no Go field holds: an Unstructured's
+// whole JSON object, and the members a typed kind does not model
+// (lossless.go).
+func newBodyDecoder(body io.Reader) *bodyDecoder {
+	return jsonread.NewDecoder(body, jsonread.Layout{
+		Content: func(obj any) *map[string]any {
+			if u, ok := obj.(*Unstructured); ok {
+				return &u.Object
+			}
+			return nil
+		},
+		Unknown: func(structPtr any) *[]byte {
+			if l, ok := structPtr.(lossless); ok {
+				return (*[]byte)(l.kept())
+			}
+			return nil
+		},
+	})
+}
+
+// decodeList decodes a list body as it arrives, each item straight into a
+// new object: the body is never held whole, and no item is decoded twice.
+// This is most of the cost of an initial sync (see BenchmarkInformer).
+func decodeList(dec *bodyDecoder, newObject func() Object) (*ObjectList, error) {
+	list := &ObjectList{}
+	err := dec.DecodeList(func(name string) any {
+		switch name {
+		case "items":
+			list.Items = nil // a second "items" replaces the first
+		case "kind":
+			return &list.Kind
+		case "apiVersion":
+			return &list.APIVersion
+		case "metadata":
+			return &list.ListMeta
+		}
+		return nil // anything else is only checked
+	}, func() any {
+		obj := newObject()
+		list.Items = append(list.Items, obj)
+		return obj
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, obj := range list.Items {
+		withoutTypeMeta(obj)
+	}
+	return list, nil
+}
+
+// decodeObject decodes one object from its bytes, as json.Unmarshal does.
+func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
+	obj := newObject()
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return nil, err
+	}
+	return withoutTypeMeta(obj), nil
+}
+
+// withoutTypeMeta returns obj, having dropped the kind and apiVersion of a
+// typed object, so that objects from lists and from watches look the same
+// (client-go's typed decoders do this too).
+func withoutTypeMeta(obj Object) Object {
+	if p, ok := obj.(*Pod); ok {
+		p.TypeMeta = TypeMeta{}
+	}
+	return obj
 }
 
 func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newObject func() Object) (Watcher, error) {

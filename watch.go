@@ -1,8 +1,8 @@
 // watch.go holds the watch side of the protocol: WatchEvent and its types,
 // the Watcher interface (a channel of events and Stop), and the stream
 // decoder that turns a chunked HTTP body into events one at a time, as they
-// arrive, without ever reading the whole body (decodeEvent, on decode.go's
-// framing).
+// arrive, without ever reading the whole body (decodeEvent, through
+// newBodyDecoder).
 //
 // client-go counterpart: k8s.io/apimachinery/pkg/watch (Interface, Event,
 // EventType, StreamWatcher) and the JSON framing of
@@ -15,13 +15,10 @@ package informer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 )
 
@@ -105,7 +102,7 @@ func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 func (sw *streamWatcher) receive() {
 	defer close(sw.result)
 	defer sw.Stop()
-	dec := newDecoder(sw.body, sw.newObject)
+	dec := newBodyDecoder(sw.body)
 	for {
 		ev, err := decodeEvent(dec, sw.newObject)
 		if err != nil {
@@ -151,93 +148,17 @@ func errorEvent(msg string) WatchEvent {
 }
 
 // decodeEvent reads the next watch event of a stream: one JSON object
-// {"type": ..., "object": ...}. An error that says the stream ended (see
+// {"type": ..., "object": ...}, the object decoded into its Go value (a
+// *Status for ERROR). An error that says the stream ended (see
 // isProbableEOF) comes back as it is; any other error means the event was
 // broken.
-//
-// Servers send "type" first. The object is then decoded where it stands in
-// the event's text, into its Go value (a *Status for ERROR); should it
-// come first, it is decoded once the type is known. Field names match as
-// encoding/json matches them (case aside); a field given twice is refused,
-// as nothing would say which one the server meant.
-func decodeEvent(d *decoder, newObject func() Object) (WatchEvent, error) {
-	data, err := d.next()
+func decodeEvent(dec *bodyDecoder, newObject func() Object) (WatchEvent, error) {
+	typ, obj, err := dec.DecodeEvent(func(t string) any { return eventTarget(WatchEventType(t), newObject) })
 	if err != nil {
 		return WatchEvent{}, err
 	}
-	if data[0] != '{' {
-		return WatchEvent{}, fmt.Errorf("a watch event must be a JSON object, not %.20s", data)
-	}
-	var (
-		ev                WatchEvent
-		haveType, haveObj bool
-		objStart          = -1 // where the object starts, when it came before the type
-	)
-	i := spaceEnd(data, 1)
-	for i < len(data) && data[i] != '}' {
-		nameEnd, ok := endOfString(data, i)
-		if data[i] != '"' || !ok {
-			return WatchEvent{}, errBadJSON
-		}
-		name, _, err := memberName(data[i:nameEnd])
-		if err != nil {
-			return WatchEvent{}, err
-		}
-		if i = spaceEnd(data, nameEnd); i >= len(data) || data[i] != ':' {
-			return WatchEvent{}, errBadJSON
-		}
-		start, end := spaceEnd(data, i+1), 0
-		switch key := string(name); {
-		case strings.EqualFold(key, "type") && !haveType:
-			haveType = true
-			if end, ok = endOfValue(data, start); ok {
-				err = json.Unmarshal(data[start:end], &ev.Type)
-			}
-		case strings.EqualFold(key, "object") && !haveObj:
-			haveObj = true
-			if target := eventTarget(ev.Type, newObject); haveType && target != nil {
-				ev.Object = target
-				end, err = d.decodeAt(data, start, target)
-				ok = true
-			} else {
-				objStart = start
-				end, ok = endOfValue(data, start)
-			}
-		case strings.EqualFold(key, "type"), strings.EqualFold(key, "object"):
-			return WatchEvent{}, fmt.Errorf("a watch event has two %q fields", key)
-		default:
-			if end, ok = endOfValue(data, start); ok && !json.Valid(data[start:end]) {
-				ok = false
-			}
-		}
-		if err != nil {
-			return WatchEvent{}, err
-		}
-		if !ok {
-			return WatchEvent{}, errBadJSON
-		}
-		if i, err = afterElement(data, end, '}'); err != nil {
-			return WatchEvent{}, err
-		}
-	}
-	if i != len(data)-1 { // the event's closing brace ends its text
-		return WatchEvent{}, errBadJSON
-	}
-	if ev.Object == nil { // the object came first, or none came
-		target := eventTarget(ev.Type, newObject)
-		if target == nil {
-			return WatchEvent{}, errors.New("unknown watch event type " + string(ev.Type))
-		}
-		if objStart < 0 {
-			if err := json.Unmarshal(nil, target); err != nil { // as encoding/json: no object is an error
-				return WatchEvent{}, err
-			}
-		} else if _, err := d.decodeAt(data, objStart, target); err != nil {
-			return WatchEvent{}, err
-		}
-		ev.Object = target
-	}
-	if obj, ok := ev.Object.(Object); ok {
+	ev := WatchEvent{Type: WatchEventType(typ), Object: obj}
+	if obj, ok := obj.(Object); ok {
 		ev.Object = withoutTypeMeta(obj)
 		if ev.Type != WatchBookmark && obj.GetName() == "" {
 			// Without a name the object has no key: caching it would put

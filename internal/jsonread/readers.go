@@ -1,19 +1,22 @@
-// lossless_readers.go holds the readers lossless_decode.go uses: one per
-// kind of field (a string, a bool, an integer, a time, labels, a list of
-// strings, a pointer, a nested typed struct or a list of them), each
-// reading its value straight from the text where it stands. Each takes
-// only the plain forms a server writes and declines the rest, which
-// encoding/json then reads (see lossless_decode.go).
+// readers.go holds the readers structs.go uses: one per kind of field (a
+// string, a bool, an integer, a time, labels, a list of strings, a pointer,
+// a nested typed struct or a list of them), each reading its value straight
+// from the text where it stands. Each takes only the plain forms a server
+// writes and declines the rest, which the struct's own UnmarshalJSON then
+// reads (see structs.go).
 //
 // client-go counterpart: none (sigs.k8s.io/json reads client-go's typed
 // structs by reflection, value by value).
 //
-// Tutorial: 004 §3.2 (decoding objects on the informer's hot path).
+// Tutorial: 004 §3.1 (a watch event decoded to *T) and §3.2 (the json tags
+// of ObjectMeta, which name the members).
 
-package informer
+package jsonread
 
 import (
 	"bytes"
+	"encoding"
+	"encoding/json"
 	"reflect"
 	"time"
 )
@@ -21,36 +24,47 @@ import (
 // A fastReader reads the value that starts at data[i] into field, and
 // returns the offset just after it. It reports read=false, having perhaps
 // half-filled field, when the value is not in a form it reads; the caller
-// then decodes it with encoding/json. An error means the text is broken.
+// then decodes the struct around it again, by its UnmarshalJSON. An error
+// means the text is broken.
 type fastReader func(data []byte, i int, field reflect.Value) (end int, read bool, err error)
 
-// fastReaderFor returns the reader for a field of type t, or nil when t is
-// left to encoding/json. A type with its own UnmarshalJSON or
-// UnmarshalText (other than the typed structs and time.Time, which are
-// read as their UnmarshalJSON would) is always left to it.
-func fastReaderFor(t reflect.Type) fastReader {
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	isZeroerType        = reflect.TypeFor[interface{ IsZero() bool }]()
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// readerFor returns the reader for a field of type t, or nil when the
+// readers do not know t. A type with its own UnmarshalJSON or
+// UnmarshalText (other than the typed structs unknown knows and time.Time,
+// which are read as their UnmarshalJSON would) is never read here.
+func readerFor(t reflect.Type, unknown unknownOf) fastReader {
+	keeps := func(t reflect.Type) bool {
+		return t.Kind() == reflect.Struct && unknown != nil && unknown(reflect.New(t).Interface()) != nil
+	}
 	switch {
 	case t == timeType:
 		return readTime
-	case reflect.PointerTo(t).Implements(losslessType) && t.Kind() == reflect.Struct:
-		return readStruct
-	case t.Kind() == reflect.Slice && reflect.PointerTo(t.Elem()).Implements(losslessType) && t.Elem().Kind() == reflect.Struct:
-		return readStructs
+	case keeps(t):
+		return readStruct(unknown)
+	case t.Kind() == reflect.Slice && keeps(t.Elem()):
+		return readStructs(unknown)
 	case t.Kind() == reflect.Pointer:
-		if elem := fastReaderFor(t.Elem()); elem != nil {
+		if elem := readerFor(t.Elem(), unknown); elem != nil {
 			return readPointer(elem)
 		}
 		return nil
 	case t == reflect.TypeFor[map[string]string]():
-		return readStringMap
+		return orUnmarshal(readStringMap)
 	case t == reflect.TypeFor[[]string]():
-		return readStrings
+		return orUnmarshal(readStrings)
 	case reflect.PointerTo(t).Implements(unmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType):
 		return nil
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return readString
+		return orUnmarshal(readString)
 	case reflect.Bool:
 		return readBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -60,34 +74,75 @@ func fastReaderFor(t reflect.Type) fastReader {
 }
 
 // readStruct reads a typed struct.
-func readStruct(data []byte, i int, field reflect.Value) (int, bool, error) {
-	end, err := decodeStruct(data, i, field)
-	return end, err == nil, err
+func readStruct(unknown unknownOf) fastReader {
+	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+		end, err := decodeStruct(data, i, field, unknown)
+		return end, err == nil, err
+	}
 }
 
 // readStructs reads a list of typed structs; [] is an empty list, not nil,
 // as encoding/json makes it.
-func readStructs(data []byte, i int, field reflect.Value) (int, bool, error) {
-	if data[i] != '[' {
-		return 0, false, nil
-	}
-	field.Set(reflect.MakeSlice(field.Type(), 0, 0))
-	i = spaceEnd(data, i+1)
-	for n := 0; i < len(data) && data[i] != ']'; n++ {
-		field.Grow(1)
-		field.SetLen(n + 1)
-		end, err := decodeStruct(data, i, field.Index(n))
-		if err != nil {
-			return 0, false, err
+func readStructs(unknown unknownOf) fastReader {
+	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+		if data[i] != '[' {
+			return 0, false, nil
 		}
-		if i, err = afterElement(data, end, ']'); err != nil {
-			return 0, false, err
+		field.Set(reflect.MakeSlice(field.Type(), 0, 0))
+		i = spaceEnd(data, i+1)
+		for n := 0; i < len(data) && data[i] != ']'; n++ {
+			field.Grow(1)
+			field.SetLen(n + 1)
+			end, err := decodeStruct(data, i, field.Index(n), unknown)
+			if err != nil {
+				return 0, false, err
+			}
+			if i, err = afterElement(data, end, ']'); err != nil {
+				return 0, false, err
+			}
+		}
+		if i >= len(data) {
+			return 0, false, errBadJSON
+		}
+		return i + 1, true, nil
+	}
+}
+
+// orUnmarshal returns read, with the strings it declines (escapes, bad
+// UTF-8: annotations holding JSON, for one) decoded by encoding/json, as
+// the struct's UnmarshalJSON would decode them, the level around them
+// staying on the fast path. A null inside a list or map is left to the
+// struct's UnmarshalJSON, which refuses it.
+func orUnmarshal(read fastReader) fastReader {
+	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+		if end, ok, err := read(data, i, field); ok || err != nil {
+			return end, ok, err
+		}
+		end, ok := endOfValue(data, i)
+		if !ok || holdsNull(data[i:end]) {
+			return 0, false, nil
+		}
+		field.SetZero()
+		return end, true, json.Unmarshal(data[i:end], field.Addr().Interface())
+	}
+}
+
+// holdsNull reports whether the JSON text has a null outside its strings
+// (or a string that does not end).
+func holdsNull(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '"':
+			end, ok := endOfString(text, i)
+			if !ok {
+				return true
+			}
+			i = end - 1
+		case 'n':
+			return true
 		}
 	}
-	if i >= len(data) {
-		return 0, false, errBadJSON
-	}
-	return i + 1, true, nil
+	return false
 }
 
 // readPointer reads a pointer's target with elem.

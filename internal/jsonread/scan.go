@@ -1,4 +1,4 @@
-// scan.go holds the few steps every decoder of the package takes over JSON
+// scan.go holds the few steps every reader of the package takes over JSON
 // text: skip spaces, find where a string or a whole value ends (valueScan,
 // which goes on across reads of a response body), and take a plain string
 // as it is. They check the JSON only as far as they must: the decoders that
@@ -10,9 +10,10 @@
 // json.Decoder decodes each frame into a json.RawMessage, which scans it
 // twice) and the scanner of encoding/json.
 //
-// Tutorial: 004 §3.2 and §4.1 (decoding objects on the informer's hot path).
+// Tutorial: 004 §4.1 (the Reflector reads each event with
+// json.NewDecoder(resp.Body); this is that decoder's framing, in one pass).
 
-package informer
+package jsonread
 
 import (
 	"errors"

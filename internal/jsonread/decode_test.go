@@ -1,9 +1,11 @@
-// decode_test.go checks decode.go against encoding/json itself: an object
-// read as a list item or as the object of a watch event, generic or typed,
-// is exactly what json.Unmarshal makes of its bytes (numbers, nulls, empty
-// maps and all), for every saved real object and for fuzzed input.
+// decode_test.go checks the Decoder against encoding/json itself: an
+// object read as a list item or as the object of a watch event, generic or
+// typed, is exactly what json.Unmarshal makes of its bytes (numbers, nulls,
+// empty maps and all), for every saved real object and for fuzzed input.
+// The objects are the informer's own (Pod, Status, Unstructured), decoded
+// with the Layout the informer gives (testLayout).
 
-package informer
+package jsonread_test
 
 import (
 	"bytes"
@@ -16,22 +18,101 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/internal/jsonread"
 )
+
+// Object is the informer's object contract.
+type Object = informer.Object
+
+// testLayout is the Layout the informer gives (newBodyDecoder in
+// restclient.go), written from outside the informer's package. Its typed
+// kinds keep their unmodelled members in the embedded field unknownFields,
+// which the informer reaches through a method of its own; from outside, a
+// test can only take the field's address with reflect's UnsafePointer.
+var testLayout = jsonread.Layout{
+	Content: func(obj any) *map[string]any {
+		if u, ok := obj.(*informer.Unstructured); ok {
+			return &u.Object
+		}
+		return nil
+	},
+	Unknown: func(structPtr any) *[]byte {
+		v := reflect.ValueOf(structPtr)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			return nil
+		}
+		f := v.Elem().FieldByName("unknownFields")
+		if !f.IsValid() || f.Kind() != reflect.Slice || f.Type().Elem().Kind() != reflect.Uint8 {
+			return nil
+		}
+		return (*[]byte)(f.Addr().UnsafePointer())
+	},
+}
+
+// newDecoder returns a Decoder of body with testLayout.
+func newDecoder(body io.Reader) *jsonread.Decoder { return jsonread.NewDecoder(body, testLayout) }
+
+// withoutTypeMeta drops a typed object's kind and apiVersion, as the
+// informer does for every object it decodes.
+func withoutTypeMeta(obj Object) Object {
+	if p, ok := obj.(*informer.Pod); ok {
+		p.TypeMeta = informer.TypeMeta{}
+	}
+	return obj
+}
+
+// decodeList decodes a list body as the informer does, into its items.
+func decodeList(d *jsonread.Decoder, newObject func() Object) ([]Object, error) {
+	var items []Object
+	err := d.DecodeList(func(name string) any {
+		if name == "items" {
+			items = nil
+		}
+		return nil
+	}, func() any {
+		items = append(items, newObject())
+		return items[len(items)-1]
+	})
+	for _, obj := range items {
+		withoutTypeMeta(obj)
+	}
+	return items, err
+}
+
+// decodeEvent decodes the next watch event of d as the informer does.
+func decodeEvent(d *jsonread.Decoder, newObject func() Object) (string, Object, error) {
+	typ, obj, err := d.DecodeEvent(func(t string) any {
+		switch t {
+		case "ADDED", "MODIFIED", "DELETED", "BOOKMARK":
+			return newObject()
+		case "ERROR":
+			return &informer.Status{}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	o, _ := obj.(Object)
+	return typ, withoutTypeMeta(o), nil
+}
 
 // decodeFactories are the two kinds of object the decoders fill.
 var decodeFactories = map[string]func() Object{
-	"Pod":          func() Object { return &Pod{} },
-	"Unstructured": func() Object { return &Unstructured{} },
+	"Pod":          func() Object { return &informer.Pod{} },
+	"Unstructured": func() Object { return &informer.Unstructured{} },
 }
 
 // savedObjects returns every JSON object saved in the repository's testdata
 // (real server answers among them), and the items of those that are lists.
 func savedObjects(t testing.TB) map[string][]byte {
-	files, err := filepath.Glob("testdata/*.json")
+	files, err := filepath.Glob("../../testdata/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob("fakeapi/testdata/*.json")
+	more, _ := filepath.Glob("../../fakeapi/testdata/*.json")
 	objects := map[string][]byte{}
 	for _, file := range append(files, more...) {
 		data, err := os.ReadFile(file)
@@ -69,11 +150,11 @@ func referenceDecode(data []byte, newObject func() Object) (Object, error) {
 // decodeAsItem decodes data as the only item of a list.
 func decodeAsItem(data []byte, newObject func() Object) (Object, error) {
 	body := `{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[` + string(data) + `]}`
-	list, err := decodeList(newDecoder(strings.NewReader(body), newObject), newObject)
+	items, err := decodeList(newDecoder(strings.NewReader(body)), newObject)
 	if err != nil {
 		return nil, err
 	}
-	return list.Items[0], nil
+	return items[0], nil
 }
 
 // decodeAsEvent decodes data as the object of an ADDED event, with the
@@ -83,14 +164,11 @@ func decodeAsEvent(data []byte, newObject func() Object, typeFirst bool) (Object
 	if !typeFirst {
 		body = `{"object":` + string(data) + `,"type":"ADDED"}`
 	}
-	ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject)
-	if err != nil {
-		return nil, err
-	}
-	return ev.Object.(Object), nil
+	_, obj, err := decodeEvent(newDecoder(strings.NewReader(body)), newObject)
+	return obj, err
 }
 
-// checkSameDecode fails t unless every decoder of decode.go makes of data
+// checkSameDecode fails t unless every way the Decoder reads an object makes of data
 // exactly what referenceDecode makes.
 func checkSameDecode(t *testing.T, data []byte, newObject func() Object) {
 	t.Helper()
@@ -134,11 +212,11 @@ func TestDecodeGenericKeepsJSONValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := got.(*Unstructured).Object["spec"].(map[string]any)
+	spec := got.(*informer.Unstructured).Object["spec"].(map[string]any)
 	if spec["big"] != json.Number("123456789012345678901234567890") || spec["float"] != json.Number("1.50") {
 		t.Fatalf("numbers changed: big=%#v float=%#v", spec["big"], spec["float"])
 	}
-	meta := got.(*Unstructured).Object["metadata"].(map[string]any)
+	meta := got.(*informer.Unstructured).Object["metadata"].(map[string]any)
 	if labels, ok := meta["labels"].(map[string]any); !ok || labels == nil || len(labels) != 0 {
 		t.Fatalf("an empty map became %#v", meta["labels"])
 	}
@@ -156,15 +234,15 @@ func TestDecodeEventRefusesAmbiguousEnvelopes(t *testing.T) {
 		`{"type":"ADDED"}`,
 		`[]`, `null`, `"ADDED"`,
 	} {
-		if ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject); err == nil {
-			t.Errorf("%s: decoded %+v, want an error", body, ev)
+		if typ, obj, err := decodeEvent(newDecoder(strings.NewReader(body)), newObject); err == nil {
+			t.Errorf("%s: decoded %s %+v, want an error", body, typ, obj)
 		}
 	}
 	// Field names match whatever their case, as encoding/json matches them.
 	body := `{"Object":{"metadata":{"name":"a"}},"TYPE":"MODIFIED","extra":[1]}`
-	ev, err := decodeEvent(newDecoder(strings.NewReader(body), newObject), newObject)
-	if err != nil || ev.Type != WatchModified || ev.Object.(*Pod).Name != "a" {
-		t.Fatalf("got %+v, %v", ev, err)
+	typ, obj, err := decodeEvent(newDecoder(strings.NewReader(body)), newObject)
+	if err != nil || typ != "MODIFIED" || obj.(*informer.Pod).Name != "a" {
+		t.Fatalf("got %s %+v, %v", typ, obj, err)
 	}
 }
 
@@ -180,12 +258,12 @@ func checkRefusesBrokenJSON(t *testing.T, data []byte, newObject func() Object) 
 		if json.NewDecoder(strings.NewReader(body)).Decode(new(any)) == nil {
 			continue // data closed the list or event early: the first value is JSON
 		}
-		d := newDecoder(strings.NewReader(body), newObject)
+		d := newDecoder(strings.NewReader(body))
 		var err error
 		if strings.HasPrefix(body, `{"kind"`) {
 			_, err = decodeList(d, newObject)
 		} else {
-			_, err = decodeEvent(d, newObject)
+			_, _, err = decodeEvent(d, newObject)
 		}
 		if err == nil {
 			t.Fatalf("decoded %q, which encoding/json refuses", body)
@@ -224,9 +302,7 @@ func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 // reads must come out exactly as from one read (valueScan goes on where
 // it stopped), and the stream must end with io.EOF.
 func TestDecodeAcrossReads(t *testing.T) {
-	say(t, "A list and a watch stream decode the same whether the body arrives in one read, in halves, or one byte at a time.",
-		"无论响应体一次读完、分两半到达，还是一个字节一个字节地到达，列表和 watch 流的解码结果都一样。")
-	data, err := os.ReadFile("testdata/bench-pod.json")
+	data, err := os.ReadFile("../../testdata/bench-pod.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,23 +323,23 @@ func TestDecodeAcrossReads(t *testing.T) {
 		},
 	}
 	for kind, newObject := range decodeFactories {
-		want, err := decodeList(newDecoder(strings.NewReader(list), newObject), newObject)
-		if err != nil || len(want.Items) != 2 {
+		want, err := decodeList(newDecoder(strings.NewReader(list)), newObject)
+		if err != nil || len(want) != 2 {
 			t.Fatalf("%s: the list: %v", kind, err)
 		}
 		for how, reader := range readers {
-			got, err := decodeList(newDecoder(reader(list), newObject), newObject)
+			got, err := decodeList(newDecoder(reader(list)), newObject)
 			if err != nil || !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s, %s: list %+v, %v", kind, how, got, err)
 			}
-			d := newDecoder(reader(stream), newObject)
-			for i, typ := range []WatchEventType{WatchAdded, WatchModified} {
-				ev, err := decodeEvent(d, newObject)
-				if err != nil || ev.Type != typ || !reflect.DeepEqual(ev.Object, want.Items[i]) {
-					t.Fatalf("%s, %s: event %d: %s %+v, %v", kind, how, i, ev.Type, ev.Object, err)
+			d := newDecoder(reader(stream))
+			for i, want1 := range []string{"ADDED", "MODIFIED"} {
+				typ, obj, err := decodeEvent(d, newObject)
+				if err != nil || typ != want1 || !reflect.DeepEqual(obj, want[i]) {
+					t.Fatalf("%s, %s: event %d: %s %+v, %v", kind, how, i, typ, obj, err)
 				}
 			}
-			if _, err := decodeEvent(d, newObject); err != io.EOF {
+			if _, _, err := decodeEvent(d, newObject); err != io.EOF {
 				t.Fatalf("%s, %s: after the last event: %v, want io.EOF", kind, how, err)
 			}
 		}

@@ -1,12 +1,12 @@
-// shared_values.go holds sharedValues: the generic objects that one decoder
+// shared.go holds sharedValues: the generic objects that one decoder
 // makes share their equal strings, numbers and map keys, instead of each
 // holding its own copy. Thousands of cached objects of one kind repeat the
 // same keys ("metadata", "containerPort"...) and values ("Running", "TCP",
 // an image, a label, "0"...); each copy of a value costs an allocation for
 // the bytes and one for the interface box, about 30 bytes. The decoder
-// (decode_generic.go) asks the table before it allocates, so a value seen
+// (generic.go) asks the table before it allocates, so a value seen
 // before costs nothing. On the benchmark pods it saves about 22% of the
-// heap of a generic cache (BenchmarkDecode, B/obj of Unstructured/list).
+// heap of a generic cache (the root's BenchmarkDecode, B/obj of Unstructured/list).
 //
 // What a user sees does not change: the maps hold the same values of the
 // same types (string, json.Number), in the same places, under the same
@@ -18,7 +18,7 @@
 //
 // Tutorial: 004 §3.1 (one type for all kinds, and what it costs).
 
-package informer
+package jsonread
 
 import "encoding/json"
 

@@ -1,5 +1,5 @@
-// decode_generic.go decodes the generic objects (*Unstructured) of lists and
-// watch events in one pass over their text, into exactly the values
+// generic.go decodes the generic objects (the root's *Unstructured, whose
+// map Layout.Content names) of lists and watch events in one pass over their text, into exactly the values
 // encoding/json gives with UseNumber: map[string]any, []any, string,
 // json.Number, bool and nil, an empty map or list where the text has one,
 // the last of two equal keys. Strings and numbers come from the decoder's
@@ -17,7 +17,7 @@
 //
 // Tutorial: 004 §3.1 (one type for all kinds, and what it costs).
 
-package informer
+package jsonread
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ const maxDepth = 10000
 var errTooDeep = errors.New("JSON nested too deeply")
 
 // readObject reads the JSON object (or null) that starts at data[i].
-func (d *decoder) readObject(data []byte, i, depth int) (map[string]any, int, error) {
+func (d *Decoder) readObject(data []byte, i, depth int) (map[string]any, int, error) {
 	if i < len(data) && data[i] == 'n' {
 		v, end, err := d.readAny(data, i, depth)
 		if err == nil && v != nil {
@@ -70,7 +70,7 @@ func (d *decoder) readObject(data []byte, i, depth int) (map[string]any, int, er
 }
 
 // readAny reads the JSON value that starts at data[i].
-func (d *decoder) readAny(data []byte, i, depth int) (any, int, error) {
+func (d *Decoder) readAny(data []byte, i, depth int) (any, int, error) {
 	if i >= len(data) {
 		return nil, 0, errBadJSON
 	}
@@ -103,7 +103,7 @@ func (d *decoder) readAny(data []byte, i, depth int) (any, int, error) {
 
 // readList reads the JSON array that starts at data[i]; [] is an empty
 // list, not nil.
-func (d *decoder) readList(data []byte, i, depth int) ([]any, int, error) {
+func (d *Decoder) readList(data []byte, i, depth int) ([]any, int, error) {
 	if depth++; depth > maxDepth {
 		return nil, 0, errTooDeep
 	}
@@ -128,7 +128,7 @@ func (d *decoder) readList(data []byte, i, depth int) ([]any, int, error) {
 // an any. A plain one (plainString) is taken as it is; one with escapes or
 // bad UTF-8 goes through encoding/json, which unescapes it and replaces bad
 // UTF-8 as it always does.
-func (d *decoder) readString(data []byte, i int) (any, int, error) {
+func (d *Decoder) readString(data []byte, i int) (any, int, error) {
 	if text, end, ok := plainString(data, i); ok {
 		return d.shared.str(text), end, nil
 	}
