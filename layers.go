@@ -13,10 +13,20 @@
 
 package informer
 
+import "net/http"
+
 func init() {
 	// The second reading: client-go 1.33–1.37.
 	defaultPipelineGates = DefaultPipelineGates() // informer.go
 	newQueue = newQueueFIFO                       // informer.go → features.go
 	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
 	watchList = (*Reflector).watchList            // reflector.go → reflector_watchlist.go
+
+	// The third reading: the real wire.
+	transportFor = func(cfg RESTConfig) (http.RoundTripper, error) { return newTransport(cfg) } // restclient.go → transport.go
+	newGenericObject = func() Object { return &Unstructured{} }                                 // restclient.go → unstructured.go
+	endsWatchNormally = endsWatchLikeClientGo                                                   // watch.go → watch_end.go
+
+	// Speed: the one call into internal/jsonread.
+	newBodyDecoder = newFastBodyDecoder // restclient.go → lossless.go
 }

@@ -44,6 +44,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/learn-k8s/informer/internal/jsonread"
 )
 
 // unknownFields (meta.go) holds the members of one JSON object that its Go
@@ -282,4 +284,30 @@ func appendMember(buf []byte, name string, value []byte) []byte {
 func quote(name string) []byte {
 	key, _ := json.Marshal(name) // a string always encodes
 	return key
+}
+
+// newFastBodyDecoder returns the decoder of a list or watch body (layers.go
+// makes it restclient.go's newBodyDecoder): the one call
+// into internal/jsonread, the package that decodes the server's JSON in one
+// pass, only for speed. On a first reading, skip it: read it as
+// json.NewDecoder(body), which decodes exactly the same objects (its tests
+// compare the two on every saved object and on fuzzed input). The Layout
+// says where our objects keep what no Go field holds: an Unstructured's
+// whole JSON object, and the members a typed kind does not model
+// (lossless.go).
+func newFastBodyDecoder(body io.Reader) bodyDecoder {
+	return jsonread.NewDecoder(body, jsonread.Layout{
+		Content: func(obj any) *map[string]any {
+			if u, ok := obj.(*Unstructured); ok {
+				return &u.Object
+			}
+			return nil
+		},
+		Unknown: func(structPtr any) *[]byte {
+			if l, ok := structPtr.(lossless); ok {
+				return (*[]byte)(l.kept())
+			}
+			return nil
+		},
+	})
 }

@@ -1,8 +1,9 @@
-// restclient.go is the HTTP implementation of ListerWatcher, on net/http
-// alone: it reaches any Kubernetes API server (a real cluster over TLS with
-// a bearer token, `kubectl proxy` or fakeapi over plain HTTP), lists and
-// watches one resource in one namespace or all, and decodes pods into *Pod
-// and every other kind into *Unstructured.
+// restclient.go is the HTTP implementation of ListerWatcher, on net/http and
+// encoding/json alone: it reaches an API server (fakeapi, `kubectl proxy`, a
+// real cluster with a bearer token), lists and watches one resource in one
+// namespace or all, and decodes pods into *Pod. The third reading adds what
+// a real cluster needs: TLS settings and pings (transport.go), any other
+// kind as *Unstructured, and a faster decoder; layers.go plugs them in.
 //
 // client-go counterpart: k8s.io/client-go/rest (Config, RESTClient) and
 // NewListWatchFromClient / NewFilteredListWatchFromClient in tools/cache.
@@ -15,6 +16,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,8 +24,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/learn-k8s/informer/internal/jsonread"
 )
 
 // RESTConfig says how to reach an API server.
@@ -36,16 +36,10 @@ type RESTConfig struct {
 	// TLSClientConfig says how to trust an https server.
 	TLSClientConfig TLSClientConfig
 
-	// HTTP2ReadIdleTimeout is how long an HTTP/2 connection may stay silent
-	// before the client sends a PING to check it (transport.go). 0 means
-	// client-go's: $HTTP2_READ_IDLE_TIMEOUT_SECONDS, else 30 s; negative
-	// turns the check off.
-	HTTP2ReadIdleTimeout time.Duration
-	// HTTP2PingTimeout is how long the answer to that PING may take before
-	// the connection is closed. 0 means $HTTP2_PING_TIMEOUT_SECONDS, else 15 s.
-	HTTP2PingTimeout time.Duration
-	// DisableHTTP2 speaks HTTP/1.1 only, as $DISABLE_HTTP2 does in client-go.
-	DisableHTTP2 bool
+	// HTTP2ReadIdleTimeout, HTTP2PingTimeout and DisableHTTP2 tune the
+	// connection's health checks as client-go's do (transport.go).
+	HTTP2ReadIdleTimeout, HTTP2PingTimeout time.Duration
+	DisableHTTP2                           bool
 }
 
 // TLSClientConfig holds the TLS settings of a RESTConfig.
@@ -82,7 +76,7 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
-	transport, err := newTransport(cfg)
+	transport, err := transportFor(cfg) // hook: layers.go
 	if err != nil {
 		return nil, err
 	}
@@ -119,12 +113,12 @@ func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource
 }
 
 // objectFactory picks the Go type a resource decodes into: *Pod for core
-// pods, *Unstructured (which keeps every field) for everything else.
+// pods, newGenericObject's for everything else.
 func objectFactory(r GroupVersionResource) func() Object {
 	if r.Group == "" && r.Resource == "pods" {
 		return func() Object { return &Pod{} }
 	}
-	return func() Object { return &Unstructured{} }
+	return newGenericObject // nil in the first reading: list and watch refuse
 }
 
 // resourcePath is /api/v1/... for the core group, /apis/GROUP/VERSION/...
@@ -205,6 +199,9 @@ func errorFromResponse(resp *http.Response, body []byte) error {
 }
 
 func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r GroupVersionResource, newObject func() Object) (*ObjectList, error) {
+	if newObject == nil {
+		return nil, errNotPods(r)
+	}
 	resp, err := c.do(ctx, path, o.Query(false))
 	if err != nil {
 		return nil, err
@@ -215,49 +212,76 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
 	// Items of a list carry no kind; a generic object should, as in
-	// client-go. Every item gets the same two boxed strings (one allocation
-	// each for the whole list, not per item).
+	// client-go (Unstructured.setTypeIfUnset). The two boxed strings are
+	// shared by every item.
 	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
 	for _, obj := range list.Items {
-		if u, ok := obj.(*Unstructured); ok && u.Object != nil && u.GetKind() == "" {
-			u.Object["kind"], u.Object["apiVersion"] = kind, apiVersion
+		if g, ok := obj.(interface{ setTypeIfUnset(kind, apiVersion any) }); ok {
+			g.setTypeIfUnset(kind, apiVersion)
 		}
 	}
 	return list, nil
 }
 
-// bodyDecoder reads the JSON values of a list or watch body, one at a time.
-type bodyDecoder = jsonread.Decoder
-
-// newBodyDecoder returns the decoder of a list or watch body: the one call
-// into internal/jsonread, the package that decodes the server's JSON in one
-// pass, only for speed. On a first reading, skip it: read it as
-// json.NewDecoder(body), which decodes exactly the same objects (its tests
-// compare the two on every saved object and on fuzzed input). The Layout
-// says where our objects keep what no Go field holds: an Unstructured's
-// whole JSON object, and the members a typed kind does not model
-// (lossless.go).
-func newBodyDecoder(body io.Reader) *bodyDecoder {
-	return jsonread.NewDecoder(body, jsonread.Layout{
-		Content: func(obj any) *map[string]any {
-			if u, ok := obj.(*Unstructured); ok {
-				return &u.Object
-			}
-			return nil
-		},
-		Unknown: func(structPtr any) *[]byte {
-			if l, ok := structPtr.(lossless); ok {
-				return (*[]byte)(l.kept())
-			}
-			return nil
-		},
-	})
+// bodyDecoder reads a list body, or a watch body one event at a time.
+// DecodeList calls member for each top-level member of the list (a target
+// to decode it into, or nil to skip it) and newItem for each item; DecodeEvent
+// decodes the next {"type", "object"} of a watch, the object into the value
+// newObject returns for its type (nil: an unknown type, an error).
+type bodyDecoder interface {
+	DecodeList(member func(name string) any, newItem func() any) error
+	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
-// decodeList decodes a list body as it arrives, each item straight into a
-// new object: the body is never held whole, and no item is decoded twice.
-// This is most of the cost of an initial sync (see BenchmarkInformer).
-func decodeList(dec *bodyDecoder, newObject func() Object) (*ObjectList, error) {
+// newBodyDecoder returns the decoder of a list or watch body: plain
+// encoding/json here. layers.go sets a one-pass decoder of the same objects,
+// internal/jsonread, which only makes it faster (third reading: lossless.go).
+var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
+
+// jsonDecoder is bodyDecoder on encoding/json.
+type jsonDecoder struct{ dec *json.Decoder }
+
+func (d jsonDecoder) DecodeList(member func(name string) any, newItem func() any) error {
+	var list map[string]json.RawMessage
+	if err := d.dec.Decode(&list); err != nil {
+		return err
+	}
+	for name, raw := range list {
+		if target := member(name); target != nil {
+			if err := json.Unmarshal(raw, target); err != nil {
+				return err
+			}
+		}
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(list["items"], &items); err != nil && list["items"] != nil {
+		return err
+	}
+	for _, raw := range items {
+		if err := json.Unmarshal(raw, newItem()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
+	var ev struct {
+		Type   string
+		Object json.RawMessage
+	}
+	if err := d.dec.Decode(&ev); err != nil {
+		return "", nil, err
+	}
+	obj := newObject(ev.Type)
+	if obj == nil {
+		return "", nil, fmt.Errorf("a watch event of unknown type %q", ev.Type)
+	}
+	return ev.Type, obj, json.Unmarshal(ev.Object, obj)
+}
+
+// decodeList decodes a list body, each item into a new object.
+func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
 	err := dec.DecodeList(func(name string) any {
 		switch name {
@@ -305,6 +329,9 @@ func withoutTypeMeta(obj Object) Object {
 }
 
 func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newObject func() Object) (Watcher, error) {
+	if newObject == nil {
+		return nil, errors.New("watch: the first reading decodes pods only (unstructured.go decodes the rest)")
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := c.do(ctx, path, o.Query(true))
 	if err != nil {
@@ -313,3 +340,25 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newO
 	}
 	return newStreamWatcher(resp.Body, newObject, cancel), nil
 }
+
+// errNotPods refuses a resource the first reading cannot decode.
+func errNotPods(r GroupVersionResource) error {
+	return fmt.Errorf("%s: the first reading decodes pods only (unstructured.go decodes the rest)", r.Resource)
+}
+
+// The steps the third reading changes (layers.go sets them; see there).
+var (
+	// transportFor returns the HTTP transport for cfg. The first reading's
+	// is net/http's default, which trusts the system's certificate
+	// authorities; transport.go adds CA files, pings and client-go's timeouts.
+	transportFor = func(cfg RESTConfig) (http.RoundTripper, error) {
+		if tc := cfg.TLSClientConfig; tc.Insecure || tc.CAFile != "" || tc.CAData != nil {
+			return nil, errors.New("rest config: TLS settings need the third reading (transport.go)")
+		}
+		return http.DefaultTransport, nil
+	}
+	// newGenericObject makes the object of any resource but pods; nil in
+	// the first reading, which decodes pods only. unstructured.go's
+	// *Unstructured in the third.
+	newGenericObject func() Object
+)

@@ -40,7 +40,7 @@ const (
 	maxIdleConnsPerHost         = 25               // idleConnsPerHost in transport/cache.go
 )
 
-// newTransport returns the transport for cfg. Like client-go's
+// newTransport returns the transport for cfg (restclient.go's transportFor, through layers.go). Like client-go's
 // transport.New, a config with no TLS settings (plain http://, or https://
 // trusting the system's certificates) and no transport options gets a copy
 // of http.DefaultTransport, which never pings; any TLS setting gets

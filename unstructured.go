@@ -140,3 +140,11 @@ func deepCopyJSON(v any) any {
 		return v
 	}
 }
+
+// setTypeIfUnset gives u a kind and apiVersion when it has none, as the
+// items of a list arrive (restclient.go's list: client-go does the same).
+func (u *Unstructured) setTypeIfUnset(kind, apiVersion any) {
+	if u.Object != nil && u.GetKind() == "" {
+		u.Object["kind"], u.Object["apiVersion"] = kind, apiVersion
+	}
+}

@@ -1,8 +1,7 @@
 // watch.go holds the watch side of the protocol: WatchEvent and its types,
 // the Watcher interface (a channel of events and Stop), and the stream
 // decoder that turns a chunked HTTP body into events one at a time, as they
-// arrive, without ever reading the whole body (decodeEvent, through
-// newBodyDecoder).
+// arrive, without ever reading the whole body.
 //
 // client-go counterpart: k8s.io/apimachinery/pkg/watch (Interface, Event,
 // EventType, StreamWatcher) and the JSON framing of
@@ -96,8 +95,7 @@ func (sw *streamWatcher) Stop() {
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 
 // receive reads one event at a time until the stream ends or Stop is called.
-// A read error that endsWatchNormally (watch_end.go) just closes the
-// channel; any other, and a broken event, becomes an ERROR event, as in
+// A read error that endsWatchNormally just closes the channel; any other, and a broken event, becomes an ERROR event, as in
 // client-go. After Stop nothing more is sent.
 func (sw *streamWatcher) receive() {
 	defer close(sw.result)
@@ -152,7 +150,7 @@ func errorEvent(msg string) WatchEvent {
 // *Status for ERROR). An error that says the stream ended (see
 // isProbableEOF) comes back as it is; any other error means the event was
 // broken.
-func decodeEvent(dec *bodyDecoder, newObject func() Object) (WatchEvent, error) {
+func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 	typ, obj, err := dec.DecodeEvent(func(t string) any { return eventTarget(WatchEventType(t), newObject) })
 	if err != nil {
 		return WatchEvent{}, err
@@ -180,4 +178,13 @@ func eventTarget(t WatchEventType, newObject func() Object) any {
 		return &Status{}
 	}
 	return nil
+}
+
+// endsWatchNormally reports whether err, met while reading a watch body, is
+// the normal end of the watch (the Reflector re-watches) rather than a
+// broken stream (an ERROR event: the Reflector relists). The first reading
+// knows the plain end of a body; watch_end.go (third reading) has
+// client-go's full rules, for resets, GOAWAY and timeouts.
+var endsWatchNormally = func(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }

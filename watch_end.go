@@ -22,7 +22,7 @@ import (
 	"strings"
 )
 
-// endsWatchNormally reports whether err, returned while reading a watch
+// endsWatchLikeClientGo reports whether err, returned while reading a watch
 // stream, is the normal end of the watch. client-go v0.37.2's
 // StreamWatcher.receive ends quietly on io.EOF, io.ErrUnexpectedEOF, and
 // whatever utilnet.IsProbableEOF or utilnet.IsTimeout accepts; every other
@@ -35,7 +35,7 @@ import (
 // connection closed because the server stopped answering pings ("http2:
 // client connection lost"), a cancelled context and a body read after Close
 // are errors: the cycle ends and the next one relists.
-func endsWatchNormally(err error) bool {
+func endsWatchLikeClientGo(err error) bool {
 	return isProbableEOF(err) || isTimeout(err)
 }
 
