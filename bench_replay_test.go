@@ -136,7 +136,7 @@ func replayListWatch(b *testing.B, url string, generic bool) (ListerWatcher, Obj
 			return client.list(ctx, path, o, benchPodsResource, newObject)
 		},
 		WatchFunc: func(ctx context.Context, o ListOptions) (Watcher, error) {
-			return client.watch(ctx, path, o, newObject)
+			return client.watch(ctx, path, o, benchPodsResource, newObject)
 		},
 	}, &Unstructured{}
 }

@@ -107,7 +107,7 @@ func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource
 			return c.list(ctx, path, modify(o), resource, newObject)
 		},
 		WatchFunc: func(ctx context.Context, o ListOptions) (Watcher, error) {
-			return c.watch(ctx, path, modify(o), newObject)
+			return c.watch(ctx, path, modify(o), resource, newObject)
 		},
 	}
 }
@@ -134,16 +134,14 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// do sends a GET and returns the response if it is a 200, else the Status
-// error the server answered with.
+// do sends a GET (request).
 func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.Response, error) {
 	return c.request(ctx, http.MethodGet, path, q, "", nil)
 }
 
-// request sends one request with body (nil for none) of contentType
-// ("" means JSON), and returns the response of a 2xx answer for the caller
-// to read and close. Any other answer becomes an error: a *StatusError when
-// the server sent a Status.
+// request sends a request with body (nil for none) of contentType ("" is
+// JSON) and returns a 2xx response for the caller to read and close; any
+// other answer is an error, a *StatusError when the server sent a Status.
 func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string, body []byte) (*http.Response, error) {
 	u := *c.base
 	u.Path += path
@@ -211,9 +209,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
-	// Items of a list carry no kind; a generic object should, as in
-	// client-go (Unstructured.setTypeIfUnset). The two boxed strings are
-	// shared by every item.
+	// Items carry no kind; a generic object gets the list's (as in client-go).
 	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
 	for _, obj := range list.Items {
 		if g, ok := obj.(interface{ setTypeIfUnset(kind, apiVersion any) }); ok {
@@ -221,63 +217,6 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		}
 	}
 	return list, nil
-}
-
-// bodyDecoder reads a list body, or a watch body one event at a time.
-// DecodeList calls member for each top-level member of the list (a target
-// to decode it into, or nil to skip it) and newItem for each item; DecodeEvent
-// decodes the next {"type", "object"} of a watch, the object into the value
-// newObject returns for its type (nil: an unknown type, an error).
-type bodyDecoder interface {
-	DecodeList(member func(name string) any, newItem func() any) error
-	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
-}
-
-// newBodyDecoder returns the decoder of a list or watch body: plain
-// encoding/json here. layers.go sets a one-pass decoder of the same objects,
-// internal/jsonread, which only makes it faster (third reading: lossless.go).
-var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
-
-// jsonDecoder is bodyDecoder on encoding/json.
-type jsonDecoder struct{ dec *json.Decoder }
-
-func (d jsonDecoder) DecodeList(member func(name string) any, newItem func() any) error {
-	var list map[string]json.RawMessage
-	if err := d.dec.Decode(&list); err != nil {
-		return err
-	}
-	for name, raw := range list {
-		if target := member(name); target != nil {
-			if err := json.Unmarshal(raw, target); err != nil {
-				return err
-			}
-		}
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(list["items"], &items); err != nil && list["items"] != nil {
-		return err
-	}
-	for _, raw := range items {
-		if err := json.Unmarshal(raw, newItem()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
-	var ev struct {
-		Type   string
-		Object json.RawMessage
-	}
-	if err := d.dec.Decode(&ev); err != nil {
-		return "", nil, err
-	}
-	obj := newObject(ev.Type)
-	if obj == nil {
-		return "", nil, fmt.Errorf("a watch event of unknown type %q", ev.Type)
-	}
-	return ev.Type, obj, json.Unmarshal(ev.Object, obj)
 }
 
 // decodeList decodes a list body, each item into a new object.
@@ -294,7 +233,7 @@ func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 		case "metadata":
 			return &list.ListMeta
 		}
-		return nil // anything else is only checked
+		return nil
 	}, func() any {
 		obj := newObject()
 		list.Items = append(list.Items, obj)
@@ -309,18 +248,8 @@ func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 	return list, nil
 }
 
-// decodeObject decodes one object from its bytes, as json.Unmarshal does.
-func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
-	obj := newObject()
-	if err := json.Unmarshal(raw, obj); err != nil {
-		return nil, err
-	}
-	return withoutTypeMeta(obj), nil
-}
-
-// withoutTypeMeta returns obj, having dropped the kind and apiVersion of a
-// typed object, so that objects from lists and from watches look the same
-// (client-go's typed decoders do this too).
+// withoutTypeMeta drops a typed object's kind and apiVersion, so objects
+// from lists and from watches look the same (as client-go's typed decoders do).
 func withoutTypeMeta(obj Object) Object {
 	if p, ok := obj.(*Pod); ok {
 		p.TypeMeta = TypeMeta{}
@@ -328,9 +257,9 @@ func withoutTypeMeta(obj Object) Object {
 	return obj
 }
 
-func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, newObject func() Object) (Watcher, error) {
+func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r GroupVersionResource, newObject func() Object) (Watcher, error) {
 	if newObject == nil {
-		return nil, errors.New("watch: the first reading decodes pods only (unstructured.go decodes the rest)")
+		return nil, errNotPods(r)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := c.do(ctx, path, o.Query(true))

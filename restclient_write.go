@@ -80,7 +80,7 @@ func (c *RESTClient) Watch(ctx context.Context, resource GroupVersionResource, n
 	if newObject == nil {
 		newObject = objectFactory(resource)
 	}
-	return c.watch(ctx, resourcePath(resource, namespace), options, newObject)
+	return c.watch(ctx, resourcePath(resource, namespace), options, resource, newObject)
 }
 
 // objectPath is the path of one named object.
@@ -113,4 +113,13 @@ func (c *RESTClient) send(ctx context.Context, method, path string, body Object,
 		return nil, fmt.Errorf("decoding the %s: %w", r.Resource, err)
 	}
 	return obj, nil
+}
+
+// decodeObject decodes one object from its bytes, as json.Unmarshal does.
+func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
+	obj := newObject()
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return nil, err
+	}
+	return withoutTypeMeta(obj), nil
 }

@@ -14,7 +14,9 @@ package informer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -145,11 +147,65 @@ func errorEvent(msg string) WatchEvent {
 	}}
 }
 
-// decodeEvent reads the next watch event of a stream: one JSON object
-// {"type": ..., "object": ...}, the object decoded into its Go value (a
-// *Status for ERROR). An error that says the stream ended (see
-// isProbableEOF) comes back as it is; any other error means the event was
-// broken.
+// bodyDecoder reads a list body, or a watch body one event at a time.
+// DecodeList calls member for each top-level member of the list (a target
+// to decode it into, or nil to skip it) and newItem for each item; DecodeEvent
+// decodes the next {"type", "object"} of a watch, the object into the value
+// newObject returns for its type (nil: an unknown type, an error).
+type bodyDecoder interface {
+	DecodeList(member func(name string) any, newItem func() any) error
+	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
+}
+
+// newBodyDecoder returns the decoder of a list or watch body: plain
+// encoding/json here. layers.go sets a one-pass decoder of the same objects,
+// internal/jsonread, which only makes it faster (third reading: lossless.go).
+var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
+
+// jsonDecoder is bodyDecoder on encoding/json.
+type jsonDecoder struct{ dec *json.Decoder }
+
+func (d jsonDecoder) DecodeList(member func(name string) any, newItem func() any) error {
+	var list map[string]json.RawMessage
+	if err := d.dec.Decode(&list); err != nil {
+		return err
+	}
+	for name, raw := range list {
+		if target := member(name); target != nil {
+			if err := json.Unmarshal(raw, target); err != nil {
+				return err
+			}
+		}
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(list["items"], &items); err != nil && list["items"] != nil {
+		return err
+	}
+	for _, raw := range items {
+		if err := json.Unmarshal(raw, newItem()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
+	var ev struct {
+		Type   string
+		Object json.RawMessage
+	}
+	if err := d.dec.Decode(&ev); err != nil {
+		return "", nil, err
+	}
+	obj := newObject(ev.Type)
+	if obj == nil {
+		return "", nil, fmt.Errorf("a watch event of unknown type %q", ev.Type)
+	}
+	return ev.Type, obj, json.Unmarshal(ev.Object, obj)
+}
+
+// decodeEvent reads the next event of a stream, its object decoded into
+// its Go value (a *Status for ERROR). A read error comes back as it is.
 func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 	typ, obj, err := dec.DecodeEvent(func(t string) any { return eventTarget(WatchEventType(t), newObject) })
 	if err != nil {
@@ -167,9 +223,8 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 	return ev, nil
 }
 
-// eventTarget returns a new value for the object of an event of type t: a
-// *Status for ERROR, the watched kind for the others, nil for a type that
-// does not exist.
+// eventTarget is the value an event of type t decodes its object into (nil
+// for a type that does not exist).
 func eventTarget(t WatchEventType, newObject func() Object) any {
 	switch t {
 	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
