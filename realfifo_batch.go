@@ -1,12 +1,15 @@
 // realfifo_batch.go holds what is new on the consumer's side of a RealFIFO:
 // PopBatch, which cuts the queue into runs of deltas, and what an informer
 // does with what it pops — a run applied to its cache in one Transaction
-// (processDeltasInBatch), a whole relist in one step (processReplacedAllInfo),
-// a whole resync and a bookmark (processDeltasAtomic).
+// (processDeltasInBatch, and the cache's Transaction at the end of the
+// file: a batch of writes under one lock, so readers never see half of
+// it), a whole relist in one step (processReplacedAllInfo), a whole resync
+// and a bookmark (processDeltasAtomic).
 //
 // client-go counterpart: RealFIFO.PopBatch, batchable and defaultBatchSize in
 // k8s.io/client-go/tools/cache the_real_fifo.go; processDeltas,
-// processDeltasInBatch and processReplacedAllInfo in controller.go; the
+// processDeltasInBatch and processReplacedAllInfo in controller.go;
+// Transaction, TransactionStore and TransactionError in store.go; the
 // InOrderInformersBatchProcess and AtomicFIFO gates (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
@@ -214,4 +217,109 @@ func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, 
 		}
 	}
 	return nil
+}
+
+// ---- the cache's Transaction (client-go store.go, thread_safe_store.go) ----
+
+// TransactionType says what one write of a Transaction does.
+type TransactionType string
+
+// The writes a Transaction can hold.
+const (
+	TransactionTypeAdd    TransactionType = "Add"
+	TransactionTypeUpdate TransactionType = "Update"
+	TransactionTypeDelete TransactionType = "Delete"
+)
+
+// Transaction is one write of a batch: what to do, and to which object.
+type Transaction struct {
+	// Object is the object to add, update or delete.
+	Object any
+	// Type says which.
+	Type TransactionType
+}
+
+// TransactionStore is a store that can apply several writes at once.
+// The Indexer of NewIndexer is one.
+type TransactionStore interface {
+	// Transaction applies txns in order under one lock. It returns nil
+	// when all were applied; otherwise a TransactionError that lists the
+	// ones that were (the others changed nothing).
+	Transaction(txns ...Transaction) *TransactionError
+}
+
+// TransactionError reports a Transaction that applied only some writes.
+type TransactionError struct {
+	// SuccessfulIndices are the positions, in the Transaction's
+	// arguments, of the writes that were applied.
+	SuccessfulIndices []int
+	// TotalTransactions is how many writes the Transaction was given.
+	TotalTransactions int
+	// Errors are why the others were not.
+	Errors []error
+}
+
+// Error says how many writes failed, and why.
+func (t *TransactionError) Error() string {
+	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v",
+		t.TotalTransactions-len(t.SuccessfulIndices), t.TotalTransactions, t.Errors)
+}
+
+var _ TransactionStore = (*cache)(nil)
+
+// keyedTransaction is a Transaction with its object's key computed.
+type keyedTransaction struct {
+	Transaction
+	key   string
+	index int // position in the caller's arguments
+}
+
+// Transaction applies txns in order, under the store's lock, so a reader
+// sees the cache before the batch or after it. A write whose key cannot be
+// computed, or (ours only: client-go panics there) whose object cannot be
+// indexed, is skipped and reported; the others are applied.
+func (c *cache) Transaction(txns ...Transaction) *TransactionError {
+	keyed := make([]keyedTransaction, 0, len(txns))
+	var errs []error
+	for i, txn := range txns {
+		key, err := c.key(txn.Object)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		keyed = append(keyed, keyedTransaction{Transaction: txn, key: key, index: i})
+	}
+	applied, applyErrs := c.storage.transaction(keyed)
+	if errs = append(errs, applyErrs...); len(errs) == 0 {
+		return nil
+	}
+	return &TransactionError{SuccessfulIndices: applied, TotalTransactions: len(txns), Errors: errs}
+}
+
+// transaction applies txns under one lock acquisition and returns the
+// indices of those applied. The resource version becomes that of the last
+// applied object that has one.
+func (s *threadSafeStore) transaction(txns []keyedTransaction) (applied []int, errs []error) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	applied = make([]int, 0, len(txns))
+	var last any
+	for _, txn := range txns {
+		switch txn.Type {
+		case TransactionTypeAdd, TransactionTypeUpdate:
+			if _, _, err := s.updateLocked(txn.key, txn.Object); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		case TransactionTypeDelete:
+			s.deleteLocked(txn.key)
+		default:
+			errs = append(errs, fmt.Errorf("unknown transaction type %q", txn.Type))
+			continue
+		}
+		applied = append(applied, txn.index)
+		last = txn.Object
+	}
+	s.observeLocked(last)
+	return applied, errs
 }
