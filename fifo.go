@@ -26,9 +26,8 @@ type DeltaFIFOOptions struct {
 	Transformer           TransformFunc   // changes each object entering, except tombstones
 }
 
-// DeltaFIFO is a queue of keys, in the order first queued, each holding its
-// object's Deltas since it was last popped. It merges only two deletions in
-// a row, and never compares resource versions (they are opaque).
+// DeltaFIFO is a queue of keys in first-queued order, each with its object's Deltas since
+// its last Pop. It merges only two deletions in a row, and never compares resource versions.
 type DeltaFIFO struct {
 	lock sync.RWMutex // guards every field below
 	cond sync.Cond    // on lock: wakes Pop when a key is queued or the queue closes
@@ -87,8 +86,7 @@ func (f *DeltaFIFO) add(action DeltaType, obj any) error {
 	return err
 }
 
-// Delete queues a Deleted delta for obj, unless its key is neither queued nor
-// known (the deletion was already reported, by a Replace say).
+// Delete queues a Deleted delta for obj, unless its key is neither queued nor known.
 func (f *DeltaFIFO) Delete(obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
@@ -162,6 +160,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.queue = f.queue[1:]
 	var item any = f.items[key]
 	delete(f.items, key)
+	if len(f.queue) == 0 { // drained: start afresh (a map never shrinks, and a list filled it)
+		f.items, f.queue = map[string]Deltas{}, nil
+	}
 	f.initialPopulationCount = max(0, f.initialPopulationCount-1)
 	if process == nil {
 		return item, nil
@@ -170,9 +171,8 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 }
 
 // Replace records a full relist: a Sync (or Replaced) delta per object, then a
-// tombstone per key missing from list that is queued (holding its last object)
-// or known with nothing queued (holding the consumer's copy). As in client-go,
-// a bad object ends it, leaving the objects before it queued, unpopulated.
+// tombstone per missing key that is queued (holding its last object) or known
+// (the consumer's copy). As in client-go, a bad object ends it, unpopulated.
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {
