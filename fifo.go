@@ -1,14 +1,8 @@
-// fifo.go holds the DeltaFIFO: the queue between the Reflector (the producer)
-// and the informer's run loop (the consumer). Every key is queued once; what
-// happened to it while it waited accumulates as Deltas, oldest first.
-// Replace and Resync, which compare the queue with a whole set of objects,
-// are in fifo_relist.go.
+// fifo.go holds the DeltaFIFO, the queue from the Reflector to the run loop.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache delta_fifo.go
-// (DeltaFIFO, DeltaFIFOOptions, KeyListerGetter, TransformFunc).
+// client-go counterpart: k8s.io/client-go/tools/cache delta_fifo.go.
 //
-// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1 and
-// §4.2 (what is really deduplicated, and tombstones for missed deletions).
+// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1–3.2, §4.2.
 
 package informer
 
@@ -21,55 +15,30 @@ import (
 // ErrFIFOClosed is what Pop returns once the queue is closed and empty.
 var ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
 
-// ErrZeroLengthDeltasObject is the cause inside the KeyError that KeyOf
-// returns for an empty Deltas: an empty Deltas names no object.
+// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
 var ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
 
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions. Every field is optional.
 type DeltaFIFOOptions struct {
-	// KeyFunction names objects; MetaNamespaceKeyFunc when nil.
-	KeyFunction KeyFunc
-	// KnownObjects is what the consumer already holds (usually the
-	// informer's Indexer). Delete, Replace and Resync consult it. When nil,
-	// Replace cannot report the deletion of an object that is no longer queued.
-	KnownObjects KeyListerGetter
-	// EmitDeltaTypeReplaced makes Replace queue Replaced deltas; when false
-	// it queues Sync, as client-go did before Replaced existed.
-	EmitDeltaTypeReplaced bool
-	// Transformer, when set, is applied to every object that enters through
-	// Add, Update, Delete or Replace; never to a tombstone, nor to the Sync
-	// deltas of Resync (those objects came out of the cache, transformed).
-	Transformer TransformFunc
+	KeyFunction           KeyFunc         // names objects; MetaNamespaceKeyFunc when nil
+	KnownObjects          KeyListerGetter // what the consumer holds (its Indexer)
+	EmitDeltaTypeReplaced bool            // Replace queues Replaced deltas, not Sync
+	Transformer           TransformFunc   // changes each object entering, except tombstones
 }
 
-// DeltaFIFO is a queue of keys, each holding the Deltas that happened to its
-// object since it was last popped. It is a Store, so the Reflector can write
-// into it; the consumer calls Pop. Pop hands out keys in the order they were
-// first queued, with everything that happened to each.
-//
-// The only deltas it merges are two Deleted ones in a row. It never compares
-// resource versions: they are opaque strings.
+// DeltaFIFO is a queue of keys in first-queued order, each with its object's Deltas since
+// its last Pop. It merges only two deletions in a row, and never compares resource versions.
 type DeltaFIFO struct {
-	// lock guards every field below; cond (on lock) wakes Pop when a key is
-	// queued or the queue is closed.
-	lock sync.RWMutex
-	cond sync.Cond
+	lock sync.RWMutex // guards every field below
+	cond sync.Cond    // on lock: wakes Pop when a key is queued or the queue closes
 
-	// items maps each queued key to its Deltas. Invariant: a key is in items
-	// exactly when it is in queue, and its Deltas are never empty.
-	items map[string]Deltas
-	// queue holds the keys in the order Pop returns them, each once.
-	queue []string
-	// longest is the most keys queued since the queue was last empty.
-	longest int
-
-	// populated is set by the first Add, Update, Delete or Replace.
-	populated bool
-	// initialPopulationCount is how many keys of the first Replace are
-	// still waiting to be popped. HasSynced waits for it to reach zero.
-	initialPopulationCount int
-
-	closed bool
+	// items maps each queued key to its Deltas (never empty). A key is in
+	// items exactly when it is in queue, which is in Pop order.
+	items                  map[string]Deltas
+	queue                  []string
+	populated              bool // set by the first Add, Update, Delete or Replace
+	initialPopulationCount int  // keys of the first Replace not yet popped
+	closed                 bool
 
 	keyFunc               KeyFunc
 	knownObjects          KeyListerGetter
@@ -77,26 +46,18 @@ type DeltaFIFO struct {
 	transformer           TransformFunc
 }
 
-var _ Queue = (*DeltaFIFO)(nil)
-
 // NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = MetaNamespaceKeyFunc
 	}
-	f := &DeltaFIFO{
-		items:                 map[string]Deltas{},
-		keyFunc:               opts.KeyFunction,
-		knownObjects:          opts.KnownObjects,
-		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced,
-		transformer:           opts.Transformer,
-	}
+	f := &DeltaFIFO{items: map[string]Deltas{}, keyFunc: opts.KeyFunction, knownObjects: opts.KnownObjects,
+		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced, transformer: opts.Transformer}
 	f.cond.L = &f.lock
 	return f
 }
 
-// KeyOf returns obj's key. Beyond the key function, it understands a Deltas
-// (the key of its newest object) and a DeletedFinalStateUnknown (its Key).
+// KeyOf returns obj's key, also for a Deltas (its newest object's) or a tombstone.
 func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	if d, ok := obj.(Deltas); ok {
 		if len(d) == 0 {
@@ -111,24 +72,21 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 }
 
 // Add queues an Added delta for obj.
-func (f *DeltaFIFO) Add(obj any) error {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.populated = true
-	return f.queueActionLocked(Added, obj)
-}
+func (f *DeltaFIFO) Add(obj any) error { return f.add(Added, obj) }
 
 // Update queues an Updated delta for obj.
-func (f *DeltaFIFO) Update(obj any) error {
+func (f *DeltaFIFO) Update(obj any) error { return f.add(Updated, obj) }
+
+// add marks the queue populated and queues a delta for obj.
+func (f *DeltaFIFO) add(action DeltaType, obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.populated = true
-	return f.queueActionLocked(Updated, obj)
+	_, err := f.queueActionLocked(action, obj)
+	return err
 }
 
-// Delete queues a Deleted delta for obj, unless its key is neither queued
-// nor known: then the deletion was already reported (by a Replace, say) and
-// Delete does nothing.
+// Delete queues a Deleted delta for obj, unless its key is neither queued nor known.
 func (f *DeltaFIFO) Delete(obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
@@ -138,90 +96,56 @@ func (f *DeltaFIFO) Delete(obj any) error {
 	defer f.lock.Unlock()
 	f.populated = true
 	_, queued := f.items[key]
-	known := false
+	known, lookupErr := false, error(nil)
 	if f.knownObjects != nil {
-		var lookupErr error
 		_, known, lookupErr = f.knownObjects.GetByKey(key)
-		// If the lookup fails we cannot tell; queueing is the safe side.
-		known = known || lookupErr != nil
 	}
-	if !queued && !known {
+	if !queued && !known && lookupErr == nil { // a failed lookup cannot tell: queue it
 		return nil
 	}
-	return f.queueActionLocked(Deleted, obj)
+	_, err = f.queueActionLocked(Deleted, obj)
+	return err
 }
 
-// queueActionLocked appends a delta of type action for obj, transformed.
-// The caller holds the lock.
-func (f *DeltaFIFO) queueActionLocked(action DeltaType, obj any) error {
-	key, obj, err := f.prepare(obj)
-	if err != nil {
-		return err
-	}
-	f.appendLocked(key, Delta{Type: action, Object: obj})
-	return nil
-}
-
-// prepare computes obj's key, then runs the transformer unless obj is a
-// tombstone (its object went through the transformer when it entered).
-// Resync does not call it: its objects come out of the consumer's cache,
-// and were transformed on their way in.
-func (f *DeltaFIFO) prepare(obj any) (string, any, error) {
+// queueActionLocked appends a delta for obj, transformed unless it is a tombstone, and returns its key.
+func (f *DeltaFIFO) queueActionLocked(action DeltaType, obj any) (string, error) {
 	key, err := f.KeyOf(obj)
 	if err != nil {
-		return "", nil, KeyError{Obj: obj, Err: err}
+		return "", KeyError{Obj: obj, Err: err}
 	}
 	if _, isTombstone := obj.(DeletedFinalStateUnknown); f.transformer != nil && !isTombstone {
 		if obj, err = f.transformer(obj); err != nil {
-			return "", nil, fmt.Errorf("transforming %q: %w", key, err)
+			return "", fmt.Errorf("transforming %q: %w", key, err)
 		}
 	}
-	return key, obj, nil
+	f.appendLocked(key, Delta{Type: action, Object: obj})
+	return key, nil
 }
 
-// appendLocked adds d to key's Deltas, queueing the key if it is new, and
-// wakes a waiting Pop. The caller holds the lock.
+// appendLocked adds d to key's Deltas, queueing a new key, and wakes Pop. Of two deletions in a
+// row (by the watch and a relist) it keeps the older, unless a tombstone (client-go's dedupDeltas).
 func (f *DeltaFIFO) appendLocked(key string, d Delta) {
-	old, queued := f.items[key]
+	deltas, queued := f.items[key]
 	if !queued {
 		f.queue = append(f.queue, key)
-		f.longest = max(f.longest, len(f.queue))
 	}
-	f.items[key] = dedupDeltas(old, d)
-	f.cond.Broadcast()
-}
-
-// dedupDeltas returns old with d appended, except when both d and the last
-// delta of old are deletions: the same deletion reported twice (by the watch
-// and by a relist). Then one is kept: the older, unless the older is only a
-// tombstone and the newer carries the real final state.
-// The result is a new slice, never one that Get or Pop handed out.
-func dedupDeltas(old Deltas, d Delta) Deltas {
-	out := make(Deltas, len(old), len(old)+1)
-	copy(out, old)
-	if last := out.Newest(); last != nil && last.Type == Deleted && d.Type == Deleted {
+	if last := deltas.Newest(); last != nil && last.Type == Deleted && d.Type == Deleted {
 		if _, lastIsTombstone := last.Object.(DeletedFinalStateUnknown); lastIsTombstone {
 			*last = d
 		}
-		return out
+	} else {
+		f.items[key] = append(deltas, d)
 	}
-	return append(out, d)
+	f.cond.Broadcast()
 }
 
 // Transformer returns the transform function the queue applies.
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 
-// Pop waits until a key is queued or the queue is closed, removes the first
-// key and calls process with its Deltas and whether it belongs to the initial
-// list. It returns the Deltas and process's error. Once the queue is closed,
-// Pop still drains what is queued, then returns ErrFIFOClosed.
-//
-// process runs while the queue is locked: the one place in this package
-// where a lock is held across a call to other code. It is deliberate, as in
-// client-go: the consumer updates its cache (the KnownObjects) before any
-// Add, Delete, Replace or Resync can look at it, so they never see a cache
-// that lags behind the queue. So process must be quick, and must not call
-// back into the queue.
+// Pop waits for a key, removes the first, and returns its Deltas and process's
+// error on them; a closed queue is drained, then ErrFIFOClosed. process runs
+// under the lock, as in client-go, so the consumer's cache is updated before
+// Delete, Replace or Resync read it: it must be quick, and not call the queue.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -233,38 +157,85 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	}
 	isInInitialList := !f.hasSyncedLocked()
 	key := f.queue[0]
-	f.queue[0] = "" // let the string be collected
-	if len(f.queue) == 1 {
-		// Keep the slot: re-slicing past the last key would leave no
-		// capacity, and the next key (usually the next event) would need
-		// a new array.
-		f.queue = f.queue[:0]
-	} else {
-		f.queue = f.queue[1:]
-	}
-	deltas := f.items[key]
+	f.queue = f.queue[1:]
+	var item any = f.items[key]
 	delete(f.items, key)
-	if len(f.queue) == 0 {
-		f.releaseDrainedLocked()
+	if len(f.queue) == 0 { // drained: start afresh (a map never shrinks, and a list filled it)
+		f.items, f.queue = map[string]Deltas{}, nil
 	}
-	if f.initialPopulationCount > 0 {
-		f.initialPopulationCount--
-	}
-	var item any = deltas // boxed once, not once per use: Pop runs for every event
+	f.initialPopulationCount = max(0, f.initialPopulationCount-1)
 	if process == nil {
 		return item, nil
 	}
 	return item, process(item, isInInitialList)
 }
 
-// releaseDrainedLocked drops the map and array of a queue that has drained
-// after holding many keys (a list): Go maps never shrink, and they kept
-// about 90 bytes per listed object. A small queue keeps them for the events.
-func (f *DeltaFIFO) releaseDrainedLocked() {
-	if f.longest > 1024 {
-		f.items, f.queue = map[string]Deltas{}, nil
+// Replace records a full relist: a Sync (or Replaced) delta per object, then a
+// tombstone per missing key that is queued (holding its last object) or known
+// (the consumer's copy). As in client-go, a bad object ends it, unpopulated.
+func (f *DeltaFIFO) Replace(list []any, _ string) error {
+	action := Sync
+	if f.emitDeltaTypeReplaced {
+		action = Replaced
 	}
-	f.longest = 0
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	listed := make(map[string]bool, len(list))
+	for _, obj := range list {
+		key, err := f.queueActionLocked(action, obj)
+		if err != nil {
+			return err
+		}
+		listed[key] = true
+	}
+	for _, key := range f.queue { // not the map: a predictable order
+		if !listed[key] {
+			last := f.items[key].Newest().Object
+			if t, ok := last.(DeletedFinalStateUnknown); ok {
+				last = t.Obj
+			}
+			f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
+		}
+	}
+	if f.knownObjects != nil {
+		for _, key := range f.knownObjects.ListKeys() {
+			if !listed[key] && len(f.items[key]) == 0 {
+				obj, exists, err := f.knownObjects.GetByKey(key)
+				if err != nil || !exists {
+					obj = nil
+				}
+				f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
+			}
+		}
+	}
+	if !f.populated { // every key queued now is listed or a tombstone: the initial list
+		f.populated = true
+		f.initialPopulationCount = len(f.queue)
+	}
+	return nil
+}
+
+// Resync queues a Sync delta for every known object with nothing queued.
+func (f *DeltaFIFO) Resync() error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if f.knownObjects == nil {
+		return nil
+	}
+	for _, k := range f.knownObjects.ListKeys() {
+		obj, exists, err := f.knownObjects.GetByKey(k)
+		if err != nil || !exists {
+			continue // gone since ListKeys: nothing to resync
+		}
+		key, err := f.KeyOf(obj)
+		if err != nil {
+			return KeyError{Obj: obj, Err: err}
+		}
+		if len(f.items[key]) == 0 {
+			f.appendLocked(key, Delta{Type: Sync, Object: obj})
+		}
+	}
+	return nil
 }
 
 // List returns the newest object of every queued key.
@@ -294,33 +265,26 @@ func (f *DeltaFIFO) Get(obj any) (item any, exists bool, err error) {
 	return f.GetByKey(key)
 }
 
-// GetByKey returns a copy of the Deltas queued for key. The slice is a copy;
-// the objects in it are shared and must not be changed.
+// GetByKey returns a copy of the Deltas queued for key (the objects are shared).
 func (f *DeltaFIFO) GetByKey(key string) (item any, exists bool, err error) {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
-	d, exists := f.items[key]
-	if !exists {
-		return nil, false, nil
+	if d, exists := f.items[key]; exists {
+		return append(Deltas(nil), d...), true, nil
 	}
-	return append(Deltas(nil), d...), true, nil
+	return nil, false, nil
 }
 
-// HasSynced reports whether the initial list has been delivered: every key
-// of the first Replace has been popped, or an Add, Update or Delete came
-// before any Replace.
+// HasSynced reports whether the first Replace's keys are popped (or a write came first).
 func (f *DeltaFIFO) HasSynced() bool {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
 	return f.hasSyncedLocked()
 }
 
-func (f *DeltaFIFO) hasSyncedLocked() bool {
-	return f.populated && f.initialPopulationCount == 0
-}
+func (f *DeltaFIFO) hasSyncedLocked() bool { return f.populated && f.initialPopulationCount == 0 }
 
-// Close closes the queue and wakes every waiting Pop. Writes are still
-// accepted; Pop returns ErrFIFOClosed once the queue is empty.
+// Close wakes every waiting Pop; Pop returns ErrFIFOClosed once the queue is empty.
 func (f *DeltaFIFO) Close() {
 	f.lock.Lock()
 	defer f.lock.Unlock()

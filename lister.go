@@ -1,59 +1,80 @@
-// lister.go holds the typed read side of the cache: PodLister lists and gets
-// *Pod straight from an informer's Indexer (no request to the server), by
-// label selector, by namespace (through the namespace index when there is
-// one) and by name. The label selectors it takes are in selector.go.
+// lister.go holds PodLister, which reads *Pod straight from an informer's
+// Indexer, and the label Selector it takes (selector.go parses text ones).
 //
-// client-go counterpart: k8s.io/client-go/listers/core/v1 (PodLister,
-// PodNamespaceLister) and ListAll / ListAllByNamespace in tools/cache.
+// client-go counterpart: listers/core/v1, tools/cache's ListAll and
+// ListAllByNamespace, apimachinery's labels (Set, Selector, SelectorFromSet).
 //
 // Tutorial: 004 §3.3 (Store vs Indexer: the Indexer is what readers use).
 
 package informer
 
-// PodLister lists pods from an Indexer. The pods are the cache's own: do
-// not change them (DeepCopy first).
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Set is a set of labels.
+type Set map[string]string
+
+// Selector decides which label sets it selects.
+type Selector interface {
+	Matches(labels Set) bool
+	Empty() bool    // whether it selects everything
+	String() string // in the API's syntax, as ListOptions.LabelSelector sends it
+}
+
+// Everything returns the selector that selects every object.
+func Everything() Selector { return setSelector(nil) }
+
+// SelectorFromSet selects the objects that have every label of set.
+func SelectorFromSet(set Set) Selector { return setSelector(maps.Clone(set)) }
+
+// setSelector selects the label sets that hold each of its labels.
+type setSelector Set
+
+func (s setSelector) Empty() bool { return len(s) == 0 }
+func (s setSelector) Matches(labels Set) bool {
+	for k, v := range s {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+func (s setSelector) String() string {
+	parts := make([]string, 0, len(s))
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		parts = append(parts, k+"="+s[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// PodLister lists pods from an Indexer. They are the cache's own: DeepCopy before changing one.
 type PodLister interface {
-	// List returns the pods of every namespace whose labels match selector.
-	List(selector Selector) ([]*Pod, error)
-	// Pods returns a lister for one namespace.
+	List(selector Selector) ([]*Pod, error) // every namespace's pods whose labels match
 	Pods(namespace string) PodNamespaceLister
 }
 
 // PodNamespaceLister lists and gets the pods of one namespace.
 type PodNamespaceLister interface {
-	// List returns the namespace's pods whose labels match selector.
 	List(selector Selector) ([]*Pod, error)
-	// Get returns the named pod, or an error for which IsNotFound is true.
-	Get(name string) (*Pod, error)
+	Get(name string) (*Pod, error) // an error for which IsNotFound is true if absent
 }
 
 // NewPodLister returns a PodLister over indexer (an informer's GetIndexer()).
-func NewPodLister(indexer Indexer) PodLister { return podLister{indexer} }
+func NewPodLister(indexer Indexer) PodLister { return podLister{indexer, NamespaceAll} }
 
-type podLister struct{ indexer Indexer }
-
-func (l podLister) List(selector Selector) ([]*Pod, error) {
-	var pods []*Pod
-	err := ListAll(l.indexer, selector, func(obj any) {
-		if p, ok := obj.(*Pod); ok {
-			pods = append(pods, p)
-		}
-	})
-	return pods, err
-}
-
-func (l podLister) Pods(namespace string) PodNamespaceLister {
-	return podNamespaceLister{l.indexer, namespace}
-}
-
-type podNamespaceLister struct {
+// podLister is both listers; NamespaceAll lists every namespace.
+type podLister struct {
 	indexer   Indexer
 	namespace string
 }
 
-func (l podNamespaceLister) List(selector Selector) ([]*Pod, error) {
-	var pods []*Pod
-	err := ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
+func (l podLister) Pods(namespace string) PodNamespaceLister { return podLister{l.indexer, namespace} }
+
+func (l podLister) List(selector Selector) (pods []*Pod, err error) {
+	err = ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
 		if p, ok := obj.(*Pod); ok {
 			pods = append(pods, p)
 		}
@@ -61,7 +82,7 @@ func (l podNamespaceLister) List(selector Selector) ([]*Pod, error) {
 	return pods, err
 }
 
-func (l podNamespaceLister) Get(name string) (*Pod, error) {
+func (l podLister) Get(name string) (*Pod, error) {
 	key := name
 	if l.namespace != "" {
 		key = l.namespace + "/" + name
@@ -70,62 +91,48 @@ func (l podNamespaceLister) Get(name string) (*Pod, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, ok := obj.(*Pod)
-	if !exists || !ok {
-		return nil, NewNotFound("pod", name)
+	if p, ok := obj.(*Pod); exists && ok {
+		return p, nil
 	}
-	return p, nil
-}
-
-// labelsOf returns obj's labels, and false if obj has no metadata.
-func labelsOf(obj any) (Set, bool) {
-	o, ok := obj.(Object)
-	if !ok || isNilPointer(obj) {
-		return nil, false
-	}
-	return Set(o.GetLabels()), true
+	return nil, NewNotFound("pod", name)
 }
 
 // ListAll calls appendFn with every object in store whose labels match
 // selector (nil selects everything).
 func ListAll(store Store, selector Selector, appendFn func(obj any)) error {
-	if selector == nil {
-		selector = Everything()
+	return listMatching(store.List(), "", selector, appendFn)
+}
+
+// ListAllByNamespace is ListAll for one namespace (NamespaceAll for all),
+// through the namespace index when the indexer has one.
+func ListAllByNamespace(indexer Indexer, namespace string, selector Selector, appendFn func(obj any)) error {
+	if _, indexed := indexer.GetIndexers()[NamespaceIndex]; !indexed || namespace == NamespaceAll {
+		return listMatching(indexer.List(), namespace, selector, appendFn)
 	}
-	for _, obj := range store.List() {
-		if labels, ok := labelsOf(obj); ok && selector.Matches(labels) {
+	items, err := indexer.ByIndex(NamespaceIndex, namespace)
+	if err != nil {
+		return err
+	}
+	return listMatching(items, "", selector, appendFn)
+}
+
+// listMatching calls appendFn with each of items whose labels match selector
+// and, unless namespace is NamespaceAll, whose namespace is namespace.
+func listMatching(items []any, namespace string, selector Selector, appendFn func(obj any)) error {
+	for _, obj := range items {
+		labels, ok := labelsOf(obj)
+		if ok && (namespace == NamespaceAll || obj.(Object).GetNamespace() == namespace) &&
+			(selector == nil || selector.Matches(labels)) {
 			appendFn(obj)
 		}
 	}
 	return nil
 }
 
-// ListAllByNamespace is ListAll for one namespace (NamespaceAll for all). It
-// uses the namespace index when the indexer has one, and scans otherwise.
-func ListAllByNamespace(indexer Indexer, namespace string, selector Selector, appendFn func(obj any)) error {
-	if namespace == NamespaceAll {
-		return ListAll(indexer, selector, appendFn)
+// labelsOf returns obj's labels, and false if obj has no metadata.
+func labelsOf(obj any) (Set, bool) {
+	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
+		return Set(o.GetLabels()), true
 	}
-	if selector == nil {
-		selector = Everything()
-	}
-	var items []any
-	if _, indexed := indexer.GetIndexers()[NamespaceIndex]; indexed {
-		var err error
-		if items, err = indexer.ByIndex(NamespaceIndex, namespace); err != nil {
-			return err
-		}
-	} else {
-		for _, obj := range indexer.List() {
-			if o, ok := obj.(Object); ok && !isNilPointer(obj) && o.GetNamespace() == namespace {
-				items = append(items, obj)
-			}
-		}
-	}
-	for _, obj := range items {
-		if labels, ok := labelsOf(obj); ok && selector.Matches(labels) {
-			appendFn(obj)
-		}
-	}
-	return nil
+	return nil, false
 }

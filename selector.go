@@ -1,11 +1,9 @@
-// selector.go holds a small label selector: Set (labels), Selector,
-// Everything, SelectorFromSet and ParseSelector for the forms
-// "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)", "k" and "!k",
-// joined by commas (all must hold). Listers take one; its String() is what a
-// ListOptions.LabelSelector sends to the server.
+// selector.go holds the label selector parser: ParseSelector reads the forms
+// "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)", "k" and "!k", joined
+// by commas (all must hold), into a Selector (lister.go) whose String() is
+// what a ListOptions.LabelSelector sends to the server.
 //
-// client-go counterpart: k8s.io/apimachinery/pkg/labels (Set, Selector,
-// Everything, SelectorFromSet, Parse).
+// client-go counterpart: k8s.io/apimachinery/pkg/labels (Parse, Requirement).
 //
 // Tutorial: 004 §3.3 (reading the cache through listers).
 
@@ -13,35 +11,9 @@ package informer
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 )
-
-// Set is a set of labels: labels.Set in client-go.
-type Set map[string]string
-
-// Selector decides which label sets it selects.
-type Selector interface {
-	// Matches reports whether labels are selected.
-	Matches(labels Set) bool
-	// Empty reports whether the selector selects everything.
-	Empty() bool
-	// String is the selector in the API's syntax.
-	String() string
-}
-
-// Everything returns the selector that selects every object.
-func Everything() Selector { return requirements(nil) }
-
-// SelectorFromSet selects the objects that have every label of set.
-func SelectorFromSet(set Set) Selector {
-	reqs := make(requirements, 0, len(set))
-	for _, k := range slices.Sorted(maps.Keys(set)) {
-		reqs = append(reqs, requirement{key: k, op: "=", values: []string{set[k]}})
-	}
-	return reqs
-}
 
 // requirement is one condition: key op values.
 type requirement struct {

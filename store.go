@@ -1,74 +1,50 @@
-// store.go holds the cache that readers use: the Store and Indexer
-// interfaces, the index functions, and the keyed front (NewStore, NewIndexer)
-// over the thread-safe map in thread_safe_store.go.
+// store.go holds the Store and Indexer interfaces, index functions, and the
+// cache that computes keys in front of thread_safe_store.go's map.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache store.go and index.go.
-//
-// Tutorial: 004 §3.3 (Store vs Indexer), 000 §1 and §2.4 (a thread-safe map
-// with indexers; sync.Map vs RWMutex + map).
+// client-go counterpart: tools/cache store.go and index.go. Tutorial: 004 §3.3
+// (Store vs Indexer), 000 §1 (a thread-safe map with indexers).
 
 package informer
 
 import "fmt"
 
-// Store is a keyed collection of objects: the Indexer behind an informer is
-// one. The Reflector writes into a Store, or into a queue, through the
-// smaller ReflectorStore (controller.go).
+// Store is a keyed collection of objects; the Indexer behind an informer is one.
 type Store interface {
-	// Add inserts obj, or replaces the object with the same key.
-	Add(obj any) error
-	// Update is Add for an object that may already be present.
-	Update(obj any) error
-	// Delete removes the object with obj's key.
-	Delete(obj any) error
-	// List returns every object, in no particular order.
-	List() []any
-	// ListKeys returns every key, in no particular order.
-	ListKeys() []string
-	// Get returns the object with obj's key.
+	Add(obj any) error    // inserts obj, or replaces the object with its key
+	Update(obj any) error // the same as Add
+	Delete(obj any) error // removes the object with obj's key
+	List() []any          // every object, in no particular order
+	ListKeys() []string   // every key, in no particular order
 	Get(obj any) (item any, exists bool, err error)
-	// GetByKey returns the object with the given key.
 	GetByKey(key string) (item any, exists bool, err error)
-	// Replace swaps the whole contents for list, as of resourceVersion.
-	Replace(list []any, resourceVersion string) error
-	// Resync is meaningful only for queues; a plain store does nothing.
-	Resync() error
-	// LastStoreSyncResourceVersion is the resource version of the newest
-	// state written into the store: the last Replace, write or Bookmark.
+	Replace(list []any, resourceVersion string) error // swaps the whole contents for list
+	Resync() error                                    // meaningful only for queues
+	// LastStoreSyncResourceVersion is the resource version of the last
+	// Replace, write or Bookmark.
 	LastStoreSyncResourceVersion() string
-	// Bookmark records that the store is up to date as of rv, though no
-	// object changed.
-	Bookmark(rv string)
+	Bookmark(rv string) // the store is up to date as of rv, though nothing changed
 }
 
-// IndexFunc computes the index values of an object, such as its namespace.
-type IndexFunc func(obj any) ([]string, error)
+type (
+	// IndexFunc computes the index values of an object, such as its namespace.
+	IndexFunc func(obj any) ([]string, error)
+	// Indexers maps an index name to the function that computes it.
+	Indexers map[string]IndexFunc
+	// Index maps an index value to the keys of the objects that have it.
+	Index map[string]map[string]struct{}
+	// Indices maps an index name to its Index.
+	Indices map[string]Index
+)
 
-// Indexers maps an index name to the function that computes it.
-type Indexers map[string]IndexFunc
-
-// Index maps an index value to the keys of the objects that have it.
-type Index map[string]map[string]struct{}
-
-// Indices maps an index name to its Index.
-type Indices map[string]Index
-
-// Indexer is a Store with secondary indexes: ask for every object whose
-// index function returned a given value.
+// Indexer is a Store with secondary indexes: the objects whose index function returned a value.
 type Indexer interface {
 	Store
-	// Index returns the objects that share an index value with obj.
-	Index(indexName string, obj any) ([]any, error)
-	// IndexKeys returns the keys of the objects with this index value.
-	IndexKeys(indexName, indexedValue string) ([]string, error)
-	// ListIndexFuncValues returns every value the named index holds.
-	ListIndexFuncValues(indexName string) []string
-	// ByIndex returns the objects with this index value.
-	ByIndex(indexName, indexedValue string) ([]any, error)
-	// GetIndexers returns the index functions.
-	GetIndexers() Indexers
-	// AddIndexers adds index functions and indexes the existing objects.
-	AddIndexers(newIndexers Indexers) error
+	Index(indexName string, obj any) ([]any, error)             // the objects sharing a value with obj
+	IndexKeys(indexName, indexedValue string) ([]string, error) // the keys of the objects with the value
+	ListIndexFuncValues(indexName string) []string              // every value the index holds
+	ByIndex(indexName, indexedValue string) ([]any, error)      // the objects with the value
+	GetIndexers() Indexers                                      // the index functions
+	AddIndexers(newIndexers Indexers) error                     // indexes the objects already stored too
 }
 
 // NamespaceIndex is the name of the conventional index by namespace.
@@ -85,41 +61,29 @@ func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 
 // KeyError reports that an object's key could not be computed.
 type KeyError struct {
-	// Obj is the object that has no key.
 	Obj any
-	// Err is why the key function failed.
 	Err error
 }
 
-// Error describes the failure; the object's type is named, not printed,
-// because a whole object makes an unreadable message.
 func (k KeyError) Error() string {
 	return fmt.Sprintf("cannot compute the key of a %T: %v", k.Obj, k.Err)
 }
-
-// Unwrap returns the key function's error, for errors.Is and errors.As.
 func (k KeyError) Unwrap() error { return k.Err }
 
-// cache is the Store and Indexer behind NewStore and NewIndexer: it computes
-// keys and leaves locking and indexing to a threadSafeStore.
+// cache is the Store and Indexer of NewStore and NewIndexer: it computes keys
+// and leaves locking and indexing to a threadSafeStore.
 type cache struct {
 	storage *threadSafeStore
 	keyFunc KeyFunc
-	// hideStoreVersion makes LastStoreSyncResourceVersion answer "", as
-	// client-go's does while its AtomicFIFO gate is off.
+	// hideStoreVersion: LastStoreSyncResourceVersion says "" (client-go's, AtomicFIFO off).
 	hideStoreVersion bool
 }
 
-var _ Indexer = (*cache)(nil)
+// NewStore returns an empty Store keyed by keyFunc (MetaNamespaceKeyFunc if nil).
+func NewStore(keyFunc KeyFunc) Store { return NewIndexer(keyFunc, Indexers{}) }
 
-// NewStore returns an empty thread-safe Store that names objects with
-// keyFunc (MetaNamespaceKeyFunc when nil).
-func NewStore(keyFunc KeyFunc) Store {
-	return NewIndexer(keyFunc, Indexers{})
-}
-
-// NewIndexer returns an empty thread-safe Indexer that names objects with
-// keyFunc (MetaNamespaceKeyFunc when nil) and maintains the given indexes.
+// NewIndexer returns an empty Indexer keyed by keyFunc (MetaNamespaceKeyFunc
+// if nil) that maintains the given indexes.
 func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
 	if keyFunc == nil {
 		keyFunc = MetaNamespaceKeyFunc
@@ -135,24 +99,20 @@ func (c *cache) key(obj any) (string, error) {
 	return key, nil
 }
 
-// Add inserts obj, or replaces the object with the same key, and updates
-// the indexes. If the key or an index cannot be computed, nothing changes.
+// Add stores obj; if its key or an index value cannot be computed, nothing changes.
 func (c *cache) Add(obj any) error {
-	_, _, err := c.swap(obj)
+	key, err := c.key(obj)
+	if err != nil {
+		return err
+	}
+	c.storage.lock.Lock()
+	defer c.storage.lock.Unlock()
+	if _, _, err = c.storage.updateLocked(key, obj); err == nil {
+		c.storage.observeLocked(obj)
+	}
 	return err
 }
 
-// swap is Add that also returns the object obj replaced, if any: a Get and
-// an Add in one step, computing the key once (see addOrUpdate).
-func (c *cache) swap(obj any) (replaced any, existed bool, err error) {
-	key, err := c.key(obj)
-	if err != nil {
-		return nil, false, err
-	}
-	return c.storage.Update(key, obj)
-}
-
-// Update is the same as Add.
 func (c *cache) Update(obj any) error { return c.Add(obj) }
 
 // Delete removes the object with obj's key; an absent key is not an error.
@@ -161,36 +121,31 @@ func (c *cache) Delete(obj any) error {
 	if err != nil {
 		return err
 	}
-	c.storage.Delete(key, obj)
+	c.storage.lock.Lock()
+	defer c.storage.lock.Unlock()
+	c.storage.deleteLocked(key)
+	c.storage.observeLocked(obj) // obj (the deleted object as the caller knows it) may be nil
 	return nil
 }
 
-// List returns every object, in no particular order.
-func (c *cache) List() []any { return c.storage.List() }
-
-// ListKeys returns every key, in no particular order.
-func (c *cache) ListKeys() []string { return c.storage.ListKeys() }
-
-// Get returns the object with obj's key.
 func (c *cache) Get(obj any) (item any, exists bool, err error) {
 	key, err := c.key(obj)
 	if err != nil {
 		return nil, false, err
 	}
-	item, exists = c.storage.Get(key)
-	return item, exists, nil
+	return c.GetByKey(key)
 }
 
-// GetByKey returns the object with the given key.
 func (c *cache) GetByKey(key string) (item any, exists bool, err error) {
-	item, exists = c.storage.Get(key)
+	c.storage.lock.RLock()
+	defer c.storage.lock.RUnlock()
+	item, exists = c.storage.items[key]
 	return item, exists, nil
 }
 
-// Replace swaps the whole contents for list in one step: a concurrent reader
-// sees either the old contents or the new, never a mix. If one object has no
-// key or cannot be indexed, nothing changes. resourceVersion becomes the
-// LastStoreSyncResourceVersion.
+// Replace swaps the whole contents for list in one step, so a reader sees the
+// old contents or the new, never a mix; if one object has no key or cannot be
+// indexed, nothing changes.
 func (c *cache) Replace(list []any, resourceVersion string) error {
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
@@ -206,38 +161,18 @@ func (c *cache) Replace(list []any, resourceVersion string) error {
 // Resync does nothing: a plain store has no queue to resync.
 func (c *cache) Resync() error { return nil }
 
-// Index returns the objects that share an index value with obj.
-func (c *cache) Index(indexName string, obj any) ([]any, error) {
-	return c.storage.Index(indexName, obj)
-}
+// The other methods are threadSafeStore's.
+func (c *cache) List() []any                                { return c.storage.List() }
+func (c *cache) ListKeys() []string                         { return c.storage.ListKeys() }
+func (c *cache) Index(name string, obj any) ([]any, error)  { return c.storage.Index(name, obj) }
+func (c *cache) IndexKeys(name, v string) ([]string, error) { return c.storage.IndexKeys(name, v) }
+func (c *cache) ListIndexFuncValues(name string) []string   { return c.storage.ListIndexFuncValues(name) }
+func (c *cache) ByIndex(name, v string) ([]any, error)      { return c.storage.ByIndex(name, v) }
+func (c *cache) GetIndexers() Indexers                      { return c.storage.GetIndexers() }
+func (c *cache) AddIndexers(indexers Indexers) error        { return c.storage.AddIndexers(indexers) }
 
-// IndexKeys returns the sorted keys of the objects with this index value.
-func (c *cache) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	return c.storage.IndexKeys(indexName, indexedValue)
-}
-
-// ListIndexFuncValues returns every value the named index holds.
-func (c *cache) ListIndexFuncValues(indexName string) []string {
-	return c.storage.ListIndexFuncValues(indexName)
-}
-
-// ByIndex returns the objects with this index value.
-func (c *cache) ByIndex(indexName, indexedValue string) ([]any, error) {
-	return c.storage.ByIndex(indexName, indexedValue)
-}
-
-// GetIndexers returns a copy of the index functions.
-func (c *cache) GetIndexers() Indexers { return c.storage.GetIndexers() }
-
-// AddIndexers adds index functions and indexes the objects already stored.
-func (c *cache) AddIndexers(newIndexers Indexers) error {
-	return c.storage.AddIndexers(newIndexers)
-}
-
-// LastStoreSyncResourceVersion is the resource version of the newest state
-// written into the cache: that of the last Replace, of the last object
-// added, updated or deleted, or of the last Bookmark. For the cache of an
-// informer run with AtomicFIFO off it is "", as in client-go.
+// LastStoreSyncResourceVersion is the resource version of the last Replace,
+// write or Bookmark ("" for an informer's cache while AtomicFIFO is off).
 func (c *cache) LastStoreSyncResourceVersion() string {
 	if c.hideStoreVersion {
 		return ""
@@ -247,7 +182,6 @@ func (c *cache) LastStoreSyncResourceVersion() string {
 	return c.storage.rv
 }
 
-// Bookmark records that the cache is up to date as of rv.
 func (c *cache) Bookmark(rv string) {
 	c.storage.lock.Lock()
 	defer c.storage.lock.Unlock()

@@ -1,259 +1,193 @@
 // thread_safe_store.go holds threadSafeStore: a map from key to object behind
-// one sync.RWMutex, with secondary indexes kept exact on every write. The
-// Store and Indexer of store.go compute keys and delegate here.
+// one sync.RWMutex, with secondary indexes updated on every write.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache thread_safe_store.go
-// (threadSafeMap and storeIndex).
-//
-// Tutorial: 000 §1 (a thread-safe map with indexers) and §2.4 (why a plain
-// map behind an RWMutex: see BenchmarkStore for the comparison with sync.Map).
+// client-go counterpart: tools/cache thread_safe_store.go. Tutorial: 000 §1
+// (a thread-safe map with indexers), §2.3 (never change a cached object),
+// §2.4 (RWMutex + map; BenchmarkStore compares sync.Map).
 
 package informer
 
 import (
 	"fmt"
-	"iter"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 )
 
-// threadSafeStore is safe for concurrent use. Readers share the read lock;
-// every write holds the write lock for its whole change, so a reader never
-// sees an object without its index entries or the other way round.
-//
-// Writes are all or nothing: every index value is computed before anything
-// is changed, so an index function that fails leaves the store as it was.
-// (client-go panics in that case; here bad input must never panic.)
-//
-// Like client-go, the store keeps no copy of the values each key is filed
-// under: it computes them again from the stored object when the key is
-// updated or deleted (a copy would cost about 560 bytes per cached object;
-// see BenchmarkInformerGeneric). It keeps only a count per key, which tells
-// when a cached object was (wrongly) changed in place and its values no
-// longer say where it is filed; the key is then looked for everywhere, so
-// the indexes stay exact all the same.
+// threadSafeStore: readers share the read lock; a write holds the write lock
+// for its whole change and is all or nothing: the new object's index values
+// are computed first, so a failing index function changes nothing (client-go
+// panics). As in client-go, the values a key is filed under are computed
+// again from the stored object when it is replaced or deleted: an object
+// changed in place, which no one may do, leaves its old entries behind.
 type threadSafeStore struct {
-	lock  sync.RWMutex
-	items map[string]any
-	// indexers are the index functions, by index name; names lists them in
-	// a fixed order, which the values of one object (a [][]string) follow.
+	lock     sync.RWMutex
+	items    map[string]any
 	indexers Indexers
-	names    []string
-	// indices maps index name → value → set of keys, with no empty sets.
-	indices Indices
-	// entries counts, per stored key, the index entries that hold it (one
-	// per index and distinct value): the key is in exactly that many sets.
-	// Most objects have one value per index, so a count of len(names) is
-	// the default and is not stored: usually the map stays empty.
-	entries map[string]int
-	// newValues and oldValues are reused by every write for the values it
-	// computes, so that computing them allocates no [][]string.
-	newValues, oldValues [][]string
-	// rv is the resource version of the last write or bookmark
-	// (LastStoreSyncResourceVersion, in store_txn.go).
-	rv string
+	names    []string // the index names, sorted: the order of a [][]string of values
+	indices  Indices  // index name → value → set of keys, with no empty sets
+	rv       string   // the resource version of the last write or Bookmark
 }
 
 func newThreadSafeStore(indexers Indexers) *threadSafeStore {
-	return &threadSafeStore{
-		items:    map[string]any{},
-		indexers: maps.Clone(indexers),
-		names:    slices.Sorted(maps.Keys(indexers)),
-		indices:  Indices{},
-		entries:  map[string]int{},
-	}
+	s := &threadSafeStore{items: map[string]any{}, indexers: Indexers{}, indices: Indices{}}
+	s.AddIndexers(indexers) // cannot fail: no name is taken, no object stored
+	return s
 }
 
-func unknownIndex(name string) error {
-	return fmt.Errorf("index %q does not exist", name)
-}
-
-// entryCount returns how many index entries hold key, a stored key.
-func (s *threadSafeStore) entryCount(key string) int {
-	if n, ok := s.entries[key]; ok {
-		return n
-	}
-	return len(s.names)
-}
-
-// setEntryCount records that n index entries hold key.
-func (s *threadSafeStore) setEntryCount(entries map[string]int, key string, n int) {
-	if n == len(s.names) {
-		delete(entries, key)
-	} else {
-		entries[key] = n
-	}
-}
-
-// refile moves key's index entries from old, the object stored under key
-// until now (if existed), to values (nil to delete it). The entries of old are found by
-// computing its values again, as client-go does; if that finds fewer than
-// the count says (old was changed in place), the key is looked for
-// everywhere. An update that leaves every value as it was changes nothing.
-func (s *threadSafeStore) refile(key string, old any, existed bool, values [][]string) {
-	if n := s.entryCount(key); existed && n > 0 {
-		oldValues, err := indexValues(s.indexers, s.names, key, old, s.oldValues[:0])
-		s.oldValues = oldValues
-		defer clear(oldValues) // keep no slice of an old object alive
-		if err == nil && values != nil && slices.EqualFunc(oldValues, values, slices.Equal) &&
-			filedExactly(s.indices, s.names, key, oldValues, n) {
-			return
+// indexValues runs the index functions of names on obj, in that order.
+func indexValues(indexers Indexers, names []string, key string, obj any) ([][]string, error) {
+	values := make([][]string, len(names))
+	for i, name := range names {
+		if indexers[name] == nil {
+			return nil, fmt.Errorf("index %q has no index function", name)
 		}
-		if err != nil || unfile(s.indices, s.names, key, oldValues) != n {
-			unfileEverywhere(s.indices, key)
+		var err error
+		if values[i], err = indexers[name](obj); err != nil {
+			return nil, fmt.Errorf("index %q cannot index %q: %w", name, key, err)
 		}
 	}
-	if values == nil { // a delete
-		delete(s.entries, key)
-		return
-	}
-	s.setEntryCount(s.entries, key, file(s.indices, s.names, key, values))
+	return values, nil
 }
 
-// Update stores obj under key and re-files it where its index values
-// changed. It returns the object it replaced, if there was one.
-func (s *threadSafeStore) Update(key string, obj any) (replaced any, existed bool, err error) {
-	s.lock.Lock()
-	defer s.lock.Unlock()
-	replaced, existed, err = s.updateLocked(key, obj)
-	if err == nil {
-		s.observeLocked(obj)
+// updateIndices moves key, in each index of names, from its old values (nil
+// for an add) to its new ones (nil for a delete): client-go's updateSingleIndex.
+func updateIndices(indices Indices, names []string, key string, oldValues, newValues [][]string) {
+	for i, name := range names {
+		if indices[name] == nil {
+			indices[name] = Index{}
+		}
+		switch index := indices[name]; {
+		case oldValues == nil:
+			index.addKey(key, newValues[i])
+		case newValues == nil:
+			index.deleteKey(key, oldValues[i])
+		case !slices.Equal(oldValues[i], newValues[i]): // usually equal: nothing moves
+			index.deleteKey(key, oldValues[i])
+			index.addKey(key, newValues[i])
+		}
 	}
-	return replaced, existed, err
 }
 
-// updateLocked is Update for a caller that holds the lock.
+// addKey files key under each of values.
+func (index Index) addKey(key string, values []string) {
+	for _, v := range values {
+		if index[v] == nil {
+			index[v] = map[string]struct{}{}
+		}
+		index[v][key] = struct{}{}
+	}
+}
+
+// deleteKey takes key out of each of values' sets, dropping a set left empty.
+func (index Index) deleteKey(key string, values []string) {
+	for _, v := range values {
+		delete(index[v], key)
+		if len(index[v]) == 0 {
+			delete(index, v)
+		}
+	}
+}
+
+// updateLocked stores obj under key and returns the object it replaced.
 func (s *threadSafeStore) updateLocked(key string, obj any) (replaced any, existed bool, err error) {
-	values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
-	s.newValues = values
-	defer clear(values)
+	values, err := indexValues(s.indexers, s.names, key, obj)
 	if err != nil {
 		return nil, false, err
 	}
-	replaced, existed = s.items[key]
+	var oldValues [][]string // stays nil (an add) if the old object cannot be indexed again
+	if replaced, existed = s.items[key]; existed {
+		oldValues, _ = indexValues(s.indexers, s.names, key, replaced)
+	}
 	s.items[key] = obj
-	s.refile(key, replaced, existed, values)
+	updateIndices(s.indices, s.names, key, oldValues, values)
 	return replaced, existed, nil
 }
 
-// Delete removes key and its index entries; an absent key is ignored. obj,
-// the deleted object as the caller knows it, may be nil.
-func (s *threadSafeStore) Delete(key string, obj any) {
-	s.lock.Lock()
-	defer s.lock.Unlock()
-	s.deleteLocked(key)
-	s.observeLocked(obj)
-}
-
-// deleteLocked is Delete for a caller that holds the lock.
+// deleteLocked removes key and its index entries.
 func (s *threadSafeStore) deleteLocked(key string) {
 	if old, ok := s.items[key]; ok {
-		s.refile(key, old, true, nil)
+		if oldValues, err := indexValues(s.indexers, s.names, key, old); err == nil {
+			updateIndices(s.indices, s.names, key, oldValues, nil)
+		}
 		delete(s.items, key)
 	}
 }
 
-// Get returns the object stored under key.
-func (s *threadSafeStore) Get(key string) (any, bool) {
-	s.lock.RLock()
-	defer s.lock.RUnlock()
-	obj, ok := s.items[key]
-	return obj, ok
+// observeLocked makes obj's resource version the store's, if obj has one.
+func (s *threadSafeStore) observeLocked(obj any) {
+	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
+		s.rv = o.GetResourceVersion()
+	}
 }
 
-// List returns every object.
+// Replace makes items (now the store's) the whole contents, its indexes
+// built first: if one cannot be, nothing changes.
+func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	indices := Indices{}
+	for key, obj := range items {
+		values, err := indexValues(s.indexers, s.names, key, obj)
+		if err != nil {
+			return err
+		}
+		updateIndices(indices, s.names, key, nil, values)
+	}
+	s.items, s.indices, s.rv = items, indices, resourceVersion
+	return nil
+}
+
+// AddIndexers files every stored object in new indexes, joined only once
+// every object is filed. A taken name is refused.
+func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	names, added := slices.Sorted(maps.Keys(newIndexers)), Indices{}
+	for _, name := range names {
+		if _, taken := s.indexers[name]; taken {
+			return fmt.Errorf("cannot add indexers: an index named %q already exists", name)
+		}
+	}
+	for key, obj := range s.items {
+		values, err := indexValues(newIndexers, names, key, obj)
+		if err != nil {
+			return err
+		}
+		updateIndices(added, names, key, nil, values)
+	}
+	maps.Copy(s.indexers, newIndexers)
+	maps.Copy(s.indices, added)
+	s.names = slices.Sorted(maps.Keys(s.indexers))
+	return nil
+}
+
 func (s *threadSafeStore) List() []any {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]any, 0, len(s.items)), maps.Values(s.items))
 }
 
-// ListKeys returns every key.
 func (s *threadSafeStore) ListKeys() []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]string, 0, len(s.items)), maps.Keys(s.items))
 }
 
-// Replace takes ownership of items and makes it the whole contents. The new
-// indexes are built before the swap; if one cannot be, nothing changes.
-func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
-	s.lock.Lock()
-	defer s.lock.Unlock()
-	indices := Indices{}
-	entries := map[string]int{}
-	for key, obj := range items {
-		values, err := indexValues(s.indexers, s.names, key, obj, s.newValues[:0])
-		s.newValues = values
-		if err != nil {
-			clear(values)
-			return err
-		}
-		s.setEntryCount(entries, key, file(indices, s.names, key, values))
-	}
-	clear(s.newValues)
-	s.items, s.indices, s.entries = items, indices, entries
-	s.rv = resourceVersion
-	return nil
-}
-
-// AddIndexers adds index functions and files every stored object in the new
-// indexes. A name that already exists is refused, and so is the whole call
-// if a new function fails on a stored object.
-func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
-	s.lock.Lock()
-	defer s.lock.Unlock()
-	var taken []string
-	for name := range newIndexers {
-		if _, ok := s.indexers[name]; ok {
-			taken = append(taken, name)
-		}
-	}
-	if len(taken) > 0 {
-		slices.Sort(taken)
-		return fmt.Errorf("cannot add indexers: an index named %s already exists", strings.Join(taken, ", "))
-	}
-	// The new indexes are built apart and joined only once all succeeded.
-	names := slices.Sorted(maps.Keys(newIndexers))
-	added, counts := Indices{}, map[string]int{}
-	for key, obj := range s.items {
-		values, err := indexValues(newIndexers, names, key, obj, nil)
-		if err != nil {
-			return err
-		}
-		counts[key] = s.entryCount(key) + file(added, names, key, values)
-	}
-	if s.indexers == nil {
-		s.indexers = Indexers{}
-	}
-	maps.Copy(s.indexers, newIndexers)
-	s.names = slices.Sorted(maps.Keys(s.indexers))
-	maps.Copy(s.indices, added)
-	for key, n := range counts { // the default count changed with names
-		s.setEntryCount(s.entries, key, n)
-	}
-	return nil
-}
-
-// GetIndexers returns a copy of the index functions.
 func (s *threadSafeStore) GetIndexers() Indexers {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return maps.Clone(s.indexers)
 }
 
-// Index returns the objects filed under any of the values indexName's
-// function computes for obj.
+// Index returns the objects filed under any value indexName computes for obj.
 func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
-	fn := s.indexers[indexName]
-	if fn == nil {
+	if s.indexers[indexName] == nil {
 		return nil, unknownIndex(indexName)
 	}
-	values, err := fn(obj)
+	values, err := s.indexers[indexName](obj)
 	if err != nil {
 		return nil, fmt.Errorf("index %q: %w", indexName, err)
 	}
@@ -261,60 +195,40 @@ func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	for _, v := range values {
 		maps.Copy(keys, s.indices[indexName][v])
 	}
-	return s.objectsLocked(maps.Keys(keys), len(keys)), nil
+	return s.objectsLocked(keys), nil
 }
 
-// keySetLocked returns the set of keys filed under value in indexName.
-func (s *threadSafeStore) keySetLocked(indexName, value string) (map[string]struct{}, error) {
-	if s.indexers[indexName] == nil {
-		return nil, unknownIndex(indexName)
-	}
-	return s.indices[indexName][value], nil
-}
-
-// IndexKeys returns the sorted keys filed under value in indexName.
 func (s *threadSafeStore) IndexKeys(indexName, value string) ([]string, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
-	set, err := s.keySetLocked(indexName, value)
-	if err != nil {
-		return nil, err
+	if s.indexers[indexName] == nil {
+		return nil, unknownIndex(indexName)
 	}
-	return slices.Sorted(maps.Keys(set)), nil
+	return slices.Sorted(maps.Keys(s.indices[indexName][value])), nil
 }
 
-// ByIndex returns the objects filed under value in indexName.
 func (s *threadSafeStore) ByIndex(indexName, value string) ([]any, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
-	set, err := s.keySetLocked(indexName, value)
-	if err != nil {
-		return nil, err
+	if s.indexers[indexName] == nil {
+		return nil, unknownIndex(indexName)
 	}
-	return s.objectsLocked(maps.Keys(set), len(set)), nil
+	return s.objectsLocked(s.indices[indexName][value]), nil
 }
 
-// ListIndexFuncValues returns the sorted values indexName holds (none for
-// an unknown index).
 func (s *threadSafeStore) ListIndexFuncValues(indexName string) []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.Sorted(maps.Keys(s.indices[indexName]))
 }
 
-// objectsLocked looks up the objects of keys; the caller holds the lock.
-func (s *threadSafeStore) objectsLocked(keys iter.Seq[string], n int) []any {
-	out := make([]any, 0, n)
+func unknownIndex(name string) error { return fmt.Errorf("index %q does not exist", name) }
+
+// objectsLocked returns the objects of a set of keys.
+func (s *threadSafeStore) objectsLocked(keys map[string]struct{}) []any {
+	out := make([]any, 0, len(keys))
 	for key := range keys {
 		out = append(out, s.items[key])
 	}
 	return out
-}
-
-// observeLocked makes obj's resource version the store's, if obj has one
-// (a tombstone or nil has none). The caller holds the lock.
-func (s *threadSafeStore) observeLocked(obj any) {
-	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
-		s.rv = o.GetResourceVersion()
-	}
 }
