@@ -1,7 +1,7 @@
 // status.go holds Status, the error body an API server sends, StatusError, the error made of
 // it, and the checks with which the Reflector chooses: re-watch, back off or relist.
 // client-go counterpart: metav1.Status; k8s.io/apimachinery/pkg/api/errors (also status_errors.go).
-// Tutorial: 000 §4.3 (410 Gone → relist, backoff).
+// Tutorial: 000 §4.3 (410 Gone → relist).
 
 package informer
 
