@@ -1,40 +1,26 @@
-// handlers.go holds what a user of an informer writes: ResourceEventHandler
-// (OnAdd, OnUpdate, OnDelete), the ResourceEventHandlerFuncs adapter, and
-// FilteringResourceEventHandler, which shows a handler only the objects a
-// filter accepts.
+// handlers.go holds ResourceEventHandler, what an informer's user writes, and two ready-made ones.
 //
-// client-go counterpart: the handler types at the end of
-// k8s.io/client-go/tools/cache controller.go.
+// client-go counterpart: the handler types in k8s.io/client-go/tools/cache controller.go.
 //
 // Tutorial: 004 §4.3 (handler registration and filters).
 
 package informer
 
-// ResourceEventHandler receives an informer's notifications. The calls for
-// one handler come from one goroutine, in order; they must not change the
-// objects they are given (the cache shares them: DeepCopy first).
+// ResourceEventHandler is called in order on one goroutine; the objects are the cache's: read only.
 type ResourceEventHandler interface {
-	// OnAdd: an object appeared. isInInitialList is true for the objects of
-	// the initial list (or, for a handler added late, the cache's contents).
+	// OnAdd: an object appeared; isInInitialList if in the initial list (or cache, if added late).
 	OnAdd(obj any, isInInitialList bool)
-	// OnUpdate: an object changed, or a relist or resync re-delivered it
-	// (then old and new have the same resource version).
+	// OnUpdate: an object changed, or a relist or resync re-delivered it.
 	OnUpdate(oldObj, newObj any)
-	// OnDelete: an object is gone. obj is its last state, or a
-	// DeletedFinalStateUnknown when the deletion happened while the watch
-	// was down and a relist found the object missing.
+	// OnDelete: an object is gone; obj is its last state or a DeletedFinalStateUnknown.
 	OnDelete(obj any)
 }
 
-// ResourceEventHandlerFuncs adapts functions to a ResourceEventHandler; a
-// nil function ignores its notifications.
+// ResourceEventHandlerFuncs adapts functions to a ResourceEventHandler; nil ones ignore theirs.
 type ResourceEventHandlerFuncs struct {
-	// AddFunc is called for OnAdd; the isInInitialList flag is dropped.
-	AddFunc func(obj any)
-	// UpdateFunc is called for OnUpdate.
-	UpdateFunc func(oldObj, newObj any)
-	// DeleteFunc is called for OnDelete; obj may be a DeletedFinalStateUnknown.
-	DeleteFunc func(obj any)
+	AddFunc    func(obj any)            // called by OnAdd, without isInInitialList
+	UpdateFunc func(oldObj, newObj any) // called by OnUpdate
+	DeleteFunc func(obj any)            // called by OnDelete
 }
 
 // OnAdd calls AddFunc if it is set.
@@ -58,15 +44,11 @@ func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 	}
 }
 
-// FilteringResourceEventHandler passes on only what FilterFunc accepts. An
-// update that makes an object start passing the filter reaches Handler as an
-// add; one that makes it stop passing reaches Handler as a delete, so the
-// handler's view is always "the objects that pass".
+// FilteringResourceEventHandler shows Handler only what FilterFunc (required)
+// accepts: an update into the filter arrives as an add, one out as a delete.
 type FilteringResourceEventHandler struct {
-	// FilterFunc says whether an object is of interest. It must be set.
 	FilterFunc func(obj any) bool
-	// Handler receives the notifications that pass the filter.
-	Handler ResourceEventHandler
+	Handler    ResourceEventHandler
 }
 
 // OnAdd passes obj on if it passes the filter.
@@ -76,8 +58,7 @@ func (r FilteringResourceEventHandler) OnAdd(obj any, isInInitialList bool) {
 	}
 }
 
-// OnUpdate passes the update on as an update, an add, a delete or nothing,
-// depending on which of the two states pass the filter.
+// OnUpdate passes an update on as an update, an add, a delete or nothing.
 func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
 	newer, older := r.FilterFunc(newObj), r.FilterFunc(oldObj)
 	switch {
@@ -97,10 +78,8 @@ func (r FilteringResourceEventHandler) OnDelete(obj any) {
 	}
 }
 
-// ResourceEventHandlerRegistration is what AddEventHandler returns: a handle
-// for RemoveEventHandler, and HasSynced for this one handler.
+// ResourceEventHandlerRegistration, from AddEventHandler, is the handle for RemoveEventHandler.
 type ResourceEventHandlerRegistration interface {
-	// HasSynced is true once the informer has synced and this handler has
-	// been given (and has returned from) every object of its initial list.
+	// HasSynced: the informer has synced and this handler has handled its initial list.
 	HasSynced() bool
 }

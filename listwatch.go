@@ -1,11 +1,5 @@
-// listwatch.go holds the ListerWatcher abstraction the Reflector is built
-// on: ListOptions (the query of a list or a watch), ObjectList (what a list
-// returns), and ListWatch, a ListerWatcher made of two functions. The HTTP
-// implementation is in restclient.go; a test can plug in anything else.
-//
-// client-go counterpart: k8s.io/client-go/tools/cache listwatch.go, and
-// metav1.ListOptions / metav1.ListMeta in k8s.io/apimachinery.
-//
+// listwatch.go holds ListerWatcher, what a Reflector needs of a server, and its query and answer.
+// client-go counterpart: k8s.io/client-go/tools/cache listwatch.go; metav1.ListOptions, ListMeta.
 // Tutorial: 004 §2.4 (the ListWatch abstraction: ListFunc and WatchFunc).
 
 package informer
@@ -17,103 +11,59 @@ import (
 	"strconv"
 )
 
-// NamespaceAll selects every namespace.
-const NamespaceAll = ""
-
-// ResourceVersionMatch says how a list interprets ResourceVersion.
+// ResourceVersionMatch says how a list reads ResourceVersion.
 type ResourceVersionMatch string
 
-// The two matches the API defines.
 const (
-	// ResourceVersionMatchNotOlderThan: any data at least as new as the version.
-	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan"
-	// ResourceVersionMatchExact: the data exactly at the version.
-	ResourceVersionMatchExact ResourceVersionMatch = "Exact"
+	NamespaceAll                                          = ""             // selects every namespace
+	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
+	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
 )
 
-// ListOptions is the query of a list or a watch, with the fields of
-// metav1.ListOptions this package uses. Zero values are left out of the
-// request.
+// ListOptions is the query of a list or a watch: the metav1.ListOptions fields used here.
 type ListOptions struct {
-	// LabelSelector filters by labels, e.g. "app=web,tier!=db".
-	LabelSelector string
-	// FieldSelector filters by fields, e.g. "spec.nodeName=node-1".
-	FieldSelector string
-	// ResourceVersion: for a list, "" is a fresh consistent read and "0"
-	// is "anything you have"; for a watch, where to start from.
-	ResourceVersion string
-	// ResourceVersionMatch qualifies ResourceVersion on a list.
-	ResourceVersionMatch ResourceVersionMatch
-	// Limit asks for a page of at most this many items.
-	Limit int64
-	// Continue is the token of the next page, from the previous page.
-	Continue string
-	// TimeoutSeconds asks the server to end a watch after this long.
-	TimeoutSeconds *int64
-	// AllowWatchBookmarks lets the server send BOOKMARK events.
-	AllowWatchBookmarks bool
-	// SendInitialEvents asks a watch to start with the current objects as
-	// ADDED events, ended by a bookmark (a "streaming list").
-	SendInitialEvents *bool
+	LabelSelector, FieldSelector string               // e.g. "app=web", "spec.nodeName=n1"
+	ResourceVersion              string               // list: "" latest, "0" any; watch: after
+	ResourceVersionMatch         ResourceVersionMatch // how a list reads ResourceVersion
+	Limit                        int64                // at most this many items per page
+	Continue                     string               // the previous page's token
+	TimeoutSeconds               *int64               // the server ends a watch then
+	AllowWatchBookmarks          bool                 // asks for BOOKMARK events
+	SendInitialEvents            *bool                // a streaming list: ADDED first
 }
 
 // ListMeta is the metadata of a list.
 type ListMeta struct {
-	// ResourceVersion is the version the list is consistent at.
-	ResourceVersion string `json:"resourceVersion,omitempty"`
-	// Continue is the token for the next page; empty on the last page.
-	Continue string `json:"continue,omitempty"`
-	// RemainingItemCount estimates the items left after this page.
-	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"`
+	ResourceVersion    string `json:"resourceVersion,omitempty"`    // the list's version
+	Continue           string `json:"continue,omitempty"`           // next page's token, or ""
+	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"` // an estimate of the items left
 }
 
-// ObjectList is what a List returns: one page (or all) of the objects,
-// and the list's metadata. It plays the part of client-go's typed lists
-// (PodList, ...) and meta.ExtractList.
-type ObjectList struct {
-	TypeMeta
-	ListMeta
-	// Items are the objects, decoded into the kind's Go type.
-	Items []Object
-}
-
-// ListerWatcher is what a Reflector needs of an API server: list the objects,
-// then watch for changes. Implementations must honour ctx: when it ends, an
-// in-flight List returns and a Watch's stream stops.
-type ListerWatcher interface {
-	// List returns the objects (one page of them when options.Limit is set).
-	List(ctx context.Context, options ListOptions) (*ObjectList, error)
-	// Watch starts a watch; the caller must Stop it.
-	Watch(ctx context.Context, options ListOptions) (Watcher, error)
-}
-
-// ListFunc lists objects. (client-go's ListWithContextFunc.)
-type ListFunc func(ctx context.Context, options ListOptions) (*ObjectList, error)
-
-// WatchFunc starts a watch. (client-go's WatchFuncWithContext.)
-type WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
-
-// ListWatch is a ListerWatcher made of two functions, handy for tests and
-// for wrapping another ListerWatcher.
-type ListWatch struct {
-	// ListFunc answers List.
-	ListFunc ListFunc
-	// WatchFunc answers Watch.
-	WatchFunc WatchFunc
-	// DisableChunking makes List ignore options.Limit: for servers or
-	// functions that cannot page.
-	DisableChunking bool
-}
-
-var _ ListerWatcher = (*ListWatch)(nil)
-
-// errNoFunc is returned by a ListWatch whose function is missing.
-var errNoFunc = errors.New("ListWatch: the function for this call is nil")
+// ObjectList is one page (or all) of a list: client-go's PodList etc. after meta.ExtractList.
+// A ListerWatcher lists, then watches, until ctx ends. ListWatch is one made of two functions.
+type (
+	ObjectList struct {
+		TypeMeta
+		ListMeta
+		Items []Object
+	}
+	ListerWatcher interface {
+		List(ctx context.Context, options ListOptions) (*ObjectList, error)
+		Watch(ctx context.Context, options ListOptions) (Watcher, error)
+	}
+	ListFunc  func(ctx context.Context, options ListOptions) (*ObjectList, error)
+	WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
+	ListWatch struct {
+		ListFunc        ListFunc
+		WatchFunc       WatchFunc
+		DisableChunking bool // List drops options.Limit, for a source that cannot page
+	}
+)
 
 // List calls ListFunc.
 func (lw *ListWatch) List(ctx context.Context, options ListOptions) (*ObjectList, error) {
 	if lw.ListFunc == nil {
-		return nil, errNoFunc
+		return nil, errors.New("ListWatch.List: the function for this call is nil")
 	}
 	if lw.DisableChunking {
 		options.Limit = 0
@@ -124,37 +74,29 @@ func (lw *ListWatch) List(ctx context.Context, options ListOptions) (*ObjectList
 // Watch calls WatchFunc.
 func (lw *ListWatch) Watch(ctx context.Context, options ListOptions) (Watcher, error) {
 	if lw.WatchFunc == nil {
-		return nil, errNoFunc
+		return nil, errors.New("ListWatch.Watch: the function for this call is nil")
 	}
 	return lw.WatchFunc(ctx, options)
 }
 
-// Query returns o as the URL query of its list request (watch false) or
-// watch request (watch true). Zero values are left out, as client-go's
-// parameter codec leaves out metav1.ListOptions' empty fields.
+// Query returns o as a list's (or watch's) URL query, without zero values as client-go sends it.
 func (o ListOptions) Query(watch bool) url.Values {
 	q := url.Values{}
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
+	set := func(key, value string, send bool) {
+		if send {
+			q.Set(key, value)
 		}
 	}
-	if watch {
-		q.Set("watch", "true")
-	}
-	set("labelSelector", o.LabelSelector)
-	set("fieldSelector", o.FieldSelector)
-	set("resourceVersion", o.ResourceVersion)
-	set("resourceVersionMatch", string(o.ResourceVersionMatch))
-	set("continue", o.Continue)
-	if o.Limit > 0 {
-		q.Set("limit", strconv.FormatInt(o.Limit, 10))
-	}
+	set("watch", "true", watch)
+	set("labelSelector", o.LabelSelector, o.LabelSelector != "")
+	set("fieldSelector", o.FieldSelector, o.FieldSelector != "")
+	set("resourceVersion", o.ResourceVersion, o.ResourceVersion != "")
+	set("resourceVersionMatch", string(o.ResourceVersionMatch), o.ResourceVersionMatch != "")
+	set("continue", o.Continue, o.Continue != "")
+	set("limit", strconv.FormatInt(o.Limit, 10), o.Limit > 0)
+	set("allowWatchBookmarks", "true", o.AllowWatchBookmarks)
 	if o.TimeoutSeconds != nil {
 		q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
-	}
-	if o.AllowWatchBookmarks {
-		q.Set("allowWatchBookmarks", "true")
 	}
 	if o.SendInitialEvents != nil {
 		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))

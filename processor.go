@@ -1,15 +1,6 @@
-// processor.go holds the fan-out from one informer to many handlers. Each
-// registered handler gets a processorListener: an unbounded buffer and two
-// goroutines, one moving notifications into the buffer as they come, one
-// calling the handler with them in order. So a slow or stuck handler only
-// delays itself: the informer and the other handlers never wait for it.
-//
-// client-go counterpart: sharedProcessor and processorListener in
-// k8s.io/client-go/tools/cache shared_informer.go, and synctrack's
-// SingleFileTracker.
-//
-// Tutorial: 004 §2.3 and §4.3 (many handlers on one informer), §4.4
-// (per-handler resync periods).
+// processor.go gives each handler a buffer and two goroutines: a slow one delays only itself.
+// client-go counterpart: sharedProcessor, processorListener (tools/cache shared_informer.go).
+// Tutorial: 004 §2.3 and §4.3 (many handlers on one informer), §4.4 (resync periods).
 
 package informer
 
@@ -19,30 +10,25 @@ import (
 	"time"
 )
 
-// The notifications a listener delivers.
-type addNotification struct {
-	newObj          any
-	isInInitialList bool
-}
-
-type updateNotification struct{ oldObj, newObj any }
-
-type deleteNotification struct{ oldObj any }
+type ( // the notifications a listener delivers
+	addNotification struct {
+		newObj          any
+		isInInitialList bool
+	}
+	updateNotification struct{ oldObj, newObj any }
+	deleteNotification struct{ oldObj any }
+)
 
 // sharedProcessor holds the listeners and distributes notifications to them.
 type sharedProcessor struct {
-	clock Clock
-
-	mu sync.RWMutex
-	// listeners maps each listener to whether it takes part in the current
-	// resync round (recomputed by shouldResync; true for a new listener).
-	listeners map[*processorListener]bool
-	// started is true between start and stop: new listeners start at once.
-	started bool
-	wg      sync.WaitGroup
+	clock     Clock
+	mu        sync.RWMutex
+	listeners map[*processorListener]bool // listener → takes part in this resync round
+	started   bool                        // between start and stop: new listeners start at once
+	wg        sync.WaitGroup
 }
 
-// addListener registers l, starting its goroutines if the processor runs.
+// addListener registers l, starting it if the processor runs.
 func (p *sharedProcessor) addListener(l *processorListener) ResourceEventHandlerRegistration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -57,8 +43,7 @@ func (p *sharedProcessor) addListener(l *processorListener) ResourceEventHandler
 	return l
 }
 
-// removeListener unregisters handle; its goroutines end after the handler
-// call in progress, dropping whatever was still buffered for it.
+// removeListener stops handle's listener: a call in progress ends, the buffer is dropped.
 func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*processorListener)
 	if !ok {
@@ -66,19 +51,14 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, exists := p.listeners[l]; !exists {
-		return nil // already removed, or from another informer: nothing to do
-	}
-	delete(p.listeners, l)
-	if p.started {
+	if _, exists := p.listeners[l]; exists && p.started {
 		close(l.addCh)
 	}
+	delete(p.listeners, l)
 	return nil
 }
 
-// distribute hands n to every listener; a sync notification (a resync, or a
-// relist that found an object unchanged) only to the listeners whose resync
-// is due.
+// distribute hands n to every listener; if sync (a resync) only to those whose resync is due.
 func (p *sharedProcessor) distribute(n any, sync bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -89,9 +69,7 @@ func (p *sharedProcessor) distribute(n any, sync bool) {
 	}
 }
 
-// start starts every listener's goroutines; listeners added later start
-// at once. It runs before any notification is distributed, so a
-// notification never waits for a listener that has not started.
+// start starts every listener, before any notification is distributed.
 func (p *sharedProcessor) start() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -102,90 +80,66 @@ func (p *sharedProcessor) start() {
 	p.started = true
 }
 
-// stop stops every listener and waits for their goroutines: a handler call
-// in progress is waited for, buffered notifications are dropped.
+// stop stops every listener for good, waiting for the handler calls in progress.
 func (p *sharedProcessor) stop() {
 	p.mu.Lock()
 	for l := range p.listeners {
 		close(l.addCh)
 	}
-	p.listeners = nil // listeners cannot be restarted
-	p.started = false
+	p.listeners, p.started = nil, false
 	p.mu.Unlock()
 	p.wg.Wait()
 }
 
-// shouldResync marks the listeners whose resync period has come round and
-// reports whether there is any. The controller calls it before each resync.
+// shouldResync marks the listeners whose resync is due and reports if any is.
 func (p *sharedProcessor) shouldResync() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := p.clock.Now()
-	needed := false
+	now, needed := p.clock.Now(), false
 	for l := range p.listeners {
-		due := l.shouldResync(now)
-		p.listeners[l] = due
-		if due {
-			needed = true
-			l.determineNextResync(now)
-		}
+		p.listeners[l] = l.shouldResync(now)
+		needed = needed || p.listeners[l]
 	}
 	return needed
 }
 
-// resyncCheckPeriodChanged re-derives every listener's period when the
-// informer's check period shrinks (only possible before it starts).
+// resyncCheckPeriodChanged re-derives the listeners' periods from a shorter check period.
 func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	for l := range p.listeners {
-		l.setResyncPeriod(determineResyncPeriod(l.requestedResyncPeriod, check))
+		l.resyncMu.Lock()
+		l.resyncPeriod = determineResyncPeriod(l.requestedResyncPeriod, check)
+		l.resyncMu.Unlock()
 	}
 }
 
-// processorListener delivers notifications to one handler. add sends to
-// addCh; pop keeps them in pending while run is busy and feeds run through
-// nextCh; run calls the handler.
+// processorListener feeds one handler: add sends to pop, which buffers for run, which calls it.
 type processorListener struct {
-	handler ResourceEventHandler
-	addCh   chan any // unbuffered; closed to stop the listener
-	nextCh  chan any // unbuffered; closed by pop when it stops
-	// pending is the unbounded buffer, owned by the pop goroutine.
-	pending []any
-
-	// initialPending counts initial-list adds not yet handled; upstreamSynced
-	// is the informer's HasSynced. Together they make HasSynced.
-	initialPending atomic.Int64
-	upstreamSynced func() bool
-
+	handler               ResourceEventHandler
+	addCh                 chan any     // add → pop, unbuffered; closed to stop the listener
+	nextCh                chan any     // pop → run, unbuffered; closed when pop returns
+	initialPending        atomic.Int64 // initial-list adds not yet handled
+	upstreamSynced        func() bool  // the informer's HasSynced
 	requestedResyncPeriod time.Duration
-	resyncMu              sync.Mutex
-	resyncPeriod          time.Duration // 0: never resync
+	resyncMu              sync.Mutex    // guards the two below
+	resyncPeriod          time.Duration // 0: never
 	nextResync            time.Time
 }
 
-func newProcessListener(handler ResourceEventHandler, requested, period time.Duration, now time.Time, upstreamSynced func() bool) *processorListener {
-	l := &processorListener{
-		handler:               handler,
-		addCh:                 make(chan any),
-		nextCh:                make(chan any),
-		upstreamSynced:        upstreamSynced,
-		requestedResyncPeriod: requested,
-		resyncPeriod:          period,
-	}
-	l.determineNextResync(now)
-	return l
+func newProcessListener(handler ResourceEventHandler, requested, period time.Duration,
+	now time.Time, synced func() bool) *processorListener {
+	return &processorListener{handler: handler, addCh: make(chan any), nextCh: make(chan any),
+		upstreamSynced: synced, requestedResyncPeriod: requested,
+		resyncPeriod: period, nextResync: now.Add(period)}
 }
 
-// HasSynced reports whether the informer has synced and every initial-list
-// add queued for this handler has been handled. The informer is asked first:
-// its answer may take a lock, and a count read before it could be stale.
+// HasSynced: the informer has synced (asked first: the count must not be older) and so has l.
 func (l *processorListener) HasSynced() bool {
 	return l.upstreamSynced() && l.initialPending.Load() == 0
 }
 
-// add queues a notification. It never waits for the handler, only for pop,
-// which is always ready to receive.
+// add queues n. It waits only for pop, which is always ready to receive.
 func (l *processorListener) add(n any) {
 	if a, ok := n.(addNotification); ok && a.isInInitialList {
 		l.initialPending.Add(1)
@@ -193,37 +147,28 @@ func (l *processorListener) add(n any) {
 	l.addCh <- n
 }
 
-// pop moves notifications from addCh to nextCh, buffering as many as run
-// has not taken yet. It returns when addCh is closed.
+// pop buffers what add sends and offers the oldest to run, until addCh is closed.
 func (l *processorListener) pop() {
 	defer close(l.nextCh)
-	var next any     // the notification offered to run, if any
-	var out chan any // nextCh while there is one to offer, nil otherwise
+	var pending []any
 	for {
+		out, next := chan any(nil), any(nil) // a nil channel is never ready: nothing to offer
+		if len(pending) > 0 {
+			out, next = l.nextCh, pending[0]
+		}
 		select {
 		case out <- next:
-			if len(l.pending) == 0 {
-				next, out, l.pending = nil, nil, nil
-				continue
-			}
-			next = l.pending[0]
-			l.pending[0] = nil // let it be collected
-			l.pending = l.pending[1:]
+			pending[0], pending = nil, pending[1:] // let it be collected
 		case n, ok := <-l.addCh:
 			if !ok {
 				return
 			}
-			if out == nil {
-				next, out = n, l.nextCh
-			} else {
-				l.pending = append(l.pending, n)
-			}
+			pending = append(pending, n)
 		}
 	}
 }
 
-// run calls the handler for each notification, in order. A panicking
-// handler crashes the program, as with client-go's default settings.
+// run calls the handler in order; if it panics, the program crashes (client-go's default).
 func (l *processorListener) run() {
 	for n := range l.nextCh {
 		switch n := n.(type) {
@@ -240,21 +185,13 @@ func (l *processorListener) run() {
 	}
 }
 
-// shouldResync reports whether this listener's resync is due at now.
+// shouldResync reports whether a resync is due at now and, if so, schedules the next.
 func (l *processorListener) shouldResync(now time.Time) bool {
 	l.resyncMu.Lock()
 	defer l.resyncMu.Unlock()
-	return l.resyncPeriod != 0 && !now.Before(l.nextResync)
-}
-
-func (l *processorListener) determineNextResync(now time.Time) {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
+	if l.resyncPeriod == 0 || now.Before(l.nextResync) {
+		return false
+	}
 	l.nextResync = now.Add(l.resyncPeriod)
-}
-
-func (l *processorListener) setResyncPeriod(d time.Duration) {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
-	l.resyncPeriod = d
+	return true
 }
