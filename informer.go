@@ -1,14 +1,10 @@
-// informer.go holds SharedIndexInformer: one list/watch of a resource, kept
-// in an Indexer and shared by many event handlers. Each pop updates the
-// Indexer first, then tells the handlers (processDeltas; processor.go), so a
-// handler reading the cache sees at least the state it is told about.
+// informer.go holds SharedIndexInformer: one list/watch kept in an Indexer and
+// shared by many handlers; each pop updates the Indexer, then the handlers.
 //
-// client-go counterpart: tools/cache shared_informer.go, and processDeltas in
-// controller.go.
+// client-go counterpart: tools/cache shared_informer.go, controller.go.
 //
-// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of
-// Reflector, DeltaFIFO, controller and Indexer; the cache before the
-// handlers), §4.3 (handlers), §4.4 (resync); 000 §4.2 (tombstones).
+// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of the
+// pieces; the cache first), §4.3 (handlers), §4.4; 000 §4.2 (tombstones).
 
 package informer
 
@@ -17,19 +13,18 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// minimumResyncPeriod is the shortest per-handler resync period allowed.
-const minimumResyncPeriod = time.Second
+const minimumResyncPeriod = time.Second // the least resync period of a handler
 
 // SharedInformer is one list/watch of a resource shared by many handlers.
 type SharedInformer interface {
 	// AddEventHandler registers handler with the default resync period; one
 	// added while running first gets the cache as adds. Fails once stopped.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod is AddEventHandler with its own resync
-	// period (0: none).
+	// AddEventHandlerWithResyncPeriod: with its own resync period (0: none).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
 	// AddEventHandlerWithOptions is AddEventHandler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
@@ -39,16 +34,14 @@ type SharedInformer interface {
 	Run(ctx context.Context)         // runs until ctx ends; a second Run only warns
 	HasSynced() bool                 // the initial list has been processed
 	LastSyncResourceVersion() string // the last version the Reflector saw
-	// SetWatchErrorHandler sets what is told of failed list/watch cycles, and
-	// SetTransform a function applied to objects before they are cached;
-	// both fail once the informer has started.
+	// SetWatchErrorHandler (told of failed cycles) and SetTransform (applied
+	// to objects before they are cached) fail once the informer has started.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
 	SetTransform(handler TransformFunc) error
 	IsStopped() bool // Run has returned
 }
 
-// HandlerOptions configures AddEventHandlerWithOptions (client-go's also
-// has a Logger).
+// HandlerOptions configures AddEventHandlerWithOptions (client-go's has a Logger too).
 type HandlerOptions struct {
 	ResyncPeriod *time.Duration // the handler's (0: none); nil: the informer's default
 }
@@ -56,8 +49,7 @@ type HandlerOptions struct {
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
 type SharedIndexInformer interface {
 	SharedInformer
-	// AddIndexers adds indexes, even while running (existing objects are
-	// indexed at once). It fails once the informer stopped.
+	// AddIndexers adds indexes, even while running; fails once stopped.
 	AddIndexers(indexers Indexers) error
 	GetIndexer() Indexer // the cache
 }
@@ -70,9 +62,8 @@ type SharedIndexInformerOptions struct {
 	Clock             Clock          // RealClock when nil (ours)
 	PipelineGates     *PipelineGates // nil: defaultPipelineGates (ours: client-go's are process-wide)
 	WatchListPageSize int64          // the Reflector's list page size
-	// WrapQueue, if set, wraps the queue Run built, for tests and tools to
-	// look into it or pace the consumer. A wrapper must hand every call on,
-	// the optional ones too (PopBatch, Bookmark, Transformer). (Ours.)
+	// WrapQueue, if set, wraps Run's queue, for tests and tools (ours). A
+	// wrapper hands every call on, also PopBatch, Bookmark and Transformer.
 	WrapQueue func(Queue) Queue
 }
 
@@ -85,15 +76,15 @@ type sharedIndexInformer struct {
 	objectType    any
 	options       SharedIndexInformerOptions
 	clock         Clock
+	controller    atomic.Value // the Controller, once Run made it
+	stopped       atomic.Bool  // Run has returned
+	blockDeltas   sync.Mutex   // held while processing: handlers come and go between pops
 
 	startedMu         sync.Mutex // guards the fields below
-	started, stopped  bool
-	controller        Controller
+	started           bool
 	resyncCheckPeriod time.Duration
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
-
-	blockDeltas sync.Mutex // held while processing: handlers come and go between pops
 }
 
 // NewSharedInformer returns a SharedInformer of lw's objects (e.g. &Pod{}).
@@ -124,16 +115,16 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
 		gates:             gates,
 		processor:         &sharedProcessor{clock: clock},
+		clock:             clock,
 		listerWatcher:     lw,
 		objectType:        exampleObject,
 		options:           options,
-		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
 	}
 }
 
-// Run builds the pipeline (queue, controller, Reflector) and runs it and the
-// handlers until ctx ends; it returns once every goroutine it started ended.
+// Run builds the pipeline and runs it and the handlers until ctx ends; it
+// returns once every goroutine it started ended.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.startedMu.Lock()
 	if s.started {
@@ -145,7 +136,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	if s.options.WrapQueue != nil {
 		queue = s.options.WrapQueue(queue)
 	}
-	s.controller = New(&Config{
+	c := New(&Config{
 		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
@@ -159,21 +150,17 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
 	})
+	s.controller.Store(c)
 	s.started = true
 	s.startedMu.Unlock()
 
 	s.processor.start() // handlers start before, and stop after, the run loop
 	defer s.processor.stop()
-	defer func() {
-		s.startedMu.Lock()
-		s.stopped = true
-		s.startedMu.Unlock()
-	}()
-	s.controller.Run(ctx)
+	defer s.stopped.Store(true)
+	c.Run(ctx)
 }
 
-// HandleDeltas is the controller's process function: it applies a popped
-// Deltas to the Indexer and notifies the handlers (client-go: handleDeltas).
+// HandleDeltas is the controller's process function (client-go: handleDeltas).
 func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
@@ -184,11 +171,10 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 	return processPop(s, s.indexer, deltas, isInInitialList) // hook: layers.go
 }
 
-// The pipeline steps client-go 1.33–1.37 changed are package variables:
-// the first reading's are the tutorial's; layers.go alone sets v0.37.2's.
+// The pipeline steps client-go 1.33–1.37 changed; layers.go alone sets them.
 var (
-	// newQueue builds Run's queue and the function a batch goes to (nil: one
-	// Deltas per Pop): a DeltaFIFO; layers.go: newQueueFIFO (features.go).
+	// newQueue builds Run's queue (a DeltaFIFO) and its batch function (nil:
+	// one Deltas per Pop); layers.go: newQueueFIFO (features.go).
 	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          s.indexer,
@@ -196,16 +182,13 @@ var (
 			Transformer:           transform,
 		}), nil
 	}
-	// processPop applies one popped Deltas: processDeltas (process.go);
-	// layers.go: processDeltasAtomic (realfifo_batch.go).
+	// processPop applies one popped Deltas; layers.go: processDeltasAtomic.
 	processPop = processDeltas
-	// defaultPipelineGates are used when the options have none: all off
-	// (client-go 1.32); layers.go: DefaultPipelineGates.
+	// defaultPipelineGates: all off (1.32); layers.go: DefaultPipelineGates.
 	defaultPipelineGates = PipelineGates{}
 )
 
-// PipelineGates switches, per informer, the client-go feature gates (one
-// field each) that shape its pipeline; features.go explains them.
+// PipelineGates sets, per informer, the client-go gates that shape its pipeline.
 type PipelineGates struct {
 	InOrderInformers             bool // a RealFIFO, not a DeltaFIFO
 	AtomicFIFO                   bool // a relist is one ReplacedAll delta, a resync one SyncAll (needs InOrderInformers)
@@ -220,8 +203,7 @@ func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 }
 
 // OnUpdate distributes an update; one that kept the resource version (a
-// resync, or a relist that found the object unchanged) goes only to the
-// handlers whose resync is due.
+// resync, or an unchanged relist) goes only to handlers due a resync.
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	o, okOld := oldObj.(Object)
 	n, okNew := newObj.(Object)

@@ -1,5 +1,5 @@
-// informer_handlers.go holds the SharedIndexInformer's methods for handlers,
-// indexes and settings, and WaitForCacheSync.
+// informer_handlers.go holds SharedIndexInformer's methods for handlers and
+// settings, and WaitForCacheSync.
 //
 // client-go counterpart: tools/cache shared_informer.go.
 //
@@ -16,18 +16,15 @@ import (
 	"time"
 )
 
-var (
-	errAlreadyStarted      = errors.New("informer has already started")
-	errForeignRegistration = errors.New("the registration was not returned by AddEventHandler") // processor.go
-)
+var errAlreadyStarted = errors.New("informer has already started")
+var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler") // processor.go
 
 // AddEventHandler registers handler with the default resync period.
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
 }
 
-// determineResyncPeriod fits a handler's wish to the informer's check period:
-// none if it never checks, never more often than it checks.
+// determineResyncPeriod fits a handler's wish to the informer's check period.
 func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	switch {
 	case desired == 0:
@@ -59,7 +56,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	}
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
-	if s.stopped {
+	if s.stopped.Load() {
 		return nil, fmt.Errorf("handler %T was not added to the shared informer because it has stopped already", handler)
 	}
 	if resyncPeriod > 0 {
@@ -99,21 +96,16 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 
 // HasSynced reports whether the initial list has been processed.
 func (s *sharedIndexInformer) HasSynced() bool {
-	s.startedMu.Lock()
-	c := s.controller
-	s.startedMu.Unlock()
+	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
 
 // LastSyncResourceVersion is the last version the Reflector saw.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
-	s.startedMu.Lock()
-	c := s.controller
-	s.startedMu.Unlock()
-	if c == nil {
-		return ""
+	if c, _ := s.controller.Load().(Controller); c != nil {
+		return c.LastSyncResourceVersion()
 	}
-	return c.LastSyncResourceVersion()
+	return ""
 }
 
 // GetStore returns the cache.
@@ -154,28 +146,18 @@ func (s *sharedIndexInformer) beforeStart(set func()) error {
 }
 
 // IsStopped reports whether Run has returned.
-func (s *sharedIndexInformer) IsStopped() bool {
-	s.startedMu.Lock()
-	defer s.startedMu.Unlock()
-	return s.stopped
-}
+func (s *sharedIndexInformer) IsStopped() bool { return s.stopped.Load() }
 
-// InformerSynced reports whether an informer or a handler registration has
-// synced (pass its HasSynced).
+// InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool
 
-// syncedPollPeriod is how often WaitForCacheSync asks.
-const syncedPollPeriod = 100 * time.Millisecond
+const syncedPollPeriod = 100 * time.Millisecond // how often WaitForCacheSync asks
 
-// WaitForCacheSync reports true once every cacheSyncs reports true, or false
-// if ctx ends first.
+// WaitForCacheSync waits for every cacheSyncs to report true; false if ctx ends first.
 func WaitForCacheSync(ctx context.Context, cacheSyncs ...InformerSynced) bool {
-	allSynced := func() bool {
-		return !slices.ContainsFunc(cacheSyncs, func(synced InformerSynced) bool { return !synced() })
-	}
 	ticker := time.NewTicker(syncedPollPeriod)
 	defer ticker.Stop()
-	for !allSynced() {
+	for slices.ContainsFunc(cacheSyncs, func(synced InformerSynced) bool { return !synced() }) {
 		select {
 		case <-ctx.Done():
 			slog.Info("stopped waiting for caches to sync", "err", ctx.Err())
