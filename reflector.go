@@ -3,8 +3,7 @@
 //
 // client-go counterpart: tools/cache reflector.go and tools/pager.
 //
-// Tutorial: 004 §2.4 and §4.1 (list, then watch over HTTP), 000 §2.5 (an
-// atomic full relist), 000 §4.3 (410 → relist, backoff).
+// Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
 
 package informer
 
@@ -22,10 +21,8 @@ import (
 	"time"
 )
 
-const (
-	defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
-	defaultPageSize        = 500             // page size of a list, when paging
-)
+const defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
+const defaultPageSize = 500                    // page size of a list, when paging
 
 // errStopRequested says the Reflector's context ended while watching.
 var errStopRequested = errors.New("stop requested")
@@ -33,8 +30,7 @@ var errStopRequested = errors.New("stop requested")
 // WatchErrorHandler is told when a list/watch cycle fails, before the backoff.
 type WatchErrorHandler func(r *Reflector, err error)
 
-// DefaultWatchErrorHandler logs err; an expired version only at debug level,
-// since the next cycle's relist recovers from it.
+// DefaultWatchErrorHandler logs err (at debug level an expiry, which a relist fixes).
 func DefaultWatchErrorHandler(r *Reflector, err error) {
 	switch {
 	case isExpiredError(err):
@@ -46,21 +42,16 @@ func DefaultWatchErrorHandler(r *Reflector, err error) {
 
 // ReflectorOptions configures NewReflectorWithOptions. Every field is optional.
 type ReflectorOptions struct {
-	Name            string        // in log messages; "reflector" when empty
-	TypeDescription string        // names the objects in logs; the Go type by default
-	MinWatchTimeout time.Duration // raises the 5-minute floor of the watch timeout
-	Clock           Clock         // where time comes from; RealClock when nil
-	// UseWatchList starts each cycle with a streaming list (client-go's
-	// WatchListClient gate), falling back to a list when the server refuses.
-	UseWatchList bool
-	// WatchListPageSize is the list page size; 0 lets the Reflector choose.
-	WatchListPageSize int64
-	// WatchErrorHandler is told of failed cycles; DefaultWatchErrorHandler if nil.
-	WatchErrorHandler WatchErrorHandler
+	Name              string            // in log messages; "reflector" when empty
+	TypeDescription   string            // names the objects in logs; the Go type by default
+	MinWatchTimeout   time.Duration     // raises the 5-minute floor of the watch timeout
+	Clock             Clock             // where time comes from; RealClock when nil
+	UseWatchList      bool              // stream the list (WatchListClient gate); list if refused
+	WatchListPageSize int64             // 0 lets the Reflector choose
+	WatchErrorHandler WatchErrorHandler // DefaultWatchErrorHandler when nil
 }
 
-// Reflector lists and watches one resource into a Store. Create it with
-// NewReflector or NewReflectorWithOptions, then Run it.
+// Reflector lists and watches one resource into a Store; create it with NewReflector.
 type Reflector struct {
 	name, typeDescription string
 	expectedType          reflect.Type // nil accepts any
@@ -75,10 +66,9 @@ type Reflector struct {
 
 	mu                      sync.RWMutex // guards the fields below
 	lastSyncResourceVersion string       // of the last list or event seen
-	// isLastSyncResourceVersionUnavailable: the server said that version is
-	// gone (410) or not reached yet, so the next list asks for "".
-	isLastSyncResourceVersionUnavailable bool
-	paginatedResult                      bool // the first list came in pages: keep paging
+	// isLastSyncResourceVersionUnavailable: that version is gone (410) or not
+	// reached yet, so list at "". paginatedResult: the first list was paged.
+	isLastSyncResourceVersionUnavailable, paginatedResult bool
 }
 
 // NewReflector returns a Reflector that keeps store in step with lw; objects
@@ -92,6 +82,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	r := &Reflector{
 		name:              cmp.Or(options.Name, "reflector"),
 		typeDescription:   cmp.Or(options.TypeDescription, describeType(expectedType)),
+		expectedType:      reflect.TypeOf(expectedType),
 		store:             store,
 		listerWatcher:     lw,
 		clock:             options.Clock,
@@ -104,17 +95,13 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		r.clock = RealClock{}
 	}
 	r.backoff = newBackoffManager(r.clock)
-	if expectedType != nil {
-		r.expectedType = reflect.TypeOf(expectedType)
-	}
 	if r.watchErrorHandler == nil {
 		r.watchErrorHandler = DefaultWatchErrorHandler
 	}
 	return r
 }
 
-// describeType names the expected type for log messages; a generic object
-// (Unstructured) names its kind.
+// describeType names expectedType for log messages (an Unstructured by its kind).
 func describeType(expectedType any) string {
 	if u, ok := expectedType.(interface {
 		GetAPIVersion() string
@@ -131,17 +118,14 @@ func describeType(expectedType any) string {
 // Name returns the Reflector's name.
 func (r *Reflector) Name() string { return r.name }
 
-// Run runs list/watch cycles, with a backoff between them, until ctx ends;
-// it returns with every goroutine it started ended.
+// Run runs list/watch cycles, with backoffs between, until ctx ends.
 func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
 		if err := r.ListAndWatch(ctx); err != nil {
 			r.watchErrorHandler(r, err)
 		}
-		if !r.backoff.wait(ctx) {
-			break
-		}
+		r.backoff.wait(ctx)
 	}
 	slog.Debug("stopping reflector", "reflector", r.name, "type", r.typeDescription)
 }
@@ -153,8 +137,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	if r.useWatchList && watchList != nil {
 		var err error
 		if w, err = watchList(r, ctx); err != nil {
-			slog.Warn("the streaming list failed; falling back to list and watch",
-				"reflector", r.name, "type", r.typeDescription, "err", err)
+			slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
 			w = nil
 		} else if w == nil {
 			return nil // ctx ended

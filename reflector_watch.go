@@ -3,8 +3,7 @@
 //
 // client-go counterpart: Reflector.watch, handleAnyWatch (tools/cache).
 //
-// Tutorial: 004 §4.1 (watch over HTTP streaming), 000 §4.1 (event type →
-// store operation; bookmarks) and §4.3 (410 → relist, backoff).
+// Tutorial: 004 §4.1 (watch), 000 §4.1 (events, bookmarks), §4.3 (410, backoff).
 
 package informer
 
@@ -28,7 +27,6 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 			var err error
 			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
 			if isWatchErrorRetriable(err) {
-				// Down or busy, but it still has our version: retry, no relist.
 				slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
 				r.backoff.wait(ctx) // if ctx ends, the loop's first check returns
 				continue
@@ -67,10 +65,9 @@ func (r *Reflector) watchOptions(rv string) ListOptions {
 }
 
 // handleWatch applies w's events to store (ADDED → Add, MODIFIED → Update,
-// DELETED → Delete; a BOOKMARK only moves the version), passing each version
-// to setVersion, until the watch ends, an ERROR event arrives, or ctx ends.
-// With exitOnInitialEventsEnd it returns, leaving w open, at the bookmark
-// ending a streaming list's initial events, and reports if it was seen.
+// DELETED → Delete; a BOOKMARK moves only the version), telling setVersion,
+// until w ends, an ERROR arrives or ctx ends; with exitOnInitialEventsEnd also
+// at a streaming list's last bookmark, leaving w open, and then reports true.
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	setVersion func(string), exitOnInitialEventsEnd bool) (bool, error) {
 	initialEventsEnd, eventCount := false, 0
@@ -125,8 +122,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 	}
 }
 
-// isWatchErrorRetriable reports a server down (connection refused) or busy
-// (429): a backoff, not a relist, fixes it.
+// isWatchErrorRetriable reports a server down or busy: a backoff, not a relist, fixes it.
 func isWatchErrorRetriable(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || IsTooManyRequests(err)
 }
