@@ -1,17 +1,10 @@
-// informer.go holds SharedIndexInformer, the piece programs use: one
-// list/watch of a resource, kept in an Indexer everybody reads, and shared by
-// any number of event handlers. Run builds the pipeline the PipelineGates
-// choose (features.go). For each pop it first updates the Indexer, then
-// notifies the handlers (process.go, processor.go), so a handler that reads
-// the cache sees at least the state it is told about.
+// informer.go holds SharedIndexInformer: one list/watch kept in an Indexer and
+// shared by many handlers; each pop updates the Indexer, then the handlers.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go
-// (SharedInformer, SharedIndexInformer, NewSharedIndexInformer,
-// WaitForCacheSync, handleDeltas, handleBatchDeltas).
+// client-go counterpart: tools/cache shared_informer.go, controller.go.
 //
-// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of
-// Reflector, DeltaFIFO, controller and Indexer), §4.3 (handlers), §4.4
-// (resync).
+// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of the
+// pieces; the cache first), §4.3 (handlers), §4.4; 000 §4.2 (tombstones).
 
 package informer
 
@@ -20,85 +13,57 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// minimumResyncPeriod is the shortest per-handler resync period allowed.
-const minimumResyncPeriod = time.Second
+const minimumResyncPeriod = time.Second // the least resync period of a handler
 
 // SharedInformer is one list/watch of a resource shared by many handlers.
 type SharedInformer interface {
-	// AddEventHandler registers handler with the informer's default resync
-	// period. A handler added while the informer runs first gets the
-	// cache's contents as adds. It fails only after the informer stopped.
+	// AddEventHandler registers handler with the default resync period; one
+	// added while running first gets the cache as adds. Fails once stopped.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod is AddEventHandler with the handler's
-	// own resync period (0: no resync for this handler).
+	// AddEventHandlerWithResyncPeriod: with its own resync period (0: none).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
 	// AddEventHandlerWithOptions is AddEventHandler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler unregisters a handler; removing one twice is fine.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	// GetStore returns the cache.
-	GetStore() Store
-	// Run runs the informer until ctx ends. A second Run only logs a warning.
-	Run(ctx context.Context)
-	// HasSynced reports whether the initial list has been processed.
-	HasSynced() bool
-	// LastSyncResourceVersion is the last version the Reflector saw.
-	LastSyncResourceVersion() string
-	// SetWatchErrorHandler sets what is told about failed list/watch cycles.
-	// It fails once the informer has started.
+	GetStore() Store                 // the cache
+	Run(ctx context.Context)         // runs until ctx ends; a second Run only warns
+	HasSynced() bool                 // the initial list has been processed
+	LastSyncResourceVersion() string // the last version the Reflector saw
+	// SetWatchErrorHandler (told of failed cycles) and SetTransform (applied
+	// to objects before they are cached) fail once the informer has started.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
-	// SetTransform sets a function applied to each object before it is
-	// cached. It fails once the informer has started.
 	SetTransform(handler TransformFunc) error
-	// IsStopped reports whether Run has returned.
-	IsStopped() bool
+	IsStopped() bool // Run has returned
 }
 
-// HandlerOptions configures AddEventHandlerWithOptions. (client-go's also
-// has a Logger.)
+// HandlerOptions configures AddEventHandlerWithOptions (client-go's has a Logger too).
 type HandlerOptions struct {
-	// ResyncPeriod is the handler's resync period (0: none); nil means
-	// the informer's default.
-	ResyncPeriod *time.Duration
+	ResyncPeriod *time.Duration // the handler's (0: none); nil: the informer's default
 }
 
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
 type SharedIndexInformer interface {
 	SharedInformer
-	// AddIndexers adds indexes, even while the informer runs (the existing
-	// objects are indexed at once). It fails once the informer stopped.
+	// AddIndexers adds indexes, even while running; fails once stopped.
 	AddIndexers(indexers Indexers) error
-	// GetIndexer returns the cache.
-	GetIndexer() Indexer
+	GetIndexer() Indexer // the cache
 }
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
 type SharedIndexInformerOptions struct {
-	// ResyncPeriod is the default resync period of handlers; 0 none.
-	ResyncPeriod time.Duration
-	// Indexers are the cache's indexes.
-	Indexers Indexers
-	// ObjectDescription names the objects in log messages.
-	ObjectDescription string
-	// Clock is where time comes from; RealClock when nil. (Ours: client-go
-	// sets its clock only in its own tests.)
-	Clock Clock
-	// PipelineGates chooses the pipeline (features.go); nil means client-go
-	// v0.37.2's defaults, DefaultPipelineGates. (client-go reads its gates
-	// from the process, not from these options.)
-	PipelineGates *PipelineGates
-	// WatchListPageSize sets the Reflector's list page size.
-	WatchListPageSize int64
-	// WrapQueue, when set, is called once by Run with the queue Run built;
-	// the informer then uses the Queue it returns: the Reflector writes into
-	// it and the run loop pops from it. Tests and tools use it to look into
-	// the queue or to pace the consumer; a wrapper hands every call on,
-	// the optional ones too (a RealFIFO's PopBatch, Bookmark and
-	// Transformer, which the run loop and the Reflector look for). (Ours: client-go has no such
-	// option.)
+	ResyncPeriod      time.Duration  // handlers' default resync period; 0 none
+	Indexers          Indexers       // the cache's indexes
+	ObjectDescription string         // names the objects in log messages
+	Clock             Clock          // RealClock when nil (ours)
+	PipelineGates     *PipelineGates // nil: defaultPipelineGates (ours: client-go's are process-wide)
+	WatchListPageSize int64          // the Reflector's list page size
+	// WrapQueue, if set, wraps Run's queue, for tests and tools (ours). A
+	// wrapper hands every call on, also PopBatch, Bookmark and Transformer.
 	WrapQueue func(Queue) Queue
 }
 
@@ -111,28 +76,23 @@ type sharedIndexInformer struct {
 	objectType    any
 	options       SharedIndexInformerOptions
 	clock         Clock
+	controller    atomic.Value // the Controller, once Run made it
+	stopped       atomic.Bool  // Run has returned
+	blockDeltas   sync.Mutex   // held while processing: handlers come and go between pops
 
-	// startedMu guards the fields below.
-	startedMu         sync.Mutex
-	started, stopped  bool
-	controller        Controller
+	startedMu         sync.Mutex // guards the fields below
+	started           bool
 	resyncCheckPeriod time.Duration
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
-
-	// blockDeltas is held while deltas are processed, so that adding or
-	// removing a handler never interleaves with a notification.
-	blockDeltas sync.Mutex
 }
 
-// NewSharedInformer returns a SharedInformer for lw's objects, which have the
-// type of exampleObject (e.g. &Pod{}).
+// NewSharedInformer returns a SharedInformer of lw's objects (e.g. &Pod{}).
 func NewSharedInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration) SharedInformer {
 	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
 }
 
-// NewSharedIndexInformer returns a SharedIndexInformer whose cache has the
-// given indexes.
+// NewSharedIndexInformer returns a SharedIndexInformer with indexes.
 func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration, indexers Indexers) SharedIndexInformer {
 	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{
 		ResyncPeriod: defaultEventHandlerResyncPeriod,
@@ -150,24 +110,21 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 	if options.PipelineGates != nil {
 		gates = *options.PipelineGates
 	}
-	indexer := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
 	return &sharedIndexInformer{
-		indexer:           indexer,
+		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
 		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
 		gates:             gates,
 		processor:         &sharedProcessor{clock: clock},
+		clock:             clock,
 		listerWatcher:     lw,
 		objectType:        exampleObject,
 		options:           options,
-		clock:             clock,
 		resyncCheckPeriod: options.ResyncPeriod,
 	}
 }
 
-// Run builds the pipeline — the queue the PipelineGates choose (a RealFIFO
-// by default, a DeltaFIFO with InOrderInformers off), the controller and its
-// Reflector — and runs it and the handlers until ctx ends. It returns when every goroutine it
-// started has ended (which waits for handler calls in progress).
+// Run builds the pipeline and runs it and the handlers until ctx ends; it
+// returns once every goroutine it started ended.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.startedMu.Lock()
 	if s.started {
@@ -175,12 +132,11 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
 		return
 	}
-	transform := s.transform
-	queue, processBatch := newQueue(s, transform) // hook: layers.go
+	queue, processBatch := newQueue(s, s.transform) // hook: layers.go
 	if s.options.WrapQueue != nil {
 		queue = s.options.WrapQueue(queue)
 	}
-	s.controller = New(&Config{
+	c := New(&Config{
 		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
@@ -194,24 +150,17 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
 	})
+	s.controller.Store(c)
 	s.started = true
 	s.startedMu.Unlock()
 
-	// The handlers start before the run loop can notify them, and stop only
-	// after it has stopped.
-	s.processor.start()
+	s.processor.start() // handlers start before, and stop after, the run loop
 	defer s.processor.stop()
-	defer func() {
-		s.startedMu.Lock()
-		s.stopped = true
-		s.startedMu.Unlock()
-	}()
-	s.controller.Run(ctx)
+	defer s.stopped.Store(true)
+	c.Run(ctx)
 }
 
-// HandleDeltas is the controller's process function: it applies one popped
-// Deltas to the Indexer and notifies the handlers (process.go). In
-// v0.37.2 client-go's is unexported: sharedIndexInformer.handleDeltas.
+// HandleDeltas is the controller's process function (client-go: handleDeltas).
 func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
@@ -222,15 +171,10 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 	return processPop(s, s.indexer, deltas, isInInitialList) // hook: layers.go
 }
 
-// The two steps of the pipeline that client-go 1.33–1.37 changed are
-// package variables, so that the first reading runs the tutorial's pipeline
-// on its own, and layers.go (when the second reading is present) makes it
-// client-go v0.37.2's. Nothing else sets them.
+// The pipeline steps client-go 1.33–1.37 changed; layers.go alone sets them.
 var (
-	// newQueue builds the queue Run fills and drains, and the function its
-	// run loop hands a batch to (nil: one Deltas per Pop). The first
-	// reading's is the tutorial's DeltaFIFO; layers.go sets newQueueFIFO
-	// (features.go), which chooses by the informer's PipelineGates.
+	// newQueue builds Run's queue (a DeltaFIFO) and its batch function (nil:
+	// one Deltas per Pop); layers.go: newQueueFIFO (features.go).
 	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          s.indexer,
@@ -238,34 +182,19 @@ var (
 			Transformer:           transform,
 		}), nil
 	}
-	// processPop applies one popped Deltas: processDeltas (process.go);
-	// layers.go sets processDeltasAtomic (realfifo_batch.go), which also
-	// knows the whole-queue deltas of an atomic RealFIFO.
+	// processPop applies one popped Deltas; layers.go: processDeltasAtomic.
 	processPop = processDeltas
-	// defaultPipelineGates are the gates of an informer made without
-	// PipelineGates: every gate off, client-go 1.32's pipeline. layers.go
-	// sets client-go v0.37.2's defaults (DefaultPipelineGates).
+	// defaultPipelineGates: all off (1.32); layers.go: DefaultPipelineGates.
 	defaultPipelineGates = PipelineGates{}
 )
 
-// PipelineGates switches, per informer, the client-go feature gates that
-// shape its pipeline; each field is named after its gate. The first
-// reading runs with every gate off. features.go (the second reading)
-// explains each gate and builds the pipeline they choose.
+// PipelineGates sets, per informer, the client-go gates that shape its pipeline.
 type PipelineGates struct {
-	// InOrderInformers runs the informer on a RealFIFO instead of a DeltaFIFO.
-	InOrderInformers bool
-	// AtomicFIFO makes a relist one ReplacedAll delta and a resync one
-	// SyncAll; bookmarks reach the cache. Needs InOrderInformers.
-	AtomicFIFO bool
-	// InOrderInformersBatchProcess pops runs of deltas with PopBatch.
-	// Needs InOrderInformers.
-	InOrderInformersBatchProcess bool
-	// UnlockWhileProcessingFIFO lets the RealFIFO queue while the informer
-	// processes. Needs AtomicFIFO.
-	UnlockWhileProcessingFIFO bool
-	// WatchListClient starts the Reflector with a streaming list.
-	WatchListClient bool
+	InOrderInformers             bool // a RealFIFO, not a DeltaFIFO
+	AtomicFIFO                   bool // a relist is one ReplacedAll delta, a resync one SyncAll (needs InOrderInformers)
+	InOrderInformersBatchProcess bool // pop runs of deltas with PopBatch (needs InOrderInformers)
+	UnlockWhileProcessingFIFO    bool // the RealFIFO takes deltas while the informer processes (needs AtomicFIFO)
+	WatchListClient              bool // the Reflector starts with a streaming list
 }
 
 // OnAdd distributes an add to every handler.
@@ -273,20 +202,50 @@ func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
 }
 
-// OnUpdate distributes an update. One that did not change the resource
-// version (a resync, or a relist that found the object as it was) goes
-// only to the handlers whose resync is due.
+// OnUpdate distributes an update; one that kept the resource version (a
+// resync, or an unchanged relist) goes only to handlers due a resync.
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
-	isSync := false
 	o, okOld := oldObj.(Object)
 	n, okNew := newObj.(Object)
-	if okOld && okNew {
-		isSync = o.GetResourceVersion() == n.GetResourceVersion()
-	}
+	isSync := okOld && okNew && o.GetResourceVersion() == n.GetResourceVersion()
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
 }
 
 // OnDelete distributes a delete to every handler.
 func (s *sharedIndexInformer) OnDelete(obj any) {
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
+}
+
+// processDeltas applies deltas to clientState, oldest first, telling handler.
+func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
+	for _, d := range deltas {
+		if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// processDelta applies one delta: an object the cache has is an update (old
+// is the cached one), else an add; Deleted is a delete (of a tombstone too).
+func processDelta(handler ResourceEventHandler, clientState Store, d Delta, isInInitialList bool) error {
+	switch obj := d.Object; d.Type {
+	case Sync, Replaced, Added, Updated:
+		if old, exists, err := clientState.Get(obj); err == nil && exists {
+			if err := clientState.Update(obj); err != nil {
+				return err
+			}
+			handler.OnUpdate(old, obj)
+		} else if err := clientState.Add(obj); err != nil {
+			return err
+		} else {
+			handler.OnAdd(obj, isInInitialList)
+		}
+	case Deleted:
+		if err := clientState.Delete(obj); err != nil {
+			return err
+		}
+		handler.OnDelete(obj)
+	}
+	return nil
 }

@@ -1,8 +1,7 @@
-// informer_handlers.go holds the SharedIndexInformer's methods for handlers
-// and settings — adding and removing handlers, indexes, transform and error
-// handler — and WaitForCacheSync.
+// informer_handlers.go holds SharedIndexInformer's methods for handlers and
+// settings, and WaitForCacheSync.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache shared_informer.go.
+// client-go counterpart: tools/cache shared_informer.go.
 //
 // Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
 
@@ -13,21 +12,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 )
 
-var (
-	errAlreadyStarted      = errors.New("informer has already started")
-	errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
-)
+var errAlreadyStarted = errors.New("informer has already started")
+var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler") // processor.go
 
 // AddEventHandler registers handler with the default resync period.
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
 }
 
-// determineResyncPeriod fits a handler's wish to what the informer does: no
-// resync if the informer never checks, never more often than it checks.
+// determineResyncPeriod fits a handler's wish to the informer's check period.
 func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	switch {
 	case desired == 0:
@@ -42,8 +39,7 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	return desired
 }
 
-// AddEventHandlerWithOptions registers handler with options: its resync
-// period, or the informer's default when options.ResyncPeriod is nil.
+// AddEventHandlerWithOptions registers handler with options.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
 	period := s.options.ResyncPeriod
 	if options.ResyncPeriod != nil {
@@ -53,15 +49,14 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 }
 
 // AddEventHandlerWithResyncPeriod registers handler with its own resync
-// period. Before Run, a period shorter than the informer's check period
-// makes the informer check more often; after Run it is raised instead.
+// period; one under the check period lowers it before Run, is raised after.
 func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, errors.New("AddEventHandler: the handler is nil")
 	}
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
-	if s.stopped {
+	if s.stopped.Load() {
 		return nil, fmt.Errorf("handler %T was not added to the shared informer because it has stopped already", handler)
 	}
 	if resyncPeriod > 0 {
@@ -80,8 +75,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	if !s.started {
 		return s.processor.addListener(l), nil
 	}
-	// A late handler must see the cache's contents as adds, and nothing
-	// else may reach it first: hold the deltas while it is filled in.
+	// A late handler gets the cache as adds before anything else: hold deltas.
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	handle := s.processor.addListener(l)
@@ -102,21 +96,16 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 
 // HasSynced reports whether the initial list has been processed.
 func (s *sharedIndexInformer) HasSynced() bool {
-	s.startedMu.Lock()
-	c := s.controller
-	s.startedMu.Unlock()
+	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
 
 // LastSyncResourceVersion is the last version the Reflector saw.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
-	s.startedMu.Lock()
-	c := s.controller
-	s.startedMu.Unlock()
-	if c == nil {
-		return ""
+	if c, _ := s.controller.Load().(Controller); c != nil {
+		return c.LastSyncResourceVersion()
 	}
-	return c.LastSyncResourceVersion()
+	return ""
 }
 
 // GetStore returns the cache.
@@ -125,13 +114,9 @@ func (s *sharedIndexInformer) GetStore() Store { return s.indexer }
 // GetIndexer returns the cache.
 func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
 
-// AddIndexers adds indexes. Deltas wait while the existing objects are
-// indexed, so no object is missed. (client-go allows this since 1.30.)
+// AddIndexers adds indexes; deltas wait while the cache is indexed.
 func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
-	s.startedMu.Lock()
-	stopped := s.stopped
-	s.startedMu.Unlock()
-	if stopped {
+	if s.IsStopped() {
 		return errors.New("indexer was not added because the informer has stopped already")
 	}
 	s.blockDeltas.Lock()
@@ -141,54 +126,38 @@ func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 
 // SetWatchErrorHandler sets the handler of failed list/watch cycles.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
-	s.startedMu.Lock()
-	defer s.startedMu.Unlock()
-	if s.started {
-		return errAlreadyStarted
-	}
-	s.watchErrorHandler = handler
-	return nil
+	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
 
 // SetTransform sets the function applied to objects before they are cached.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
+	return s.beforeStart(func() { s.transform = handler })
+}
+
+// beforeStart runs set unless the informer has started.
+func (s *sharedIndexInformer) beforeStart(set func()) error {
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
 	if s.started {
 		return errAlreadyStarted
 	}
-	s.transform = handler
+	set()
 	return nil
 }
 
 // IsStopped reports whether Run has returned.
-func (s *sharedIndexInformer) IsStopped() bool {
-	s.startedMu.Lock()
-	defer s.startedMu.Unlock()
-	return s.stopped
-}
+func (s *sharedIndexInformer) IsStopped() bool { return s.stopped.Load() }
 
-// InformerSynced reports whether an informer (or a handler registration)
-// has synced: pass informer.HasSynced or registration.HasSynced.
+// InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool
 
-// syncedPollPeriod is how often WaitForCacheSync asks.
-const syncedPollPeriod = 100 * time.Millisecond
+const syncedPollPeriod = 100 * time.Millisecond // how often WaitForCacheSync asks
 
-// WaitForCacheSync waits until every cacheSyncs reports true, and returns
-// true; or returns false if ctx ends first.
+// WaitForCacheSync waits for every cacheSyncs to report true; false if ctx ends first.
 func WaitForCacheSync(ctx context.Context, cacheSyncs ...InformerSynced) bool {
-	allSynced := func() bool {
-		for _, synced := range cacheSyncs {
-			if !synced() {
-				return false
-			}
-		}
-		return true
-	}
 	ticker := time.NewTicker(syncedPollPeriod)
 	defer ticker.Stop()
-	for !allSynced() {
+	for slices.ContainsFunc(cacheSyncs, func(synced InformerSynced) bool { return !synced() }) {
 		select {
 		case <-ctx.Done():
 			slog.Info("stopped waiting for caches to sync", "err", ctx.Err())

@@ -1,116 +1,78 @@
-// reflector.go holds the Reflector: it keeps a Store (the DeltaFIFO, in an
-// informer) in step with the API server. It lists everything once, Replaces
-// the store's contents with that list, then watches from the list's resource
-// version and turns every event into Add, Update or Delete. When the watch
-// ends it re-watches from the last version it saw; when that version is too
-// old (410) it lists again; when the server is down or busy it backs off.
-// The watch loop is in reflector_watch.go, the list side (paging, relist
-// versions) in reflector_list.go and the streaming-list mode in
-// reflector_watchlist.go.
+// reflector.go holds the Reflector: it lists (in pages) into a Store, then
+// watches from the list's version (reflector_watch.go); 410 → relist.
 //
-// client-go counterpart: k8s.io/client-go/tools/cache reflector.go.
+// client-go counterpart: tools/cache reflector.go and tools/pager.
 //
-// Tutorial: 004 §2.4 and §4.1 (list, then watch over HTTP), 000 §4.1
-// (event type → store operation, bookmarks), 000 §4.3 (410 → relist,
-// backoff).
+// Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
 
 package informer
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
-// defaultMinWatchTimeout is the shortest timeoutSeconds a watch asks for;
-// each watch picks at random between it and twice it, so that many clients
-// do not all re-watch at once.
-const defaultMinWatchTimeout = 5 * time.Minute
+const defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
+const defaultPageSize = 500                    // page size of a list, when paging
 
 // errStopRequested says the Reflector's context ended while watching.
 var errStopRequested = errors.New("stop requested")
 
-// WatchErrorHandler is called when a list/watch cycle fails, before the
-// Reflector backs off and starts the next one.
+// WatchErrorHandler is told when a list/watch cycle fails, before the backoff.
 type WatchErrorHandler func(r *Reflector, err error)
 
-// DefaultWatchErrorHandler logs err; an expired version is only a debug
-// message, because the next cycle recovers from it with a relist.
+// DefaultWatchErrorHandler logs err (at debug level an expiry, which a relist fixes).
 func DefaultWatchErrorHandler(r *Reflector, err error) {
 	switch {
 	case isExpiredError(err):
 		slog.Debug("watch closed", "reflector", r.name, "type", r.typeDescription, "err", err)
-	case errors.Is(err, io.EOF):
-		// a watch that ended normally
-	default:
+	case !errors.Is(err, io.EOF): // EOF: a watch that ended normally
 		slog.Error("failed to list/watch", "reflector", r.name, "type", r.typeDescription, "err", err)
 	}
 }
 
 // ReflectorOptions configures NewReflectorWithOptions. Every field is optional.
 type ReflectorOptions struct {
-	// Name appears in log messages; "reflector" when empty.
-	Name string
-	// TypeDescription describes the objects in log messages; by default
-	// the Go type of the expected type.
-	TypeDescription string
-	// MinWatchTimeout raises the 5-minute floor of the watch timeout
-	// (values below 5 minutes are ignored, as in client-go).
-	MinWatchTimeout time.Duration
-	// Clock is where time comes from; RealClock when nil.
-	Clock Clock
-	// UseWatchList starts each cycle with a streaming list (a watch with
-	// sendInitialEvents) instead of a list, falling back to a list when the
-	// server refuses it. client-go's WatchListClient feature gate, which
-	// NewReflectorWithOptions reads in v0.37.2 (on by default since 1.35);
-	// an informer sets it from its WatchListClient option, which is on by
-	// default. A Reflector made on its own leaves it off unless asked.
-	UseWatchList bool
-	// WatchListPageSize sets the page size of lists; 0 lets the Reflector
-	// choose (500, or no paging when relisting from a known version).
-	WatchListPageSize int64
-	// WatchErrorHandler is called when a cycle fails; DefaultWatchErrorHandler
-	// when nil.
-	WatchErrorHandler WatchErrorHandler
+	Name              string            // in log messages; "reflector" when empty
+	TypeDescription   string            // names the objects in logs; the Go type by default
+	MinWatchTimeout   time.Duration     // raises the 5-minute floor of the watch timeout
+	Clock             Clock             // where time comes from; RealClock when nil
+	UseWatchList      bool              // stream the list (WatchListClient gate); list if refused
+	WatchListPageSize int64             // 0 lets the Reflector choose
+	WatchErrorHandler WatchErrorHandler // DefaultWatchErrorHandler when nil
 }
 
-// Reflector lists and watches one resource into a Store. Create it with
-// NewReflector or NewReflectorWithOptions, then Run it.
+// Reflector lists and watches one resource into a Store; create it with NewReflector.
 type Reflector struct {
-	name            string
-	typeDescription string
-	// expectedType is the Go type objects must have; nil accepts any.
-	expectedType      reflect.Type
-	store             ReflectorStore
-	listerWatcher     ListerWatcher
-	clock             Clock
-	backoff           *backoffManager
-	minWatchTimeout   time.Duration
-	useWatchList      bool
-	pageSize          int64
-	watchErrorHandler WatchErrorHandler
+	name, typeDescription string
+	expectedType          reflect.Type // nil accepts any
+	store                 ReflectorStore
+	listerWatcher         ListerWatcher
+	clock                 Clock
+	backoff               *backoffManager
+	minWatchTimeout       time.Duration
+	useWatchList          bool
+	pageSize              int64
+	watchErrorHandler     WatchErrorHandler
 
-	// mu guards the fields below, read by LastSyncResourceVersion from any goroutine.
-	mu sync.RWMutex
-	// lastSyncResourceVersion is the version of the last list or event seen.
-	lastSyncResourceVersion string
-	// isLastSyncResourceVersionUnavailable is set when the server said that
-	// version is gone (410) or not reached yet: the next list uses "".
-	isLastSyncResourceVersionUnavailable bool
-	// paginatedResult is set when the first list came back in pages: the
-	// server pages this resource, so later lists page too.
-	paginatedResult bool
+	mu                      sync.RWMutex // guards the fields below
+	lastSyncResourceVersion string       // of the last list or event seen
+	// isLastSyncResourceVersionUnavailable: that version is gone (410) or not
+	// reached yet, so list at "". paginatedResult: the first list was paged.
+	isLastSyncResourceVersionUnavailable, paginatedResult bool
 }
 
-// NewReflector returns a Reflector that keeps store in step with lw.
-// expectedType (e.g. &Pod{}) is the type objects must have; nil accepts any.
-//
-// client-go's NewReflector also takes a resync period: here the resync
-// timer belongs to the controller (controller.go).
+// NewReflector returns a Reflector that keeps store in step with lw; objects
+// must have expectedType's type (e.g. &Pod{}), any if nil. (No resync period.)
 func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore) *Reflector {
 	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{})
 }
@@ -118,8 +80,9 @@ func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore) *Ref
 // NewReflectorWithOptions is NewReflector with options.
 func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, options ReflectorOptions) *Reflector {
 	r := &Reflector{
-		name:              options.Name,
-		typeDescription:   options.TypeDescription,
+		name:              cmp.Or(options.Name, "reflector"),
+		typeDescription:   cmp.Or(options.TypeDescription, describeType(expectedType)),
+		expectedType:      reflect.TypeOf(expectedType),
 		store:             store,
 		listerWatcher:     lw,
 		clock:             options.Clock,
@@ -132,24 +95,14 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		r.clock = RealClock{}
 	}
 	r.backoff = newBackoffManager(r.clock)
-	if r.name == "" {
-		r.name = "reflector"
-	}
-	if expectedType != nil {
-		r.expectedType = reflect.TypeOf(expectedType)
-	}
-	if r.typeDescription == "" {
-		r.typeDescription = describeType(expectedType)
-	}
 	if r.watchErrorHandler == nil {
 		r.watchErrorHandler = DefaultWatchErrorHandler
 	}
 	return r
 }
 
-// describeType names the expected type for log messages.
+// describeType names expectedType for log messages (an Unstructured by its kind).
 func describeType(expectedType any) string {
-	// A generic object (Unstructured) names its kind itself.
 	if u, ok := expectedType.(interface {
 		GetAPIVersion() string
 		GetKind() string
@@ -165,36 +118,29 @@ func describeType(expectedType any) string {
 // Name returns the Reflector's name.
 func (r *Reflector) Name() string { return r.name }
 
-// Run runs list/watch cycles until ctx ends, waiting a backoff between
-// cycles. It returns when ctx ends, with every goroutine it started ended.
+// Run runs list/watch cycles, with backoffs between, until ctx ends.
 func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
 		if err := r.ListAndWatch(ctx); err != nil {
 			r.watchErrorHandler(r, err)
 		}
-		if !r.backoff.wait(ctx) {
-			break
-		}
+		r.backoff.wait(ctx)
 	}
 	slog.Debug("stopping reflector", "reflector", r.name, "type", r.typeDescription)
 }
 
-// ListAndWatch runs one cycle: list (or stream the initial list), then
-// watch until the watch fails in a way a re-watch cannot fix. It returns an
-// error only when it could not even start watching.
+// ListAndWatch runs one cycle: list (or stream the list), then watch while a
+// re-watch can continue. It fails only when it could not start watching.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	var w Watcher
 	if r.useWatchList && watchList != nil {
 		var err error
-		w, err = watchList(r, ctx)
-		if w == nil && err == nil {
-			return nil // ctx ended
-		}
-		if err != nil {
-			slog.Warn("the streaming list failed; falling back to list and watch",
-				"reflector", r.name, "type", r.typeDescription, "err", err)
+		if w, err = watchList(r, ctx); err != nil {
+			slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
 			w = nil
+		} else if w == nil {
+			return nil // ctx ended
 		}
 	}
 	if w == nil {
@@ -205,8 +151,90 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	return r.watch(ctx, w)
 }
 
-// LastSyncResourceVersion returns the version of the last list, event or
-// bookmark the Reflector saw ("" before the first list).
+// watchList, set by layers.go, streams the list: it returns the watch open
+// after the initial events, (nil, nil) if ctx ended, or an error (then list).
+var watchList func(r *Reflector, ctx context.Context) (Watcher, error)
+
+// list lists every object and Replaces the store's contents with them.
+func (r *Reflector) list(ctx context.Context) error {
+	options := ListOptions{ResourceVersion: r.relistResourceVersion()}
+	pageSize := r.listPageSize(options.ResourceVersion)
+	list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
+	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
+		// That version is gone (or not reached yet): list the newest ("").
+		r.setIsLastSyncResourceVersionUnavailable(true)
+		list, paginated, err = listPages(ctx, r.listerWatcher, ListOptions{}, pageSize)
+	}
+	if ctx.Err() != nil {
+		return nil // stopping; not a failure
+	} else if err != nil {
+		return fmt.Errorf("failed to list %s: %w", r.typeDescription, err)
+	}
+	r.mu.Lock()
+	// A paged answer to "0" means the server lists from its database.
+	r.paginatedResult = r.paginatedResult || options.ResourceVersion == "0" && paginated
+	r.isLastSyncResourceVersionUnavailable = false
+	r.mu.Unlock()
+	items := make([]any, len(list.Items))
+	for i, item := range list.Items {
+		items[i] = item
+	}
+	if err := r.store.Replace(items, list.ResourceVersion); err != nil {
+		return fmt.Errorf("unable to sync list result: %w", err)
+	}
+	r.setLastSyncResourceVersion(list.ResourceVersion)
+	return nil
+}
+
+// listPageSize is the configured size, else the default; none when relisting
+// at a known version from a server not seen to page (its watch cache).
+func (r *Reflector) listPageSize(rv string) int64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.pageSize == 0 && !r.paginatedResult && rv != "" && rv != "0" {
+		return 0
+	}
+	return cmp.Or(r.pageSize, defaultPageSize)
+}
+
+// listPages joins pages of pageSize (0: one request), or makes one full list
+// if a continue token expires; it reports if the answer came in pages.
+func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageSize int64) (*ObjectList, bool, error) {
+	options.Limit = cmp.Or(options.Limit, pageSize)
+	first, all, paginated := options, &ObjectList{}, false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, paginated, err
+		}
+		page, err := listPage(ctx, lw, options)
+		if IsResourceExpired(err) && options.Continue != "" {
+			first.Limit, first.Continue = 0, "" // the paged snapshot was compacted
+			page, err = listPage(ctx, lw, first)
+			return page, paginated, err
+		} else if err != nil {
+			return nil, paginated, err
+		}
+		all.TypeMeta, all.ResourceVersion = page.TypeMeta, page.ResourceVersion
+		all.Items = append(all.Items, page.Items...)
+		if page.Continue == "" {
+			return all, paginated, nil
+		}
+		// The continue token holds the version; the request must not name one.
+		options.Continue, options.ResourceVersion, options.ResourceVersionMatch = page.Continue, "", ""
+		paginated = true
+	}
+}
+
+// listPage asks lw for one page; no list and no error is an error, not a panic.
+func listPage(ctx context.Context, lw ListerWatcher, options ListOptions) (*ObjectList, error) {
+	page, err := lw.List(ctx, options)
+	if err == nil && page == nil {
+		err = errors.New("the ListerWatcher's List answered no list and no error")
+	}
+	return page, err
+}
+
+// LastSyncResourceVersion is the version of the last list or event seen.
 func (r *Reflector) LastSyncResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -219,13 +247,47 @@ func (r *Reflector) setLastSyncResourceVersion(v string) {
 	r.lastSyncResourceVersion = v
 }
 
+func (r *Reflector) setIsLastSyncResourceVersionUnavailable(unavailable bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.isLastSyncResourceVersionUnavailable = unavailable
+}
+
+// relistResourceVersion is "0" (any cached state) at first, then the last
+// version seen, or "" (a consistent read) when that one is unavailable.
+func (r *Reflector) relistResourceVersion() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	switch {
+	case r.isLastSyncResourceVersionUnavailable:
+		return ""
+	case r.lastSyncResourceVersion == "":
+		return "0"
+	}
+	return r.lastSyncResourceVersion
+}
+
+// rewatchResourceVersion is the last version seen, or "" if unavailable.
+func (r *Reflector) rewatchResourceVersion() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.isLastSyncResourceVersionUnavailable {
+		return ""
+	}
+	return r.lastSyncResourceVersion
+}
+
 // isExpiredError reports a 410: Expired from current servers, Gone from old ones.
 func isExpiredError(err error) bool { return IsResourceExpired(err) || IsGone(err) }
 
-// watchList streams the initial list instead of listing, for a Reflector
-// made with UseWatchList: it returns the open watch, positioned after the
-// initial events; (nil, nil) when ctx ended; an error when the server cannot,
-// and the Reflector falls back to list and watch. The first reading has none
-// (nil: always list, then watch); layers.go sets (*Reflector).watchList from
-// reflector_watchlist.go, the second reading.
-var watchList func(r *Reflector, ctx context.Context) (Watcher, error)
+// isTooLargeResourceVersionError reports the 504 for a version the server
+// has not reached yet (older servers said so only in a message).
+func isTooLargeResourceVersionError(err error) bool {
+	const msg = "Too large resource version"
+	if HasStatusCause(err, CauseTypeResourceVersionTooLarge) {
+		return true
+	}
+	s, ok := statusOf(err)
+	return ok && IsTimeout(err) && (strings.Contains(s.Message, msg) || s.Details != nil &&
+		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Message == msg }))
+}
