@@ -533,7 +533,7 @@ func TestStep09SharedInformer(t *testing.T) {
 	if err != nil || pod.Labels["version"] != "2" {
 		t.Fatalf("lister Get: %v %v", pod, err)
 	}
-	web, _ := ParseSelector("app in (web)")
+	web := SelectorFromSet(Set{"app": "web"})
 	pods, _ := lister.List(web)
 	say(t, "lister.List(%q) → %d pod(s); Pods(\"default\").Get(\"nginx-pod\") → version %s", "lister.List(%q) → %d 个 Pod；Pods(\"default\").Get(\"nginx-pod\") → 版本 %s", web, len(pods), pod.ResourceVersion)
 	if len(pods) != 1 {

@@ -138,3 +138,19 @@ func HasStatusCause(err error, causeType string) bool {
 	return ok && s.Details != nil &&
 		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
 }
+
+// NewNotFound returns the error a lister gives for a missing object.
+func NewNotFound(resource, name string) *StatusError {
+	return &StatusError{Status{
+		Status:  "Failure",
+		Code:    http.StatusNotFound,
+		Reason:  "NotFound",
+		Details: &StatusDetails{Kind: resource, Name: name},
+		Message: resource + " \"" + name + "\" not found",
+	}}
+}
+
+// IsNotFound reports a 404 NotFound.
+func IsNotFound(err error) bool {
+	return hasReasonOrCode(err, "NotFound", http.StatusNotFound)
+}

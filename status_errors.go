@@ -21,26 +21,10 @@ const (
 	StatusReasonServiceUnavailable StatusReason = "ServiceUnavailable"
 )
 
-// NewNotFound returns the error a lister gives for a missing object.
-func NewNotFound(resource, name string) *StatusError {
-	return &StatusError{Status{
-		Status:  "Failure",
-		Code:    http.StatusNotFound,
-		Reason:  StatusReasonNotFound,
-		Details: &StatusDetails{Kind: resource, Name: name},
-		Message: resource + " \"" + name + "\" not found",
-	}}
-}
-
 // ReasonForError returns err's reason, or StatusReasonUnknown.
 func ReasonForError(err error) StatusReason {
 	s, _ := statusOf(err)
 	return s.Reason
-}
-
-// IsNotFound reports a 404 NotFound.
-func IsNotFound(err error) bool {
-	return hasReasonOrCode(err, StatusReasonNotFound, http.StatusNotFound)
 }
 
 // IsConflict reports a 409 Conflict (a write with a stale resourceVersion).
