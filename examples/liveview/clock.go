@@ -32,6 +32,14 @@ func newJumpClock(resyncPeriod time.Duration, onBackoff func(time.Duration)) *ju
 	return &jumpClock{resyncPeriod: resyncPeriod, onBackoff: onBackoff, timers: map[*jumpTimer]struct{}{}}
 }
 
+// setResyncPeriod tells the clock the resync period of the informer that
+// uses it next, so that it can tell the resync timer from a backoff.
+func (c *jumpClock) setResyncPeriod(d time.Duration) {
+	c.mu.Lock()
+	c.resyncPeriod = d
+	c.mu.Unlock()
+}
+
 // Now is the real time plus the jumps so far.
 func (c *jumpClock) Now() time.Time {
 	c.mu.Lock()
@@ -44,7 +52,10 @@ func (c *jumpClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // NewTimer returns a real timer that a jump past its deadline fires early.
 func (c *jumpClock) NewTimer(d time.Duration) informer.Timer {
-	if d != c.resyncPeriod && c.onBackoff != nil {
+	c.mu.Lock()
+	backoff := d != c.resyncPeriod && c.onBackoff != nil
+	c.mu.Unlock()
+	if backoff {
 		c.onBackoff(d)
 	}
 	c.mu.Lock()

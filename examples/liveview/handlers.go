@@ -45,6 +45,10 @@ type viewHandler struct {
 	feed *feed
 	ctx  context.Context // ends the work of a stopping program
 
+	// before is called with a call's key and version before the call is
+	// written into the feed (the Pop's cache lines go first).
+	before func(key, rv string)
+
 	mu       sync.Mutex
 	delay    time.Duration
 	count    int
@@ -131,7 +135,10 @@ func (h *viewHandler) got(call string, obj any, note string) {
 	}
 	delay := h.delay
 	h.mu.Unlock()
-	h.feed.add("handlers", call, key, rv, h.name+" "+note)
+	if h.before != nil {
+		h.before(key, rv)
+	}
+	h.feed.addEntry(entry{Panel: "handlers", Kind: call, Key: key, RV: rv, Text: h.name + " " + note, Note: note})
 	if delay > 0 {
 		t := time.NewTimer(delay) // the handler's "work"
 		defer t.Stop()
