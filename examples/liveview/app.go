@@ -36,6 +36,8 @@ type config struct {
 	ResyncPeriod     time.Duration // the informer's resync period; 0: none (the page can set one)
 	Pods             int           // pods created before the informer starts
 	Queue            string        // "RealFIFO" (client-go v0.37.2's pipeline, the default) or "DeltaFIFO" (≤1.32's)
+	SlowDelay        time.Duration // slowHandler's work per event; 0: 500 ms
+	BackoffScale     float64       // tests only: backoffs really last this fraction of their length; 0: all of it
 }
 
 // queueKinds maps each queue the page can switch to onto the feature gates
@@ -58,6 +60,7 @@ type app struct {
 	stop  context.CancelFunc
 	srv   *http.Server
 	url   string
+	boot  string // the start time, RFC 3339 with nanoseconds
 
 	served chan struct{}
 
@@ -87,6 +90,9 @@ func start(cfg config) (*app, error) {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, fmt.Errorf("the live view listens on loopback only, not %q", cfg.Addr)
 	}
+	if cfg.SlowDelay <= 0 {
+		cfg.SlowDelay = 500 * time.Millisecond
+	}
 	if cfg.Queue == "" {
 		cfg.Queue = "RealFIFO"
 	}
@@ -97,10 +103,12 @@ func start(cfg config) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, feed: newFeed(), api: api, served: make(chan struct{}), resync: cfg.ResyncPeriod}
+	a := &app{cfg: cfg, feed: newFeed(), api: api, served: make(chan struct{}), resync: cfg.ResyncPeriod,
+		boot: time.Now().Format(time.RFC3339Nano)}
 	a.ctx, a.stop = context.WithCancel(context.Background())
 	a.wire = &wire{feed: a.feed}
 	a.clock = newJumpClock(cfg.ResyncPeriod, a.wire.backingOff)
+	a.clock.backoffScale = cfg.BackoffScale
 	client, err := informer.NewRESTClient(informer.RESTConfig{Host: api.URL()})
 	if err != nil {
 		api.Close()

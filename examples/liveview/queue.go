@@ -26,10 +26,11 @@ import (
 
 // queueState is the queue panel.
 type queueState struct {
-	Kind   string      `json:"kind"` // the queue's Go type
-	Keys   []queuedKey `json:"keys"` // a DeltaFIFO's keys, in Pop order
-	Deltas []delta     `json:"deltas,omitempty"`
-	Next   int         `json:"next"` // how many deltas (RealFIFO) or keys the next Pop takes
+	Kind   string      `json:"kind"`   // the queue's Go type
+	Keys   []queuedKey `json:"keys"`   // a DeltaFIFO's keys, in Pop order
+	Real   bool        `json:"real"`   // a RealFIFO: Deltas holds its contents
+	Deltas []delta     `json:"deltas"` // a RealFIFO's deltas, in Pop order
+	Next   int         `json:"next"`   // how many deltas (RealFIFO) or keys the next Pop takes
 	Paused bool        `json:"paused"`
 	Steps  int         `json:"steps"` // steps granted, not yet taken
 	Pops   int64       `json:"pops"`
@@ -149,8 +150,9 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 func (p *pacedQueue) snapshot() queueState {
 	p.mu.Lock()
 	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops}
+	s.Deltas = []delta{}
 	if !p.isDeltaFIFO() {
-		s.Deltas = deltasOf(p.mirror)
+		s.Real, s.Deltas = true, deltasOf(p.mirror)
 		s.Next = nextBatch(s.Deltas)
 	}
 	p.mu.Unlock()

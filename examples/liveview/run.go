@@ -30,6 +30,9 @@ func (a *app) newHandler(slot int) *viewHandler {
 // newHandlerLocked is newHandler for a caller that holds a.mu.
 func (a *app) newHandlerLocked(slot int) *viewHandler {
 	h := newHandler(slot, a.feed, a.ctx)
+	if slot == 1 {
+		h.delay = a.cfg.SlowDelay
+	}
 	h.before = func(key, rv string) {
 		if q := a.current.Load(); q != nil { // not a.mu: addHandler holds it while the informer delivers
 			q.flushCacheFor(key, rv)

@@ -23,6 +23,7 @@ const maxHistory = 30
 
 // state is everything the page shows.
 type state struct {
+	Boot     string         `json:"boot"` // when this program started: a page that sees it change starts its feed over
 	Server   serverState    `json:"server"`
 	Wire     wireState      `json:"wire"`
 	Queue    queueState     `json:"queue"`
@@ -79,10 +80,10 @@ func (a *app) snapshot() state {
 	hs := a.handlers
 	a.mu.Unlock()
 
-	var s state
+	s := state{Boot: a.boot}
 	s.Server = a.serverSnapshot(!down)
 	s.Wire = a.wire.snapshot()
-	s.Queue = queueState{Keys: []queuedKey{}}
+	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}}
 	if q != nil {
 		s.Queue = q.snapshot()
 	}

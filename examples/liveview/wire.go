@@ -149,14 +149,27 @@ func (w *wire) end(id int64, result message) {
 		r := &w.requests[i]
 		r.Result, r.message = result.Text, result
 		if i > 0 && strings.HasPrefix(result.Msg, "failed") {
-			if p := &w.requests[i-1]; p.Verb == r.Verb && p.Query == r.Query && p.Result == r.Result {
+			if p := &w.requests[i-1]; p.Verb == r.Verb && sameQuery(p.Query, r.Query) && p.Result == r.Result {
 				p.Times++
-				p.At = r.At
+				p.At, p.Query = r.At, r.Query
 				w.requests = append(w.requests[:i], w.requests[i+1:]...)
 			}
 		}
 		return
 	}
+}
+
+// sameQuery reports whether two queries ask for the same thing: a watch's
+// timeoutSeconds is drawn at random for each try.
+func sameQuery(a, b string) bool {
+	qa, errA := url.ParseQuery(a)
+	qb, errB := url.ParseQuery(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	qa.Del("timeoutSeconds")
+	qb.Del("timeoutSeconds")
+	return qa.Encode() == qb.Encode()
 }
 
 // failure describes a failed request in a few words: the Go error of a

@@ -42,11 +42,17 @@ func (t *tap) run() {
 			if !ok {
 				return
 			}
-			t.events++
-			if ev.Type == informer.WatchError {
-				t.errText = describeStatus(informer.FromObject(ev.Object))
+			stopping := t.ctx.Err() != nil || t.wire.isQuiet()
+			if ev.Type == informer.WatchError && stopping {
+				// The informer stops the stream on purpose; the decoder
+				// reports its cancelled read as an ERROR: no fault.
+			} else {
+				t.events++
+				if ev.Type == informer.WatchError {
+					t.errText = describeStatus(informer.FromObject(ev.Object))
+				}
+				t.wire.event(ev)
 			}
-			t.wire.event(ev)
 			select {
 			case t.out <- ev:
 			case <-t.stop:
