@@ -52,7 +52,7 @@ func checkSelectableText(p page) {
 	p.t.Helper()
 	p.eval(`(() => { const r = document.createRange(); r.selectNodeContents(document.querySelector("#wire-requests li"));
 		getSelection().removeAllRanges(); getSelection().addRange(r); })()`)
-	p.snapshots(3)
+	p.snapshots(2)
 	if p.eval(`getSelection().toString() !== "" && getSelection().anchorNode.isConnected`) != true {
 		p.t.Fatal("the selection in the request list was lost to the snapshots")
 	}
@@ -120,7 +120,7 @@ func checkNoBankedStep(p page) {
 	p.control("create")
 	key := p.str(`document.getElementById("answer").textContent.split(": ")[1]`)
 	p.wait("the pod queued", fmt.Sprintf(`last.queue.deltas.some(d => d.key === %q)`, key))
-	p.snapshots(3)
+	p.snapshots(2)
 	if p.eval(fmt.Sprintf(`last.cache.objects.some(o => o.key === %q)`, key)) == true {
 		p.t.Fatal("a create went to the cache without a step: a step was banked")
 	}

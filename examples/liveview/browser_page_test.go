@@ -161,13 +161,28 @@ func (p page) checkLayout(when string) {
 	}
 }
 
+// frames waits until the page has drawn two frames (after a resize).
+func (p page) frames() {
+	p.t.Helper()
+	if err := p.c.call("Runtime.evaluate", map[string]any{"awaitPromise": true,
+		"expression": `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`}, nil); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // screenshot saves a PNG of the whole page at 1280 px wide.
 func (p page) screenshot(path string) {
 	p.t.Helper()
 	p.size(1280, 800)
-	p.snapshots(1)
+	p.frames()
+	p.capture(path, true)
+}
+
+// capture saves a PNG of the window, or of the whole page.
+func (p page) capture(path string, whole bool) {
+	p.t.Helper()
 	var shot struct{ Data string }
-	if err := p.c.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot); err != nil {
+	if err := p.c.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": whole}, &shot); err != nil {
 		p.t.Fatal(err)
 	}
 	png, err := base64.StdEncoding.DecodeString(shot.Data)

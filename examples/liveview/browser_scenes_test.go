@@ -18,12 +18,13 @@ import (
 // sceneIDs are the scenes of web/scenes.js, in menu order.
 var sceneIDs = []string{"first", "rewatch", "missed", "slow", "resync", "fifos"}
 
-// playScenes plays each scene in English and in Chinese, one at 1920x1080
-// and the other at 1024x700, the sizes swapping from scene to scene.
-func playScenes(p page, a *app, shots string) {
+// playScenes plays each scene in lang, at 1920x1080 or 1024x700 by turns
+// (Chinese the other way round from English), and takes its screenshot.
+func playScenes(p page, a *app, lang, shots string) {
 	p.t.Helper()
+	j := map[string]int{"en": 0, "zh": 1}[lang]
 	for i, id := range sceneIDs {
-		for j, lang := range []string{"en", "zh"} {
+		{
 			w, h := 1920, 1080
 			if (i+j)%2 == 1 {
 				w, h = 1024, 700
@@ -36,6 +37,9 @@ func playScenes(p page, a *app, shots string) {
 			suffix := ".png"
 			if lang == "zh" {
 				suffix = ".zh-CN.png"
+			}
+			if dir := os.Getenv("LIVEVIEW_WINDOW_SHOTS"); dir != "" { // what a learner's window shows, to look at
+				p.capture(filepath.Join(dir, fmt.Sprintf("window-%s-%dx%d%s", id, w, h, suffix)), false)
 			}
 			p.screenshot(filepath.Join(shots, "liveview-"+id+suffix))
 			if id == "missed" { // the README's picture
@@ -53,9 +57,11 @@ func playScene(p page, id, lang, what string) {
 	p.eval(fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event("change")); })(document.getElementById("scene"))`, id))
 	n := int(p.num(fmt.Sprintf(`SCENES.find(s => s.id === %q).steps.length`, id)))
 	for i := range n {
+		began := time.Now()
 		if i > 0 {
 			p.click("#guide-next")
 		}
+		defer func() { p.t.Logf("  %s, step %d: %v", what, i+1, time.Since(began).Round(time.Millisecond)) }()
 		p.wait(fmt.Sprintf("%s: step %d finished", what, i+1), fmt.Sprintf(
 			`(g => g.dataset.step === "%d" && g.dataset.status !== "running")(document.getElementById("guide"))`, i))
 		if st := p.str(`document.getElementById("guide").dataset.status`); st != "done" {

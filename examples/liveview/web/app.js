@@ -76,11 +76,14 @@ function word(w) {
   return w;
 }
 
-// mark returns the classes of a row about key: the scene's subject, just popped.
-function mark(key, extra) {
+// mark returns the classes of a row about key: the scene's subject, just
+// popped. Only rows of current state light up as popped (objects, cache,
+// handler calls): not the queue (a queued row is a newer item of that key)
+// nor the lists of past events.
+function mark(key, extra, notPopped) {
   const c = [extra];
   if (key && spot.has(key)) c.push("spot");
-  if (key && (hot.get(key) || 0) > Date.now()) c.push("popped");
+  if (key && !notPopped && (hot.get(key) || 0) > Date.now()) c.push("popped");
   return c.filter(Boolean).join(" ") || null;
 }
 
@@ -132,7 +135,7 @@ function renderServer(srv) {
   setText("server-window", t("window", {rv: srv.rv, oldest: srv.oldest, kept: srv.kept}));
   fill("server-history", (srv.history || []).map(e => {
     const [type, key] = e.key.split(" ");
-    return h("li", {class: mark(key)}, typeSpan(type), h("span", {class: "k"}, key), " ", h("span", {class: "muted"}, "rv " + e.rv));
+    return h("li", {class: mark(key, null, true)}, typeSpan(type), h("span", {class: "k"}, key), " ", h("span", {class: "muted"}, "rv " + e.rv));
   }));
 }
 
@@ -144,7 +147,7 @@ function renderWire(w) {
       h("span", {class: "muted"}, r.at + " → "), h("span", {class: /^(410|failed|conn)/.test(r.result) || /ERROR/.test(r.result) ? "bad" : null}, r.result ? say(r) : "…"),
       r.times > 1 ? h("span", {class: "muted"}, " " + t("times", {n: r.times, at: r.at})) : null)));
   fill("wire-events", (w.events || []).map(e =>
-    h("li", {class: mark(e.key)}, typeSpan(e.type), h("span", {class: "k"}, e.key), e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
+    h("li", {class: mark(e.key, null, true)}, typeSpan(e.type), h("span", {class: "k"}, e.key), e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
 }
 
 function deltaSpan(d) {
@@ -160,12 +163,12 @@ function renderQueue(q, inf) {
   const next = i => i < (q.next || 0) ? "next" : null;
   if (q.real) { // a RealFIFO: every delta, in order
     setText("queue-meta", t("queue.metaReal", {n: q.deltas.length, pops: q.pops || 0}) + paused);
-    fill("queue", q.deltas.length ? q.deltas.map((d, i) => h("li", {class: mark(d.key, next(i))}, deltaSpan(d), " ", h("b", {class: "k"}, d.key)))
+    fill("queue", q.deltas.length ? q.deltas.map((d, i) => h("li", {class: mark(d.key, next(i), true)}, deltaSpan(d), " ", h("b", {class: "k"}, d.key)))
       : h("li", {class: "muted"}, t("queue.empty")));
   } else {
     const keys = q.keys || [];
     setText("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + paused);
-    fill("queue", keys.length ? keys.map((k, i) => h("li", {class: mark(k.key, next(i))}, h("b", {class: "k"}, k.key), " ", k.deltas.map(deltaSpan)))
+    fill("queue", keys.length ? keys.map((k, i) => h("li", {class: mark(k.key, next(i), true)}, h("b", {class: "k"}, k.key), " ", k.deltas.map(deltaSpan)))
       : h("li", {class: "muted"}, t("queue.empty")));
   }
   const pause = byId("pause");
@@ -227,7 +230,7 @@ async function post(control, params) {
   answers++;
   answer.textContent = (j.ok ? "✓ " : "✗ ") + word(control) + ": " + say(j);
   answer.className = j.ok ? "ok" : "bad";
-  Object.assign(answer.dataset, {control, ok: String(!!j.ok), n: String(answers)});
+  Object.assign(answer.dataset, {of: control, ok: String(!!j.ok), n: String(answers)});
   return j;
 }
 

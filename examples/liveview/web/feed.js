@@ -9,6 +9,7 @@ const feed = [];      // the entries shown, oldest first
 let lastSeq = 0;      // the newest entry's number
 const maxFeed = 400;  // entries kept on the page
 let following = true; // the reader is at the bottom: new entries scroll into view
+let autoTop = 0;      // where the feed last scrolled itself to
 
 // feedLine renders one entry.
 function feedLine(e) {
@@ -34,6 +35,7 @@ function renderFeed() {
   const top = list.scrollTop;
   list.replaceChildren(...feed.map(feedLine));
   list.scrollTop = following ? list.scrollHeight : top;
+  autoTop = list.scrollTop;
   showFollow();
 }
 
@@ -47,6 +49,7 @@ function resetFeed() {
 // reconnected) is skipped.
 function onLog(entries) {
   const list = byId("feed");
+  if (following && list.scrollTop < autoTop - 2 && !atBottom(list)) following = false; // the reader scrolled up meanwhile
   const lines = [];
   for (const e of entries) {
     if (e.seq <= lastSeq) continue;
@@ -65,10 +68,21 @@ function onLog(entries) {
     if (!following) list.scrollTop -= before - list.scrollHeight;
   }
   if (following) list.scrollTop = list.scrollHeight;
+  autoTop = list.scrollTop;
   showFollow();
 }
 
-// Only the reader's scrolling decides whether the feed follows; a change
-// of layout (a wider window wraps fewer lines) keeps a follower at the end.
-byId("feed").addEventListener("scroll", () => { following = atBottom(byId("feed")); showFollow(); });
-new ResizeObserver(() => { if (following) byId("feed").scrollTop = byId("feed").scrollHeight; }).observe(byId("feed"));
+// Only the reader decides whether the feed follows: scrolled to the end,
+// it follows; scrolled up, it holds. A change of layout (a narrower window
+// wraps more lines) keeps a follower at the end.
+byId("feed").addEventListener("scroll", () => {
+  const list = byId("feed");
+  if (atBottom(list)) following = true;
+  else if (list.scrollTop < autoTop - 2) following = false;
+  autoTop = list.scrollTop;
+  showFollow();
+});
+new ResizeObserver(() => {
+  const list = byId("feed");
+  if (following) autoTop = list.scrollTop = list.scrollHeight;
+}).observe(byId("feed"));

@@ -86,7 +86,7 @@ const SCENES = [
       const k = (await api.act("update")).text;
       await api.see("MODIFIED", e => e.kind === "MODIFIED" && e.key === k);
       await api.act("down");
-      await api.state("a backing-off Reflector", s => s.wire.state === "backing off");
+      await api.state("a backing-off Reflector", s => s.wire.state === "backing off" || s.wire.requests.some(r => r.msg === "failedRefused"));
     }},
   {panels: ["server", "cache"], press: ["delete"], read: "fakeapi/store.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
     en: "While it is down, a pod is <b>deleted</b>. The server's store and history have the DELETED (panel 1); the informer saw nothing: its cache (panel 4) still holds the pod.",
