@@ -65,7 +65,9 @@ func playScene(p page, id, lang, what string) {
 		p.wait(fmt.Sprintf("%s: step %d finished", what, i+1), fmt.Sprintf(
 			`(g => g.dataset.step === "%d" && g.dataset.status !== "running")(document.getElementById("guide"))`, i))
 		if st := p.str(`document.getElementById("guide").dataset.status`); st != "done" {
-			p.t.Fatalf("%s: step %d did not finish: %s", what, i+1, p.str(`document.getElementById("guide-status").textContent`))
+			p.t.Fatalf("%s: step %d did not finish: %s; the feed since the step began:\n%s", what, i+1,
+				p.str(`document.getElementById("guide-status").textContent`),
+				p.str(`stepLog.slice(0, 40).map(e => [e.at, e.panel, e.kind, e.key, e.rv, e.text].join(" ")).join("\n")`))
 		}
 		checkHighlights(p, what, i)
 		checkSceneStep(p, id, i)

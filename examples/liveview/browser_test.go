@@ -138,12 +138,12 @@ func TestBrowserLiveView(t *testing.T) {
 			p := page{t, c}
 			p.size(1024, 700)
 			// The program's own defaults (bookmarks every 10 s, no resync,
-			// the RealFIFO), but a slowHandler at 100 ms (a clean restart
+			// the RealFIFO), but a slowHandler at 200 ms (a clean restart
 			// waits for its backlog, and the scenes restart the informer
 			// five times) and backoffs ten times shorter (the missed
 			// deletion keeps the server down a while).
 			a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: 10 * time.Second, Pods: 3,
-				SlowDelay: 100 * time.Millisecond, BackoffScale: 0.1})
+				SlowDelay: 200 * time.Millisecond, BackoffScale: 0.1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -49,7 +49,11 @@ func TestSnapshotListsAreNeverNull(t *testing.T) {
 // Every handler call comes after the cache line of the Pop that caused it
 // (defect 2), for a burst of updates merged by the DeltaFIFO.
 func TestCacheLinesComeBeforeHandlerCalls(t *testing.T) {
-	a := startTestApp(t, 3)
+	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, Pods: 3, Queue: "DeltaFIFO", SlowDelay: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
 	st := openStream(t, a)
 	st.waitState(t, "a synced cache of 3", func(s state) bool { return len(s.Cache.Objects) == 3 && s.Wire.State == "watching" })
 	post(t, a, "burst", url.Values{"n": {"12"}})
@@ -97,7 +101,11 @@ func TestNoStepIsBankedAndBookmarksPass(t *testing.T) {
 // Switching the queue lets the handlers finish, shows no fault, drops a
 // paused queue instead of draining it, and loses no handler call (defect 5).
 func TestQueueSwitchIsClean(t *testing.T) {
-	a := startTestApp(t, 2)
+	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, Pods: 2, Queue: "DeltaFIFO", SlowDelay: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
 	st := openStream(t, a)
 	before := st.until(t, match{kind: "informer started"}) // the first informer
 	st.waitState(t, "a synced DeltaFIFO", func(s state) bool { return s.Informer.Synced && len(s.Cache.Objects) == 2 })

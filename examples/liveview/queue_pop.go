@@ -25,6 +25,20 @@ func (p *pacedQueue) queuedLocked() bool {
 	return len(p.mirror) > 0
 }
 
+// stepWorthyLocked reports whether something a step would Pop is queued:
+// anything but a RealFIFO's Bookmarks, which pass the gate by themselves.
+func (p *pacedQueue) stepWorthyLocked() bool {
+	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
+		return len(f.ListKeys()) > 0
+	}
+	for _, d := range p.mirror {
+		if d.Type != informer.Bookmark {
+			return true
+		}
+	}
+	return false
+}
+
 // bookmarkFirstLocked reports whether a RealFIFO's next delta is a
 // Bookmark: the gate lets it through without a step.
 func (p *pacedQueue) bookmarkFirstLocked() bool {
@@ -209,7 +223,7 @@ func (p *pacedQueue) step() error {
 	switch {
 	case !p.paused:
 		return refuse("notPaused", "not in step mode: pause the consumer first")
-	case !p.queuedLocked() || p.bookmarkFirstLocked() && len(p.mirror) == 1:
+	case !p.stepWorthyLocked():
 		return refuse("queueEmpty", "the queue is empty: nothing to Pop")
 	case p.steps > 0:
 		return refuse("stepWaiting", "the previous step is still being taken")

@@ -51,6 +51,8 @@ const api = {
   see: (what, pred) => until(what, () => stepLog.find(pred)),
   seen: (what, pred) => until(what, () => sceneLog.find(pred)), // since the scene began: an effect may come before its step
   state: (what, pred) => until(what, () => last && pred(last) && last),
+  until,
+  log: () => stepLog,
   pods: () => (last ? last.server.objects.map(o => o.key.split("/")[1]) : []),
   kind: () => (last ? last.informer.queue : ""),
 };

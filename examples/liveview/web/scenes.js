@@ -43,8 +43,14 @@ const SCENES = [
     run: async api => { await api.act("restart"); await api.see("the list's Replace", e => e.panel === "queue" && e.kind === "Replace"); }},
   {panels: ["queue", "cache", "handlers", "feed"], read: "controller.go, process.go", next: "Step08 RunLoop",
     keys: c => c.pods || [],
-    en: "The whole list goes into the queue as one <b>Replace</b> (panel 3). The run loop Pops it: the cache (panel 4) gets every pod <i>first</i>, then each handler (panel 5) gets <code>OnAdd</code> for each, marked <i>initial list</i>. The feed shows that order: the cache lines come before the handler calls.",
-    zh: "整个列表作为一次 <b>Replace</b> 进入队列（面板 3）。运行循环把它 Pop 出来：<i>先</i>写入缓存（面板 4），然后每个事件处理器（面板 5）对每个 Pod 收到 <code>OnAdd</code>，标着<i>初始列表</i>。事件流里正是这个顺序：缓存的行在事件处理器的调用之前。",
+    en: (c, k) => (real(k)
+      ? "The whole list goes into the queue as one <b>Replace</b>: a single ReplacedAll delta (panel 3). The run loop Pops it: the cache (panel 4) gets every pod <i>first</i>, then each handler (panel 5) gets <code>OnAdd</code> for each"
+      : "The list goes into the queue as one <b>Replace</b>: a Replaced delta per key (panel 3). The run loop Pops them key by key: for each, the cache (panel 4) <i>first</i>, then each handler (panel 5) gets <code>OnAdd</code>") +
+      ", marked <i>initial list</i>. The feed shows that order: the cache lines come before the handler calls.",
+    zh: (c, k) => (real(k)
+      ? "整个列表作为一次 <b>Replace</b> 进入队列：只有一个 ReplacedAll 增量（面板 3）。运行循环把它 Pop 出来：<i>先</i>把每个 Pod 写入缓存（面板 4），然后每个事件处理器（面板 5）对每个 Pod 收到 <code>OnAdd</code>"
+      : "列表作为一次 <b>Replace</b> 进入队列：每个 key 一个 Replaced 增量（面板 3）。运行循环逐个 key 把它们 Pop 出来：每个都<i>先</i>写入缓存（面板 4），然后每个事件处理器（面板 5）收到 <code>OnAdd</code>") +
+      "，标着<i>初始列表</i>。事件流里正是这个顺序：缓存的行在事件处理器的调用之前。",
     run: async (api, c) => { c.pods = api.pods().map(key); await api.seen("an OnAdd of the initial list", e => e.kind === "OnAdd" && e.note === "initial list"); }},
   {panels: ["wire"], read: "reflector_watch.go", next: "Step07 Bookmarks",
     en: (c, k) => (real(k) ? "The same stream stays open: the informer now <b>watches</b> from the list's resourceVersion"
@@ -122,7 +128,12 @@ const SCENES = [
   {panels: ["handlers"], press: ["burst"], read: "processor.go", next: "Step09 SharedInformer",
     en: () => "A <b>burst of 10 updates</b>. The queue and the cache keep up; fastHandler takes each call at once; slowHandler works " + slow() + " per event, so its <b>backlog</b> grows (the red bar: the informer's own count).",
     zh: () => "<b>连续 10 次更新</b>。队列和缓存跟得上；fastHandler 立刻处理每个调用；slowHandler 每个事件要 " + slow() + "，所以它的<b>积压</b>变长（红条：Informer 自己的计数）。",
-    run: async api => { await api.act("burst", {n: "10"}); await api.state("a backlog in slowHandler", s => s.handlers[1].pending > 1); }},
+    run: async api => {
+      await api.act("burst", {n: "10"});
+      const calls = name => api.log().filter(e => e.kind === "OnUpdate" && (e.text || "").startsWith(name)).length;
+      await api.until("slowHandler behind fastHandler", () => last.handlers[1].pending > 1 ||
+        calls("main.fastHandler") >= 3 && calls("main.fastHandler") - calls("main.slowHandler") >= 2);
+    }},
   {panels: ["handlers", "queue", "cache"], read: "processor.go, informer_handlers.go", next: "Step09 SharedInformer",
     en: "fastHandler is already done, and so are the queue and the cache: each handler has its own buffer and goroutine, so a slow one holds up neither the fast one nor the queue.",
     zh: "fastHandler 已经处理完了，队列和缓存也是：每个事件处理器有自己的缓冲区和 goroutine，慢的既拖不住快的，也拖不住队列。",
@@ -168,8 +179,8 @@ const SCENES = [
     zh: "第 3 步的那段历史：<b>a</b> 变化，<b>b</b> 变化，<b>a</b> 再变化，<b>c</b> 被删除（a、b、c 是前三个 Pod）。DeltaFIFO 每个 key 只排队<b>一次</b>：a 的两个 Updated 增量挨在一起，排在 b 前面。",
     run: async (api, c) => { await history(api, c); await api.state("three keys queued", s => s.queue.keys.length === 3); }},
   {panels: ["queue", "cache", "handlers"], press: ["step"], read: "fifo.go, process.go", next: "Step03 RealFIFO", keys: c => [c.a],
-    en: "<b>Pop one item</b>: the DeltaFIFO hands out a's whole story, both Updated deltas at once, before b's change; the cache gets a's newest state, then the handlers hear both updates.",
-    zh: "<b>Pop 一个条目</b>：DeltaFIFO 把 a 的整段故事一次交出来，两个 Updated 增量都在，先于 b 的变化；缓存得到 a 的最新状态，然后事件处理器听到两次更新。",
+    en: "<b>Pop one item</b>: the DeltaFIFO hands out a's whole story, both Updated deltas at once, before b's change; for each of them in turn the cache is updated, then the handlers are told.",
+    zh: "<b>Pop 一个条目</b>：DeltaFIFO 把 a 的整段故事一次交出来，两个 Updated 增量都在，先于 b 的变化；对其中每一个依次先更新缓存，再通知事件处理器。",
     run: async (api, c) => { await api.act("step"); await api.see("a's Pop", e => e.kind === "Pop" && e.key === c.a); }},
   {panels: ["queue"], press: ["pause", "queue"], read: "realfifo.go", next: "Step03 RealFIFO",
     en: "Now the same on the <b>RealFIFO</b>, client-go v0.37.2's default: resume, switch (the handlers finish their calls first; a new informer lists), pause again.",
