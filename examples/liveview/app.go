@@ -2,7 +2,8 @@
 // process, observed through public hooks only — a ListerWatcher wrapper
 // (wire.go), SharedIndexInformerOptions.WrapQueue (queue.go), a Clock
 // (clock.go), handlers (handlers.go) and the informer's health figures —
-// and the web server that shows them (feed.go, controls.go, web/).
+// and the web server that shows them (feed.go, controls.go, web/). The
+// informer's start, stop and clean restart are in run.go.
 //
 // client-go counterpart: none; it watches client-go's pipeline at work.
 // Tutorial: 004 §2 (the whole pipeline), 000 §4 (when things go wrong).
@@ -18,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/learn-k8s/informer"
@@ -31,14 +33,17 @@ var webFiles embed.FS
 type config struct {
 	Addr             string        // the page's listen address; loopback only
 	BookmarkInterval time.Duration // how often fakeapi sends BOOKMARKs
-	ResyncPeriod     time.Duration // the informer's resync period
+	ResyncPeriod     time.Duration // the informer's resync period; 0: none (the page can set one)
 	Pods             int           // pods created before the informer starts
-	Queue            string        // "DeltaFIFO" (client-go ≤1.32's pipeline) or "RealFIFO" (v0.37.2's)
+	Queue            string        // "RealFIFO" (client-go v0.37.2's pipeline, the default) or "DeltaFIFO" (≤1.32's)
+	SlowDelay        time.Duration // slowHandler's work per event; 0: 500 ms
+	BackoffScale     float64       // tests only: backoffs really last this fraction of their length; 0: all of it
 }
 
 // queueKinds maps each queue the page can switch to onto the feature gates
-// that make an informer run it: every gate off is client-go 1.32's pipeline,
-// the one the tutorial teaches; every gate on is client-go v0.37.2's default.
+// that make an informer run it: every gate on is client-go v0.37.2's
+// default, the RealFIFO; every gate off is client-go 1.32's pipeline, the
+// DeltaFIFO the tutorial teaches first.
 var queueKinds = map[string]func() informer.PipelineGates{
 	"DeltaFIFO": informer.PipelineGates132,
 	"RealFIFO":  informer.DefaultPipelineGates,
@@ -55,14 +60,17 @@ type app struct {
 	stop  context.CancelFunc
 	srv   *http.Server
 	url   string
+	boot  string // the start time, RFC 3339 with nanoseconds
 
 	served chan struct{}
 
-	switchMu sync.Mutex // one queue switch at a time
+	switchMu sync.Mutex                 // one restart at a time
+	current  atomic.Pointer[pacedQueue] // the running informer's queue, for the handlers
 
 	mu        sync.Mutex // guards the fields below
 	inf       informer.SharedIndexInformer
 	queue     *pacedQueue
+	resync    time.Duration // the running informer's resync period
 	stopInf   context.CancelFunc
 	infDone   chan struct{}
 	handlers  [handlerSlots]*viewHandler
@@ -82,8 +90,11 @@ func start(cfg config) (*app, error) {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, fmt.Errorf("the live view listens on loopback only, not %q", cfg.Addr)
 	}
+	if cfg.SlowDelay <= 0 {
+		cfg.SlowDelay = 500 * time.Millisecond
+	}
 	if cfg.Queue == "" {
-		cfg.Queue = "DeltaFIFO"
+		cfg.Queue = "RealFIFO"
 	}
 	if queueKinds[cfg.Queue] == nil {
 		return nil, fmt.Errorf("no queue %q: DeltaFIFO or RealFIFO", cfg.Queue)
@@ -92,10 +103,12 @@ func start(cfg config) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, feed: newFeed(), api: api, served: make(chan struct{})}
+	a := &app{cfg: cfg, feed: newFeed(), api: api, served: make(chan struct{}), resync: cfg.ResyncPeriod,
+		boot: time.Now().Format(time.RFC3339Nano)}
 	a.ctx, a.stop = context.WithCancel(context.Background())
 	a.wire = &wire{feed: a.feed}
 	a.clock = newJumpClock(cfg.ResyncPeriod, a.wire.backingOff)
+	a.clock.backoffScale = cfg.BackoffScale
 	client, err := informer.NewRESTClient(informer.RESTConfig{Host: api.URL()})
 	if err != nil {
 		api.Close()
@@ -110,9 +123,9 @@ func start(cfg config) (*app, error) {
 		}
 	}
 	for slot := range 2 {
-		a.handlers[slot] = newHandler(slot, a.feed, a.ctx)
+		a.handlers[slot] = a.newHandler(slot)
 	}
-	a.startInformer(cfg.Queue)
+	a.startInformer(cfg.Queue, cfg.ResyncPeriod)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -140,52 +153,6 @@ var podIndexers = informer.Indexers{
 		}
 		return nil, nil
 	},
-}
-
-// startInformer makes and runs a new informer on the queue kind, with the
-// handlers of every filled slot. The caller must not hold a.mu.
-func (a *app) startInformer(kind string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.queueKind, a.queue = kind, nil // the new queue comes with Run
-	gates := queueKinds[kind]()
-	var inf informer.SharedIndexInformer
-	inf = informer.NewSharedIndexInformerWithOptions(a.wire, &informer.Pod{}, informer.SharedIndexInformerOptions{
-		ResyncPeriod:  a.cfg.ResyncPeriod,
-		Indexers:      podIndexers,
-		Clock:         a.clock,
-		PipelineGates: &gates,
-		WrapQueue: func(q informer.Queue) informer.Queue {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			a.queue = newPacedQueue(q, a.feed, inf.GetIndexer(), a.paused, gates.AtomicFIFO)
-			return a.queue
-		},
-	})
-	for slot, h := range a.handlers {
-		if h != nil {
-			h.reg, _ = inf.AddEventHandler(wrapHandler(slot, h))
-		}
-	}
-	ctx, cancel := context.WithCancel(a.ctx)
-	done := make(chan struct{})
-	a.inf, a.stopInf, a.infDone = inf, cancel, done
-	go func() {
-		defer close(done)
-		inf.Run(ctx)
-	}()
-	a.feed.add("control", "informer started", "", "", gates.String())
-}
-
-// stopInformer stops the informer and waits until it has ended.
-func (a *app) stopInformer() {
-	a.mu.Lock()
-	cancel, done := a.stopInf, a.infDone
-	a.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
 }
 
 // Close stops everything and waits until every goroutine has ended.
@@ -216,6 +183,9 @@ func (a *app) routes() http.Handler {
 	mux := http.NewServeMux()
 	web, _ := fs.Sub(webFiles, "web")
 	mux.Handle("GET /", http.FileServerFS(web))
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent) // the page names its icon inline; other tools still ask here
+	})
 	mux.HandleFunc("GET /events", a.serveEvents)
 	mux.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

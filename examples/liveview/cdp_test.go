@@ -1,7 +1,9 @@
 // cdp_test.go is a minimal client of the Chrome DevTools protocol for the
 // browser test, on the standard library only: the WebSocket handshake and
 // framing of RFC 6455 (text frames, masked from the client; no extensions),
-// and the protocol's request/response messages matched by id.
+// and the protocol's request/response messages matched by id. The events it
+// reads meanwhile are checked for trouble: an exception, a console error,
+// a failed request (Chromium logs those as errors too) is kept in problems.
 
 package main
 
@@ -24,9 +26,55 @@ import (
 
 // cdp is a connection to one DevTools target (a page).
 type cdp struct {
-	conn net.Conn
-	r    *bufio.Reader
-	id   int
+	conn     net.Conn
+	r        *bufio.Reader
+	id       int
+	problems []string // exceptions, console errors and failed requests, in order
+}
+
+// notice keeps the trouble an event reports: an uncaught exception, a
+// console.error or failed assertion, or a log entry at level error (a
+// failed request: a 404, a refused connection).
+func (c *cdp) notice(method string, params json.RawMessage) {
+	switch method {
+	case "Runtime.exceptionThrown":
+		var p struct {
+			ExceptionDetails struct {
+				Text      string `json:"text"`
+				Exception struct {
+					Description string `json:"description"`
+				} `json:"exception"`
+			} `json:"exceptionDetails"`
+		}
+		json.Unmarshal(params, &p)
+		c.problems = append(c.problems, "exception: "+p.ExceptionDetails.Text+" "+p.ExceptionDetails.Exception.Description)
+	case "Runtime.consoleAPICalled":
+		var p struct {
+			Type string `json:"type"`
+			Args []struct {
+				Value       any    `json:"value"`
+				Description string `json:"description"`
+			} `json:"args"`
+		}
+		json.Unmarshal(params, &p)
+		if p.Type == "error" || p.Type == "assert" {
+			text := "console." + p.Type + ":"
+			for _, a := range p.Args {
+				text += fmt.Sprintf(" %v%s", a.Value, a.Description)
+			}
+			c.problems = append(c.problems, text)
+		}
+	case "Log.entryAdded":
+		var p struct {
+			Entry struct {
+				Level, Source, Text, URL string
+			} `json:"entry"`
+		}
+		json.Unmarshal(params, &p)
+		if p.Entry.Level == "error" {
+			c.problems = append(c.problems, "log ("+p.Entry.Source+"): "+p.Entry.Text+" "+p.Entry.URL)
+		}
+	}
 }
 
 // dialCDP opens the WebSocket of wsURL ("ws://127.0.0.1:port/devtools/page/ID").
@@ -158,12 +206,17 @@ func (c *cdp) call(method string, params any, result any) error {
 		}
 		var resp struct {
 			ID     int             `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 			Result json.RawMessage `json:"result"`
 			Error  *struct {
 				Message string `json:"message"`
 			} `json:"error"`
 		}
 		if err := json.Unmarshal(raw, &resp); err != nil || resp.ID != c.id {
+			if resp.Method != "" {
+				c.notice(resp.Method, resp.Params)
+			}
 			continue // an event, or another answer
 		}
 		if resp.Error != nil {

@@ -20,6 +20,10 @@ import (
 type jumpClock struct {
 	resyncPeriod time.Duration
 	onBackoff    func(d time.Duration)
+	// backoffScale, when above 0, shortens the backoff timers' real
+	// durations by that factor (tests only: the page shows the backoff the
+	// Reflector asked for).
+	backoffScale float64
 
 	mu     sync.Mutex
 	offset time.Duration
@@ -30,6 +34,14 @@ var _ informer.Clock = (*jumpClock)(nil)
 
 func newJumpClock(resyncPeriod time.Duration, onBackoff func(time.Duration)) *jumpClock {
 	return &jumpClock{resyncPeriod: resyncPeriod, onBackoff: onBackoff, timers: map[*jumpTimer]struct{}{}}
+}
+
+// setResyncPeriod tells the clock the resync period of the informer that
+// uses it next, so that it can tell the resync timer from a backoff.
+func (c *jumpClock) setResyncPeriod(d time.Duration) {
+	c.mu.Lock()
+	c.resyncPeriod = d
+	c.mu.Unlock()
 }
 
 // Now is the real time plus the jumps so far.
@@ -44,14 +56,25 @@ func (c *jumpClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // NewTimer returns a real timer that a jump past its deadline fires early.
 func (c *jumpClock) NewTimer(d time.Duration) informer.Timer {
-	if d != c.resyncPeriod && c.onBackoff != nil {
+	c.mu.Lock()
+	backoff := d != c.resyncPeriod && c.onBackoff != nil
+	c.mu.Unlock()
+	if backoff {
 		c.onBackoff(d)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &jumpTimer{c: c, t: time.NewTimer(d), deadline: time.Now().Add(c.offset + d)}
+	t := &jumpTimer{c: c, backoff: backoff, t: time.NewTimer(c.realLocked(d, backoff)), deadline: time.Now().Add(c.offset + d)}
 	c.timers[t] = struct{}{}
 	return t
+}
+
+// realLocked is how long a timer of d really runs.
+func (c *jumpClock) realLocked(d time.Duration, backoff bool) time.Duration {
+	if backoff && c.backoffScale > 0 {
+		return time.Duration(float64(d) * c.backoffScale)
+	}
+	return d
 }
 
 // Jump moves the time forward by d and fires the timers that fall due.
@@ -69,6 +92,7 @@ func (c *jumpClock) Jump(d time.Duration) {
 
 type jumpTimer struct {
 	c        *jumpClock
+	backoff  bool // a backoff timer, not the resync timer
 	t        *time.Timer
 	deadline time.Time // guarded by c.mu
 }
@@ -86,6 +110,7 @@ func (t *jumpTimer) Reset(d time.Duration) bool {
 	t.c.mu.Lock()
 	t.deadline = time.Now().Add(t.c.offset + d)
 	t.c.timers[t] = struct{}{}
+	real := t.c.realLocked(d, t.backoff)
 	t.c.mu.Unlock()
-	return t.t.Reset(d)
+	return t.t.Reset(real)
 }

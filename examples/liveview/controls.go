@@ -21,34 +21,56 @@ import (
 )
 
 // controlFunc runs a control and says what it did.
-type controlFunc func(r *http.Request) (string, error)
+type controlFunc func(r *http.Request) (message, error)
+
+// said turns a function that returns plain text into a controlFunc.
+func said(f func() (string, error)) controlFunc {
+	return func(*http.Request) (message, error) {
+		text, err := f()
+		return plain(text), err
+	}
+}
 
 // controls maps each control's name (its path under /api/) to its function.
+// The slower and faster controls, and resync and step, are in controls_informer.go.
 func (a *app) controls() map[string]controlFunc {
 	return map[string]controlFunc{
-		"create":        func(*http.Request) (string, error) { return a.createPod() },
-		"update":        func(r *http.Request) (string, error) { return a.updatePod(r.FormValue("name")) },
-		"delete":        func(r *http.Request) (string, error) { return a.deletePod(r.FormValue("name")) },
-		"burst":         a.burst,
-		"dropwatch":     func(*http.Request) (string, error) { a.api.CloseWatches(); return "watches closed", nil },
-		"compact":       func(*http.Request) (string, error) { a.api.Compact(0); return "history compacted", nil },
+		"create": said(a.createPod),
+		"update": func(r *http.Request) (message, error) {
+			return said(func() (string, error) { return a.updatePod(r.FormValue("name")) })(r)
+		},
+		"delete": func(r *http.Request) (message, error) {
+			return said(func() (string, error) { return a.deletePod(r.FormValue("name")) })(r)
+		},
+		"burst": a.burst,
+		"dropwatch": func(*http.Request) (message, error) {
+			a.api.CloseWatches()
+			return msg("watchesClosed", "the server ended every watch"), nil
+		},
+		"compact": func(*http.Request) (message, error) {
+			a.api.Compact(0)
+			return msg("compacted", "history compacted: no old event is kept"), nil
+		},
 		"down":          a.down,
 		"up":            a.up,
 		"addhandler":    a.addHandler,
 		"removehandler": a.removeHandler,
-		"resync":        a.resync,
+		"resync":        a.resyncNow,
+		"resyncperiod":  a.setResyncPeriod,
+		"restart":       a.startOver,
 		"pause":         a.pause,
 		"step":          a.step,
 		"queue":         a.switchQueue,
-		"slower": func(*http.Request) (string, error) {
-			return "slowHandler: " + a.handlers[1].slower(false).String(), nil
-		},
-		"faster": func(*http.Request) (string, error) { return "slowHandler: " + a.handlers[1].slower(true).String(), nil },
+		"slower":        a.slowerOrFaster(false),
+		"faster":        a.slowerOrFaster(true),
 	}
 }
 
 // control serves one control: POST only; its line goes into the feed before
-// it runs; the answer is JSON {"ok":..., "text":...}.
+// it runs; the answer is JSON {"ok":..., "text":..., "msg":..., "args":...}.
+// A control that cannot run now (the server is already down...) answers
+// 200 with ok false: the request was fine, so the page logs no failed
+// request; bad input is a 400.
 func (a *app) control(name string, run controlFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -57,19 +79,18 @@ func (a *app) control(name string, run controlFunc) http.HandlerFunc {
 			return
 		}
 		a.feed.add("control", name, r.FormValue("name"), "", r.Form.Encode())
-		text, err := run(r)
+		m, err := run(r)
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
-			code := http.StatusConflict
+			m = messageOf(err)
 			if errors.Is(err, errBadRequest) {
-				code = http.StatusBadRequest
+				w.WriteHeader(http.StatusBadRequest)
 			}
-			w.WriteHeader(code)
-			a.feed.add("control", name+" failed", "", "", err.Error())
-			sendJSON(w, map[string]any{"ok": false, "text": err.Error()})
+			a.feed.addMsg("control", name+" failed", "", "", m)
+			sendJSON(w, map[string]any{"ok": false, "text": m.Text, "msg": m.Msg, "args": m.Args})
 			return
 		}
-		sendJSON(w, map[string]any{"ok": true, "text": text})
+		sendJSON(w, map[string]any{"ok": true, "text": m.Text, "msg": m.Msg, "args": m.Args})
 	}
 }
 
@@ -127,7 +148,7 @@ func (a *app) updatePod(name string) (string, error) {
 	if name == "" {
 		names := a.podNames()
 		if len(names) == 0 {
-			return "", errors.New("there is no pod to update")
+			return "", refuse("noPod", "there is no pod")
 		}
 		name = names[0]
 	}
@@ -152,141 +173,9 @@ func (a *app) deletePod(name string) (string, error) {
 	if name == "" {
 		names := a.podNames()
 		if len(names) == 0 {
-			return "", errors.New("there is no pod to delete")
+			return "", refuse("noPod", "there is no pod")
 		}
 		name = names[0]
 	}
 	return "default/" + name, a.api.Delete(fakeapi.Pods, "default", name)
-}
-
-// burst makes n updates (default 10) over the first three pods, so that the
-// queue merges several Deltas under one key.
-func (a *app) burst(r *http.Request) (string, error) {
-	n := 10
-	if v := r.FormValue("n"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n < 1 || n > 1000 {
-			return "", fmt.Errorf("%w: n must be 1 to 1000", errBadRequest)
-		}
-	}
-	names := a.podNames()
-	if len(names) == 0 {
-		return "", errors.New("there is no pod to update")
-	}
-	names = names[:min(3, len(names))]
-	for i := range n {
-		if _, err := a.updatePod(names[i%len(names)]); err != nil {
-			return "", err
-		}
-	}
-	return fmt.Sprintf("%d updates", n), nil
-}
-
-func (a *app) down(*http.Request) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.apiDown {
-		return "", errors.New("the server is already down")
-	}
-	if err := a.api.Stop(); err != nil {
-		return "", err
-	}
-	a.apiDown = true
-	return "the server stopped listening (writes from this page still reach its store)", nil
-}
-
-func (a *app) up(*http.Request) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if !a.apiDown {
-		return "", errors.New("the server is already up")
-	}
-	if err := a.api.Restart(); err != nil {
-		return "", err
-	}
-	a.apiDown = false
-	return "the server listens again", nil
-}
-
-func (a *app) addHandler(*http.Request) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for slot, h := range a.handlers {
-		if h == nil {
-			h = newHandler(slot, a.feed, a.ctx)
-			reg, err := a.inf.AddEventHandler(wrapHandler(slot, h))
-			if err != nil {
-				return "", err
-			}
-			h.reg, a.handlers[slot] = reg, h
-			return h.name, nil
-		}
-	}
-	return "", errors.New("every handler slot is taken")
-}
-
-// removeHandler removes the last handler added (never the first two).
-func (a *app) removeHandler(*http.Request) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for slot := handlerSlots - 1; slot >= 2; slot-- {
-		if h := a.handlers[slot]; h != nil {
-			if err := a.inf.RemoveEventHandler(h.reg); err != nil {
-				return "", err
-			}
-			a.handlers[slot] = nil
-			return h.name, nil
-		}
-	}
-	return "", errors.New("only the two first handlers are left; they stay")
-}
-
-// resync moves the informer's clock one resync period forward: the resync
-// timer fires and every handler is due.
-func (a *app) resync(*http.Request) (string, error) {
-	a.clock.Jump(a.cfg.ResyncPeriod)
-	return "clock moved " + a.cfg.ResyncPeriod.String() + " forward", nil
-}
-
-func (a *app) pause(r *http.Request) (string, error) {
-	on, err := strconv.ParseBool(r.FormValue("on"))
-	if err != nil {
-		return "", fmt.Errorf("%w: on must be true or false", errBadRequest)
-	}
-	a.mu.Lock()
-	a.paused = on
-	q := a.queue
-	a.mu.Unlock()
-	if q != nil {
-		q.setPaused(on)
-	}
-	if on {
-		return "step mode: each step Pops one item", nil
-	}
-	return "running", nil
-}
-
-func (a *app) step(*http.Request) (string, error) {
-	a.mu.Lock()
-	q := a.queue
-	a.mu.Unlock()
-	if q == nil || !q.step() {
-		return "", errors.New("not in step mode")
-	}
-	return "one Pop allowed", nil
-}
-
-// switchQueue stops the informer and starts a new one on the other queue
-// (kind=DeltaFIFO or kind=RealFIFO); the handlers carry over, and get the
-// new informer's initial list.
-func (a *app) switchQueue(r *http.Request) (string, error) {
-	kind := r.FormValue("kind")
-	if queueKinds[kind] == nil {
-		return "", fmt.Errorf("%w: kind must be DeltaFIFO or RealFIFO", errBadRequest)
-	}
-	a.switchMu.Lock()
-	defer a.switchMu.Unlock()
-	a.stopInformer()
-	a.startInformer(kind)
-	return "the informer now runs a " + kind, nil
 }

@@ -19,16 +19,22 @@ const maxEntries = 300
 
 // entry is one line of the feed. Kind names what happened in the words of
 // the code (LIST, BOOKMARK, Pop, OnAdd...), so it is not translated; Text
-// holds details such as a query or an error message.
+// holds details such as a query or an error message, in English. When Msg
+// is set, the page shows the message Msg with Args in its own language
+// instead of Text; Note is a word the page translates (a handler's note).
 type entry struct {
-	Seq   int64  `json:"seq"`
-	At    string `json:"at"`    // wall-clock time, 15:04:05.000
-	Ms    int64  `json:"ms"`    // the same, in Unix milliseconds
-	Panel string `json:"panel"` // control, server, wire, queue, cache, handlers
-	Kind  string `json:"kind"`
-	Key   string `json:"key,omitempty"`
-	RV    string `json:"rv,omitempty"`
-	Text  string `json:"text,omitempty"`
+	Seq   int64             `json:"seq"`
+	At    string            `json:"at"`    // wall-clock time, 15:04:05.000
+	Ms    int64             `json:"ms"`    // the same, in Unix milliseconds
+	Panel string            `json:"panel"` // control, server, wire, queue, cache, handlers
+	Kind  string            `json:"kind"`
+	Key   string            `json:"key,omitempty"`
+	Keys  []string          `json:"keys,omitempty"` // every key a Pop or PopBatch handed out
+	RV    string            `json:"rv,omitempty"`
+	Text  string            `json:"text,omitempty"`
+	Msg   string            `json:"msg,omitempty"`
+	Args  map[string]string `json:"args,omitempty"`
+	Note  string            `json:"note,omitempty"`
 }
 
 // feed is the log. Every add wakes the streams, which send what is new.
@@ -44,14 +50,24 @@ func newFeed() *feed { return &feed{changed: make(chan struct{})} }
 
 // add appends an entry and wakes every stream.
 func (f *feed) add(panel, kind, key, rv, text string) {
+	f.addEntry(entry{Panel: panel, Kind: kind, Key: key, RV: rv, Text: text})
+}
+
+// addMsg appends an entry whose details the page translates: msg with args
+// (text is the same in English, for logs and tests).
+func (f *feed) addMsg(panel, kind, key, rv string, m message) {
+	f.addEntry(entry{Panel: panel, Kind: kind, Key: key, RV: rv, Text: m.Text, Msg: m.Msg, Args: m.Args})
+}
+
+// addEntry numbers e, stamps it with the time, appends it and wakes every
+// stream.
+func (f *feed) addEntry(e entry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
 	now := time.Now()
-	f.entries = append(f.entries, entry{
-		Seq: f.seq, At: now.Format("15:04:05.000"), Ms: now.UnixMilli(),
-		Panel: panel, Kind: kind, Key: key, RV: rv, Text: text,
-	})
+	e.Seq, e.At, e.Ms = f.seq, now.Format("15:04:05.000"), now.UnixMilli()
+	f.entries = append(f.entries, e)
 	if len(f.entries) > maxEntries {
 		f.entries = append([]entry(nil), f.entries[len(f.entries)-maxEntries:]...)
 	}

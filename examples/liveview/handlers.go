@@ -45,6 +45,10 @@ type viewHandler struct {
 	feed *feed
 	ctx  context.Context // ends the work of a stopping program
 
+	// before is called with a call's key and version before the call is
+	// written into the feed (the Pop's cache lines go first).
+	before func(key, rv string)
+
 	mu       sync.Mutex
 	delay    time.Duration
 	count    int
@@ -64,13 +68,9 @@ type (
 // handlerNames are the handler types' names, by slot.
 var handlerNames = [...]string{"main.fastHandler", "main.slowHandler", "main.extraHandler1", "main.extraHandler2", "main.extraHandler3"}
 
-// newHandler returns the handler of slot; the slow one starts at 500 ms.
+// newHandler returns the handler of slot, with no work per event.
 func newHandler(slot int, f *feed, ctx context.Context) *viewHandler {
-	h := &viewHandler{name: handlerNames[slot], feed: f, ctx: ctx}
-	if slot == 1 {
-		h.delay = 500 * time.Millisecond
-	}
-	return h
+	return &viewHandler{name: handlerNames[slot], feed: f, ctx: ctx}
 }
 
 // wrapHandler gives h the Go type of its slot.
@@ -131,7 +131,10 @@ func (h *viewHandler) got(call string, obj any, note string) {
 	}
 	delay := h.delay
 	h.mu.Unlock()
-	h.feed.add("handlers", call, key, rv, h.name+" "+note)
+	if h.before != nil {
+		h.before(key, rv)
+	}
+	h.feed.addEntry(entry{Panel: "handlers", Kind: call, Key: key, RV: rv, Text: h.name + " " + note, Note: note})
 	if delay > 0 {
 		t := time.NewTimer(delay) // the handler's "work"
 		defer t.Stop()
@@ -165,6 +168,6 @@ func (h *viewHandler) snapshot(pending map[string]int64) handlerState {
 	defer h.mu.Unlock()
 	return handlerState{
 		Name: h.name, Delay: fmt.Sprint(h.delay), Pending: pending[h.name], Count: h.count,
-		Received: append([]received(nil), h.received...),
+		Received: append([]received{}, h.received...),
 	}
 }

@@ -18,7 +18,7 @@ import (
 // startTestApp starts the program and stops it when the test ends.
 func startTestApp(t *testing.T, pods int) *app {
 	t.Helper()
-	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, ResyncPeriod: 90 * time.Second, Pods: pods})
+	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, ResyncPeriod: 90 * time.Second, Pods: pods, Queue: "DeltaFIFO", BackoffScale: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}

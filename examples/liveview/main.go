@@ -2,7 +2,8 @@
 // server's objects and history, the wire (lists, watches, events), the
 // DeltaFIFO, the cache with its indexes, and the handlers with their
 // backlogs, with buttons that change pods and break things on purpose, and
-// a step mode that Pops one item per click.
+// a step mode that Pops one item per click, and guided scenes that tell the
+// walkthrough's stories on it, one narrated step at a time.
 //
 //	go run ./examples/liveview
 //
@@ -26,9 +27,9 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address of the page (loopback only)")
 	bookmarks := flag.Duration("bookmarks", 10*time.Second, "how often fakeapi sends BOOKMARK events")
-	resync := flag.Duration("resync", 90*time.Second, "the informer's resync period")
+	resync := flag.Duration("resync", 0, "the informer's resync period; 0: none (the page can set one)")
 	pods := flag.Int("pods", 3, "pods created before the informer starts")
-	queue := flag.String("queue", "DeltaFIFO", "the informer's queue: DeltaFIFO (client-go ≤1.32, as the tutorial teaches) or RealFIFO (client-go v0.37.2); the page switches too")
+	queue := flag.String("queue", "RealFIFO", "the informer's queue: RealFIFO (client-go v0.37.2's default) or DeltaFIFO (client-go ≤1.32, as the tutorial teaches first); the page switches too")
 	flag.Parse()
 
 	a, err := start(config{Addr: *addr, BookmarkInterval: *bookmarks, ResyncPeriod: *resync, Pods: *pods, Queue: *queue})

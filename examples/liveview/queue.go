@@ -4,6 +4,8 @@
 // what it handed out, shows what is queued, and, in step mode, holds the
 // consumer back so that each step lets exactly one Pop (or PopBatch) through.
 //
+// The Pops, the gate and the cache lines are in queue_pop.go.
+//
 // A DeltaFIFO is read through ListKeys and GetByKey. A RealFIFO has no
 // method that lists its contents (client-go's has none either), so the
 // wrapper keeps a mirror: the deltas it saw go in, less those it saw come
@@ -24,9 +26,11 @@ import (
 
 // queueState is the queue panel.
 type queueState struct {
-	Kind   string      `json:"kind"` // the queue's Go type
-	Keys   []queuedKey `json:"keys"` // a DeltaFIFO's keys, in Pop order
-	Deltas []delta     `json:"deltas,omitempty"`
+	Kind   string      `json:"kind"`   // the queue's Go type
+	Keys   []queuedKey `json:"keys"`   // a DeltaFIFO's keys, in Pop order
+	Real   bool        `json:"real"`   // a RealFIFO: Deltas holds its contents
+	Deltas []delta     `json:"deltas"` // a RealFIFO's deltas, in Pop order
+	Next   int         `json:"next"`   // how many deltas (RealFIFO) or keys the next Pop takes
 	Paused bool        `json:"paused"`
 	Steps  int         `json:"steps"` // steps granted, not yet taken
 	Pops   int64       `json:"pops"`
@@ -51,6 +55,11 @@ type pacedQueue struct {
 	closed bool
 	pops   int64
 	mirror []informer.Delta // a RealFIFO's deltas, oldest first
+
+	// cacheMu guards pendingCache: the cache lines of the Pop in progress,
+	// written into the feed before the first handler call it causes.
+	cacheMu      sync.Mutex
+	pendingCache []cacheLine
 }
 
 func newPacedQueue(q informer.Queue, f *feed, cache informer.Indexer, paused, bookmarkDeltas bool) *pacedQueue {
@@ -138,144 +147,19 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 	return err
 }
 
-// queued reports whether anything waits; the caller holds p.mu.
-func (p *pacedQueue) queuedLocked() bool {
-	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
-		return len(f.ListKeys()) > 0
-	}
-	return len(p.mirror) > 0
-}
-
-// gate waits until something is queued and, in step mode, for a step.
-// Waiting here, not in the queue's own Pop, is what lets step mode start at
-// any time: a consumer blocked inside the queue's Pop would take the next
-// item without a step.
-func (p *pacedQueue) gate() {
-	p.mu.Lock()
-	for !p.closed && (p.paused && p.steps == 0 || !p.queuedLocked()) {
-		p.cond.Wait()
-	}
-	if p.paused && p.steps > 0 {
-		p.steps--
-	}
-	p.mu.Unlock()
-	p.feed.poke()
-}
-
-// Pop pops one item when the gate opens.
-func (p *pacedQueue) Pop(process informer.PopProcessFunc) (any, error) {
-	p.gate()
-	n := 0
-	item, err := p.Queue.Pop(func(item any, isInInitialList bool) error {
-		deltas, _ := item.(informer.Deltas)
-		n = len(deltas)
-		return p.processed("Pop", deltas, func() error { return process(item, isInInitialList) })
-	})
-	p.consumed(min(n, 1)) // a RealFIFO's Pop takes one delta; a DeltaFIFO's, one key
-	return item, err
-}
-
-// PopBatch pops one batch (a RealFIFO's) when the gate opens. A queue
-// without PopBatch pops one item, as the run loop would.
-func (p *pacedQueue) PopBatch(processBatch informer.ProcessBatchFunc, processSingle informer.PopProcessFunc) error {
-	bq, ok := p.Queue.(informer.QueueWithBatch)
-	if !ok {
-		_, err := p.Pop(processSingle)
-		return err
-	}
-	p.gate()
-	n := 0
-	err := bq.PopBatch(func(batch []informer.Delta, isInInitialList bool) error {
-		n = len(batch)
-		return p.processed("PopBatch", informer.Deltas(batch), func() error { return processBatch(batch, isInInitialList) })
-	}, func(item any, isInInitialList bool) error {
-		n = 1
-		deltas, _ := item.(informer.Deltas)
-		return p.processed("Pop", deltas, func() error { return processSingle(item, isInInitialList) })
-	})
-	p.consumed(n)
-	return err
-}
-
-// processed records a Pop, runs its processing, and records where each key
-// went: the cache was written before any handler was told, though the
-// handlers' goroutines may already be at work (and in the feed).
-func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func() error) error {
-	p.mu.Lock()
-	p.pops++
-	p.mu.Unlock()
-	key := ""
-	if p.isDeltaFIFO() && len(deltas) > 0 {
-		key, _ = describeObject(deltas.Newest().Object)
-	}
-	p.feed.add("queue", op, key, "", describeDeltas(deltas))
-	err := process()
-	seen := map[string]bool{}
-	for _, d := range deltas {
-		k, _ := describeObject(d.Object)
-		if k == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		if obj, exists, _ := p.cache.GetByKey(k); exists {
-			_, rv := describeObject(obj)
-			p.feed.add("cache", "cache: stored", k, rv, "")
-		} else {
-			p.feed.add("cache", "cache: deleted", k, "", "")
-		}
-	}
-	return err
-}
-
-// consumed drops n popped deltas from a RealFIFO's mirror.
-func (p *pacedQueue) consumed(n int) {
-	p.mu.Lock()
-	if !p.isDeltaFIFO() {
-		p.mirror = p.mirror[min(n, len(p.mirror)):]
-	}
-	p.mu.Unlock()
-	p.feed.poke()
-}
-
-// Close closes the queue and releases a Pop waiting at the gate.
-func (p *pacedQueue) Close() {
-	p.mu.Lock()
-	p.closed = true
-	p.cond.Broadcast()
-	p.mu.Unlock()
-	p.Queue.Close()
-}
-
-// setPaused turns step mode on or off.
-func (p *pacedQueue) setPaused(paused bool) {
-	p.mu.Lock()
-	p.paused, p.steps = paused, 0
-	p.cond.Broadcast()
-	p.mu.Unlock()
-	p.feed.poke()
-}
-
-// step lets exactly one more Pop through; false when not paused.
-func (p *pacedQueue) step() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.paused {
-		return false
-	}
-	p.steps++
-	p.cond.Broadcast()
-	return true
-}
-
 func (p *pacedQueue) snapshot() queueState {
 	p.mu.Lock()
 	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops}
+	s.Deltas = []delta{}
 	if !p.isDeltaFIFO() {
-		s.Deltas = deltasOf(p.mirror)
+		s.Real, s.Deltas = true, deltasOf(p.mirror)
+		s.Next = nextBatch(s.Deltas)
 	}
 	p.mu.Unlock()
+	s.Keys = []queuedKey{}
 	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
 		s.Keys = queuedKeys(f)
+		s.Next = min(1, len(s.Keys))
 	}
 	return s
 }

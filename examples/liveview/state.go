@@ -23,6 +23,7 @@ const maxHistory = 30
 
 // state is everything the page shows.
 type state struct {
+	Boot     string         `json:"boot"` // when this program started: a page that sees it change starts its feed over
 	Server   serverState    `json:"server"`
 	Wire     wireState      `json:"wire"`
 	Queue    queueState     `json:"queue"`
@@ -65,8 +66,9 @@ type cacheState struct {
 type informerState struct {
 	Synced       bool   `json:"synced"`
 	LastSyncRV   string `json:"lastSyncRV"`
-	ResyncPeriod string `json:"resyncPeriod"`
-	Queue        string `json:"queue"` // DeltaFIFO or RealFIFO
+	ResyncPeriod string `json:"resyncPeriod"` // "0s": none
+	Paused       bool   `json:"paused"`       // step mode is on
+	Queue        string `json:"queue"`        // DeltaFIFO or RealFIFO
 	Gates        string `json:"gates"`
 }
 
@@ -74,13 +76,14 @@ type informerState struct {
 // are read one after the other, as a learner's eye would.
 func (a *app) snapshot() state {
 	a.mu.Lock()
-	inf, q, down, kind := a.inf, a.queue, a.apiDown, a.queueKind
+	inf, q, down, kind, resync, paused := a.inf, a.queue, a.apiDown, a.queueKind, a.resync, a.paused
 	hs := a.handlers
 	a.mu.Unlock()
 
-	var s state
+	s := state{Boot: a.boot}
 	s.Server = a.serverSnapshot(!down)
 	s.Wire = a.wire.snapshot()
+	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}}
 	if q != nil {
 		s.Queue = q.snapshot()
 	}
@@ -97,8 +100,8 @@ func (a *app) snapshot() state {
 			s.Handlers = append(s.Handlers, h.snapshot(pending))
 		}
 	}
-	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: a.cfg.ResyncPeriod.String(),
-		Queue: kind, Gates: queueKinds[kind]().String()}
+	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: resync.String(),
+		Queue: kind, Gates: queueKinds[kind]().String(), Paused: paused}
 	return s
 }
 

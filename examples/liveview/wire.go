@@ -3,6 +3,8 @@
 // on the wire), their answers, and every event of every watch stream,
 // BOOKMARKs and ERRORs included; with the backoff timers the clock sees
 // (clock.go), that tells the Reflector's state: listing, watching, backing off.
+// A request that fails like the one before it is counted, not repeated, so
+// the LIST that matters stays in view while the server is down.
 //
 // client-go counterpart: a cache.ListerWatcher wrapping another (client-go
 // wraps its own the same way, e.g. for the watch-list fallback).
@@ -12,8 +14,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,8 +25,8 @@ import (
 )
 
 const (
-	maxRequests   = 12 // requests the wire panel shows
-	maxWireEvents = 20 // watch events the wire panel shows
+	maxRequests   = 10 // requests the wire panel shows
+	maxWireEvents = 12 // watch events the wire panel shows
 )
 
 // request is one list or watch the Reflector made.
@@ -30,7 +34,9 @@ type request struct {
 	At     string `json:"at"`
 	Verb   string `json:"verb"` // LIST or WATCH
 	Query  string `json:"query"`
-	Result string `json:"result"` // "" while in flight
+	Result string `json:"result"` // English; "" while in flight
+	message
+	Times int `json:"times"` // how many times it was made and failed alike (1 and up)
 
 	id int64
 }
@@ -46,7 +52,7 @@ type wireEvent struct {
 
 // wireState is the wire panel.
 type wireState struct {
-	State    string      `json:"state"` // listing, watching, backing off, watch ended, failed
+	State    string      `json:"state"` // listing, watching, backing off, watch ended, failed, stopped
 	For      string      `json:"for"`   // how long it has been in that state
 	Backoff  string      `json:"backoff,omitempty"`
 	Requests []request   `json:"requests"`
@@ -65,6 +71,7 @@ type wire struct {
 	requests []request
 	lastID   int64
 	events   []wireEvent
+	quiet    bool // the informer is being stopped on purpose: its errors are no faults
 }
 
 func (w *wire) setState(state string, backoff time.Duration) {
@@ -74,8 +81,27 @@ func (w *wire) setState(state string, backoff time.Duration) {
 	w.feed.poke()
 }
 
+// setQuiet marks the informer's stop as on purpose (true) or over (false).
+func (w *wire) setQuiet(quiet bool) {
+	w.mu.Lock()
+	w.quiet = quiet
+	w.mu.Unlock()
+	if quiet {
+		w.setState("stopped", 0)
+	}
+}
+
+func (w *wire) isQuiet() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.quiet
+}
+
 // backingOff is told by the clock about a backoff timer.
 func (w *wire) backingOff(d time.Duration) {
+	if w.isQuiet() {
+		return
+	}
 	w.setState("backing off", d)
 	w.feed.add("wire", "backoff", "", "", d.Round(time.Millisecond).String())
 }
@@ -85,22 +111,93 @@ func (w *wire) begin(verb string, q url.Values) int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.lastID++
-	w.requests = append(w.requests, request{At: time.Now().Format("15:04:05.000"), Verb: verb, Query: q.Encode(), id: w.lastID})
-	if len(w.requests) > maxRequests {
-		w.requests = append([]request(nil), w.requests[len(w.requests)-maxRequests:]...)
-	}
+	w.requests = append(w.requests, request{At: time.Now().Format("15:04:05.000"), Verb: verb, Query: q.Encode(), Times: 1, id: w.lastID})
+	w.trimLocked()
 	return w.lastID
 }
 
-// end records the answer to request id, if it is still shown.
-func (w *wire) end(id int64, result string) {
+// trimLocked drops the oldest requests beyond maxRequests, but never the
+// newest LIST: it tells where the informer's state comes from.
+func (w *wire) trimLocked() {
+	lastList := -1
+	for i, r := range w.requests {
+		if r.Verb == "LIST" {
+			lastList = i
+		}
+	}
+	for len(w.requests) > maxRequests {
+		drop := 0
+		if lastList == 0 {
+			drop = 1
+		}
+		w.requests = append(w.requests[:drop], w.requests[drop+1:]...)
+		if lastList > drop {
+			lastList--
+		}
+	}
+}
+
+// end records the answer to request id. A failure like the previous
+// request's (same verb, query and answer) only counts one more time.
+func (w *wire) end(id int64, result message) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for i := range w.requests {
-		if w.requests[i].id == id {
-			w.requests[i].Result = result
+		if w.requests[i].id != id {
+			continue
 		}
+		r := &w.requests[i]
+		r.Result, r.message = result.Text, result
+		if i > 0 && strings.HasPrefix(result.Msg, "failed") {
+			if p := &w.requests[i-1]; p.Verb == r.Verb && sameQuery(p.Query, r.Query) && p.Result == r.Result {
+				p.Times++
+				p.At, p.Query = r.At, r.Query
+				w.requests = append(w.requests[:i], w.requests[i+1:]...)
+			}
+		}
+		return
 	}
+}
+
+// sameQuery reports whether two queries ask for the same thing: a watch's
+// timeoutSeconds is drawn at random for each try.
+func sameQuery(a, b string) bool {
+	qa, errA := url.ParseQuery(a)
+	qb, errB := url.ParseQuery(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	qa.Del("timeoutSeconds")
+	qb.Del("timeoutSeconds")
+	return qa.Encode() == qb.Encode()
+}
+
+// failure describes a failed request in a few words: the Go error of a
+// refused connection is a line long and says the same thing each time.
+func failure(ctx context.Context, err error) message {
+	switch s := err.Error(); {
+	case ctx.Err() != nil:
+		return msg("failedStopped", "stopped: the informer is stopping")
+	case informer.IsGone(err) || informer.ReasonForError(err) == informer.StatusReasonExpired:
+		return msg("failedExpired", "410 Expired: "+s, "text", s)
+	case strings.Contains(s, "connection refused"):
+		return msg("failedRefused", "connection refused: the server is down")
+	case errors.Is(err, context.DeadlineExceeded):
+		return msg("failedTimeout", "timed out")
+	default:
+		return msg("failedOther", "failed: "+s, "text", s)
+	}
+}
+
+// failed records a failed request: a fault, or the informer's own stop.
+func (w *wire) failed(ctx context.Context, req int64, verb string, err error) {
+	m := failure(ctx, err)
+	w.end(req, m)
+	if ctx.Err() != nil || w.isQuiet() {
+		return // the informer is being stopped: no fault, nothing to say
+	}
+	w.setState("failed", 0)
+	w.feed.addMsg("wire", verb+" failed", "", "", m)
 }
 
 // List lists through the wrapped ListerWatcher, recording it.
@@ -111,14 +208,13 @@ func (w *wire) List(ctx context.Context, o informer.ListOptions) (*informer.Obje
 	w.feed.add("wire", "LIST", "", "", q.Encode())
 	list, err := w.lw.List(ctx, o)
 	if err != nil {
-		w.end(req, err.Error())
-		w.setState("failed", 0)
-		w.feed.add("wire", "LIST failed", "", "", err.Error())
+		w.failed(ctx, req, "LIST", err)
 		return nil, err
 	}
-	result := fmt.Sprintf("%d items, resourceVersion %s", len(list.Items), list.ResourceVersion)
+	n, rv := fmt.Sprint(len(list.Items)), list.ResourceVersion
+	result := msg("listAnswered", n+" items, resourceVersion "+rv, "n", n, "rv", rv)
 	w.end(req, result)
-	w.feed.add("wire", "LIST answered", "", list.ResourceVersion, result)
+	w.feed.addMsg("wire", "LIST answered", "", rv, result)
 	return list, nil
 }
 
@@ -129,23 +225,22 @@ func (w *wire) Watch(ctx context.Context, o informer.ListOptions) (informer.Watc
 	w.feed.add("wire", "WATCH", "", o.ResourceVersion, q.Encode())
 	inner, err := w.lw.Watch(ctx, o)
 	if err != nil {
-		w.end(req, err.Error())
-		w.setState("failed", 0)
-		w.feed.add("wire", "WATCH failed", "", "", err.Error())
+		w.failed(ctx, req, "WATCH", err)
 		return nil, err
 	}
-	w.end(req, "200, streaming")
+	w.end(req, msg("streaming", "200, streaming"))
 	w.setState("watching", 0)
-	t := &tap{inner: inner, wire: w, out: make(chan informer.WatchEvent), stop: make(chan struct{})}
+	t := &tap{inner: inner, wire: w, ctx: ctx, req: req, out: make(chan informer.WatchEvent), stop: make(chan struct{})}
 	go t.run()
 	return t, nil
 }
 
-// event records one watch event.
+// event records one watch event. An ERROR says its code and reason, as a
+// 410 Expired does.
 func (w *wire) event(ev informer.WatchEvent) {
 	we := wireEvent{At: time.Now().Format("15:04:05.000"), Type: string(ev.Type)}
 	if ev.Type == informer.WatchError {
-		we.Text = informer.FromObject(ev.Object).Error()
+		we.Text = describeStatus(informer.FromObject(ev.Object))
 	} else {
 		we.Key, _ = informer.DeletionHandlingMetaNamespaceKeyFunc(ev.Object)
 		if o, ok := ev.Object.(informer.Object); ok {
@@ -164,58 +259,27 @@ func (w *wire) event(ev informer.WatchEvent) {
 	w.feed.add("wire", we.Type, we.Key, we.RV, we.Text)
 }
 
+// describeStatus renders an ERROR event's status: "410 Expired: too old resource version: 5 (9)".
+func describeStatus(err error) string {
+	var se *informer.StatusError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	s := se.Status()
+	return fmt.Sprintf("%d %s: %s", s.Code, s.Reason, s.Message)
+}
+
 func (w *wire) snapshot() wireState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := wireState{
 		State:    w.state,
 		For:      time.Since(w.since).Round(100 * time.Millisecond).String(),
-		Requests: append([]request(nil), w.requests...),
-		Events:   append([]wireEvent(nil), w.events...),
+		Requests: append([]request{}, w.requests...),
+		Events:   append([]wireEvent{}, w.events...),
 	}
 	if w.backoff > 0 {
 		s.Backoff = w.backoff.Round(time.Millisecond).String()
 	}
 	return s
 }
-
-// tap hands the events of a watch on, recording each. Its goroutine ends
-// when the stream ends or Stop is called.
-type tap struct {
-	inner informer.Watcher
-	wire  *wire
-	out   chan informer.WatchEvent
-	stop  chan struct{}
-	once  sync.Once
-}
-
-func (t *tap) run() {
-	defer close(t.out)
-	for {
-		select {
-		case <-t.stop:
-			return
-		case ev, ok := <-t.inner.ResultChan():
-			if !ok {
-				t.wire.setState("watch ended", 0)
-				t.wire.feed.add("wire", "watch ended", "", "", "")
-				return
-			}
-			t.wire.event(ev)
-			select {
-			case t.out <- ev:
-			case <-t.stop:
-				return
-			}
-		}
-	}
-}
-
-// Stop ends the watch.
-func (t *tap) Stop() {
-	t.once.Do(func() { close(t.stop) })
-	t.inner.Stop()
-}
-
-// ResultChan delivers the events.
-func (t *tap) ResultChan() <-chan informer.WatchEvent { return t.out }

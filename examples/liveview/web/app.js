@@ -1,12 +1,16 @@
 // app.js: fills the live view's panels from the server-sent events of
-// /events ("state": a snapshot of every panel; "log": new feed entries) and
-// posts the controls. Plain JavaScript, no library, nothing from the network.
+// /events ("state": a snapshot of every panel; "log": new feed entries,
+// kept by feed.js) and posts the controls. A panel is only rebuilt when
+// what it shows changed, so text stays selectable. Plain JavaScript, no
+// library, nothing from the network. guide.js, loaded last, starts it all.
 "use strict";
 
 let lang = pickLanguage();
 let last = null;          // the last state
-const feed = [];          // the feed entries shown, newest last
-const hot = new Map();    // key -> time until which it is highlighted
+let conn = "connecting";  // connecting, connected, disconnected
+let staleSince = "";      // the time of the last state, once the program stopped answering
+const hot = new Map();    // key -> time (ms) until which it shows as just popped
+let spot = new Set();     // keys the scene talks about (guide.js)
 
 function pickLanguage() {
   const p = new URLSearchParams(location.search).get("lang");
@@ -16,174 +20,251 @@ function pickLanguage() {
   return (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
+// t translates key, filling {name} with vars (themselves translated when
+// they are words, such as "off").
 function t(key, vars) {
   let s = (I18N[lang] && I18N[lang][key]) || I18N.en[key] || key;
-  for (const [k, v] of Object.entries(vars || {})) s = s.replace("{" + k + "}", v);
+  for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(I18N.en["w." + v] ? t("w." + v) : v);
   return s;
 }
+
+// say renders a server message ({msg, args, text}) in the reader's language.
+function say(m) { return m && m.msg && I18N.en["m." + m.msg] ? t("m." + m.msg, m.args) : (m && m.text) || ""; }
 
 // h makes an element: h("li", {class: "x"}, "text", child...).
 function h(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
+    if (v !== undefined && v !== null && v !== false && v !== "") e.setAttribute(k, v);
   }
-  for (const c of children) {
-    if (c === null || c === undefined) continue;
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === "") continue;
     e.append(c instanceof Node ? c : String(c));
   }
   return e;
 }
 
+const byId = id => document.getElementById(id);
+
+// fill replaces an element's children, unless they would be the same: a
+// reader's selection survives the snapshots that change nothing. A list
+// scrolled to its end stays at its end.
 function fill(id, ...children) {
-  const e = document.getElementById(id);
-  e.replaceChildren(...children);
+  const e = byId(id);
+  const next = document.createElement(e.tagName);
+  next.append(...children.flat());
+  if (next.innerHTML === e.innerHTML) return e;
+  const atEnd = e.scrollHeight - e.scrollTop - e.clientHeight < 8;
+  e.replaceChildren(...next.childNodes);
+  if (atEnd) e.scrollTop = e.scrollHeight;
   return e;
 }
 
-function translatePage() {
-  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
-  document.getElementById("lang").textContent = lang === "zh" ? "English" : "中文";
-  for (const e of document.querySelectorAll("[data-t]")) {
-    const v = t(e.dataset.t);
-    if (e.classList.contains("teach")) e.innerHTML = v; else e.textContent = v;
-  }
-  for (const [name, tip] of [["compact", "tip.compact"], ["down", "tip.down"], ["resync", "tip.resync"], ["step", "tip.step"]]) {
-    document.querySelector(`[data-control=${name}]`).title = t(tip);
-  }
-  if (last) render(last);
-  renderFeed();
+function setText(id, text, className) {
+  const e = byId(id);
+  if (e.textContent !== text) e.textContent = text;
+  if (className !== undefined && e.className !== className) e.className = className;
 }
-
-function isHot(key) { return key && (hot.get(key) || 0) > Date.now(); }
-
-function typeSpan(type) { return h("span", {class: "t " + type}, type); }
 
 // word translates a feed kind or a handler's note when it is not a name
 // from the code; control names show as their button.
 function word(w) {
+  if (!w) return "";
   if (I18N.en["w." + w]) return t("w." + w);
   if (I18N.en["c." + w]) return t("c." + w);
+  if (w.endsWith(" failed")) return word(w.slice(0, -7)) + " " + t("failed.suffix");
   return w;
 }
 
+// mark returns the classes of a row about key: the scene's subject, just
+// popped. Only rows of current state light up as popped (objects, cache,
+// handler calls): not the queue (a queued row is a newer item of that key)
+// nor the lists of past events.
+function mark(key, extra, notPopped) {
+  const c = [extra];
+  if (key && spot.has(key)) c.push("spot");
+  if (key && !notPopped && (hot.get(key) || 0) > Date.now()) c.push("popped");
+  return c.filter(Boolean).join(" ") || null;
+}
+
+function typeSpan(type) { return h("span", {class: "t " + type}, type); }
+
+function translatePage() {
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  byId("lang").textContent = lang === "zh" ? "English" : "中文";
+  for (const e of document.querySelectorAll("[data-t]")) {
+    const v = t(e.dataset.t);
+    if (e.classList.contains("teach")) e.innerHTML = v; else e.textContent = v;
+  }
+  for (const name of ["compact", "down", "resync", "step", "restart", "queue"]) {
+    for (const b of document.querySelectorAll(`[data-control=${name}]`)) b.title = t("tip." + name);
+  }
+  showConn();
+  if (last) render(last);
+  renderFeed(true);
+  renderGuide();
+}
+
+function showConn() {
+  setText("conn", t(conn), "pill " + ({connected: "ok", disconnected: "bad"}[conn] || ""));
+  const stale = byId("stale");
+  stale.hidden = conn !== "disconnected" || !last;
+  stale.textContent = t("stale", {at: staleSince});
+  document.body.classList.toggle("stale", conn === "disconnected");
+  for (const b of document.querySelectorAll("#controls button, #controls select")) b.classList.toggle("off", conn === "disconnected");
+  if (last) enableControls(last);
+}
+
+let snapshots = 0;        // snapshots received (the browser test counts them)
 function render(s) {
   last = s;
-  const sync = document.getElementById("synced");
-  sync.textContent = t(s.informer.synced ? "synced" : "not synced") + " · lastSyncResourceVersion " + s.informer.lastSyncRV;
-  sync.className = "pill " + (s.informer.synced ? "ok" : "warn");
+  setText("synced", t(s.informer.synced ? "synced" : "not synced") + " · lastSyncResourceVersion " + s.informer.lastSyncRV,
+    "pill " + (s.informer.synced ? "ok" : "warn"));
+  renderServer(s.server || {});
+  renderWire(s.wire || {});
+  renderQueue(s.queue || {}, s.informer);
+  renderCache(s.cache || {});
+  renderHandlers(s.handlers || []);
+  enableControls(s);
+}
 
-  // 1 API server
-  const srv = s.server;
-  const rv = document.getElementById("server-rv");
-  rv.textContent = t(srv.up ? "server up" : "server down");
-  rv.className = "pill " + (srv.up ? "ok" : "bad");
-  fill("server-objects", ...srv.objects.map(o =>
-    h("tr", {class: isHot(o.key) ? "hot" : null}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels))));
-  fill("server-window", t("window", {rv: srv.rv, oldest: srv.oldest, kept: srv.kept}));
-  fill("server-history", ...srv.history.slice().reverse().map(e => {
+function renderServer(srv) {
+  setText("server-rv", t(srv.up ? "server up" : "server down"), "pill " + (srv.up ? "ok" : "bad"));
+  fill("server-objects", (srv.objects || []).map(o =>
+    h("tr", {class: mark(o.key)}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels))));
+  setText("server-window", t("window", {rv: srv.rv, oldest: srv.oldest, kept: srv.kept}));
+  fill("server-history", (srv.history || []).map(e => {
     const [type, key] = e.key.split(" ");
-    return h("li", {}, typeSpan(type), key, " ", h("span", {class: "muted"}, "rv " + e.rv));
+    return h("li", {class: mark(key, null, true)}, typeSpan(type), h("span", {class: "k"}, key), " ", h("span", {class: "muted"}, "rv " + e.rv));
   }));
+}
 
-  // 2 the wire
-  const w = s.wire;
-  const st = document.getElementById("wire-state");
-  st.textContent = t(w.state || "listing") + (w.backoff ? " " + w.backoff : "") + " · " + t("for") + " " + w.for;
-  st.className = "pill " + ({watching: "ok", "backing off": "warn", failed: "bad"}[w.state] || "");
-  fill("wire-requests", ...w.requests.slice().reverse().map(r =>
-    h("li", {}, h("span", {class: "t"}, r.verb), "?" + r.query, h("br"), h("span", {class: "muted"}, r.at + " → " + (r.result || "…")))));
-  fill("wire-events", ...w.events.slice().reverse().map(e =>
-    h("li", {}, typeSpan(e.type), e.key || "", e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
+function renderWire(w) {
+  setText("wire-state", t(w.state || "listing") + (w.backoff ? " " + w.backoff : "") + " · " + t("for") + " " + w.for,
+    "pill " + ({watching: "ok", "backing off": "warn", failed: "bad"}[w.state] || ""));
+  fill("wire-requests", (w.requests || []).map(r =>
+    h("li", {class: r.times > 1 ? "repeat" : null}, h("span", {class: "t"}, r.verb), h("span", {class: "q"}, "?" + r.query), h("br"),
+      h("span", {class: "muted"}, r.at + " → "), h("span", {class: /^(410|failed|conn)/.test(r.result) || /ERROR/.test(r.result) ? "bad" : null}, r.result ? say(r) : "…"),
+      r.times > 1 ? h("span", {class: "muted"}, " " + t("times", {n: r.times, at: r.at})) : null)));
+  fill("wire-events", (w.events || []).map(e =>
+    h("li", {class: mark(e.key, null, true)}, typeSpan(e.type), h("span", {class: "k"}, e.key), e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
+}
 
-  // 3 the queue
-  const q = s.queue;
-  document.getElementById("queue-kind").textContent = q.kind || "";
-  const keys = q.keys || [];
-  const deltaSpan = d => h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
+function deltaSpan(d) {
+  return h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
     d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : ""));
-  for (const b of document.querySelectorAll("button.kind")) b.classList.toggle("on", b.dataset.kind === s.informer.queue);
-  document.getElementById("queue-kind").title = s.informer.gates;
-  if (q.deltas) { // a RealFIFO: every delta, in order
-    fill("queue-meta", t("queue.metaReal", {n: q.deltas.length, pops: q.pops || 0}) + (q.paused ? " · " + t("queue.paused", {steps: q.steps}) : ""));
-    fill("queue", ...(q.deltas.length ? q.deltas.map((d, i) =>
-      h("li", {class: i === 0 && q.paused ? "hot" : null}, deltaSpan(d), " ", h("b", {}, d.key || ""))) : [h("li", {class: "muted"}, t("queue.empty"))]));
+}
+
+function renderQueue(q, inf) {
+  setText("queue-kind", q.kind || "");
+  byId("queue-kind").title = inf.gates;
+  for (const b of document.querySelectorAll("button.kind")) b.classList.toggle("on", b.dataset.kind === inf.queue);
+  const paused = q.paused ? " · " + t("queue.paused") : "";
+  const next = i => i < (q.next || 0) ? "next" : null;
+  if (q.real) { // a RealFIFO: every delta, in order
+    setText("queue-meta", t("queue.metaReal", {n: q.deltas.length, pops: q.pops || 0}) + paused);
+    fill("queue", q.deltas.length ? q.deltas.map((d, i) => h("li", {class: mark(d.key, next(i), true)}, deltaSpan(d), " ", h("b", {class: "k"}, d.key)))
+      : h("li", {class: "muted"}, t("queue.empty")));
   } else {
-    fill("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + (q.paused ? " · " + t("queue.paused", {steps: q.steps}) : ""));
-    fill("queue", ...(keys.length ? keys.map((k, i) =>
-      h("li", {class: i === 0 && q.paused ? "hot" : null}, h("b", {}, k.key), " ", ...k.deltas.map(deltaSpan)))
-      : [h("li", {class: "muted"}, t("queue.empty"))]));
+    const keys = q.keys || [];
+    setText("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + paused);
+    fill("queue", keys.length ? keys.map((k, i) => h("li", {class: mark(k.key, next(i), true)}, h("b", {class: "k"}, k.key), " ", k.deltas.map(deltaSpan)))
+      : h("li", {class: "muted"}, t("queue.empty")));
   }
-  const pause = document.getElementById("pause");
+  const pause = byId("pause");
   pause.textContent = t(q.paused ? "c.resume" : "c.pause");
   pause.classList.toggle("on", !!q.paused);
   pause.dataset.on = q.paused ? "false" : "true";
-  document.getElementById("step").disabled = !q.paused;
+}
 
-  // 4 the cache
-  const c = s.cache;
-  fill("cache", ...(c.objects.length ? c.objects.map(o =>
-    h("tr", {class: isHot(o.key) ? "hot" : null}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels)))
-    : [h("tr", {}, h("td", {class: "muted"}, t("cache.empty")))]));
-  fill("indexes", ...c.indexes.map(ix => h("div", {},
+function renderCache(c) {
+  const objects = c.objects || [];
+  fill("cache", objects.length ? objects.map(o =>
+    h("tr", {class: mark(o.key)}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels)))
+    : h("tr", {}, h("td", {class: "muted"}, t("cache.empty"))));
+  fill("indexes", (c.indexes || []).map(ix => h("div", {},
     h("h3", {}, t("index") + " " + ix.name),
-    h("ul", {class: "list"}, ...ix.buckets.map(b => h("li", {}, h("b", {}, b.value), " → ", b.keys.join(", ")))))));
-
-  // 5 the handlers
-  fill("handlers", ...s.handlers.map(hd => h("div", {class: "handler"},
-    h("b", {}, hd.name), " · ", t("delay") + " " + hd.delay, " · ", t("received") + " " + hd.count, " · ",
-    t("pending") + " " + hd.pending, h("span", {class: "bar", style: "width:" + Math.min(hd.pending * 6, 150) + "px"}),
-    h("ol", {class: "list"}, ...hd.received.slice().reverse().slice(0, 6).map(r =>
-      h("li", {class: isHot(r.key) ? "hot" : null}, typeSpan(r.call), r.key, r.rv ? " rv " + r.rv : "", r.note ? " (" + word(r.note) + ")" : ""))))));
+    h("ul", {class: "list"}, ix.buckets.map(b => h("li", {}, h("b", {}, b.value), " → ", b.keys.join(", ")))))));
 }
 
-function renderFeed() {
-  fill("feed", ...feed.slice().reverse().slice(0, 150).map(e =>
-    h("li", {class: "panel-" + e.panel}, h("span", {class: "muted"}, e.at + " "), h("span", {class: "muted"}, "[" + t("p." + e.panel).split(/[:：]/)[0] + "] "),
-      h("span", {class: "t " + e.kind}, word(e.kind)), " ", e.key || "", e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "")));
+function renderHandlers(hs) {
+  fill("handlers", hs.map(hd => h("div", {class: "handler"},
+    h("div", {}, h("b", {}, hd.name), " · ", t("delay") + " " + hd.delay, " · ", t("received") + " " + hd.count, " · ",
+      h("span", {class: hd.pending > 0 ? "backlog" : null}, t("pending") + " " + hd.pending),
+      h("span", {class: "bar", style: "width:" + Math.min(hd.pending * 6, 150) + "px"})),
+    h("ol", {class: "list"}, (hd.received || []).slice(-6).map(r =>
+      h("li", {class: mark(r.key)}, typeSpan(r.call), h("span", {class: "k"}, r.key), r.rv ? " rv " + r.rv : "", r.note ? " (" + word(r.note) + ")" : ""))))));
 }
 
-function onLog(entries) {
-  for (const e of entries) {
-    feed.push(e);
-    if (e.kind === "Pop" && e.key) hot.set(e.key, e.ms + 2500);
+// enableControls turns off the buttons that cannot work now.
+function enableControls(s) {
+  const down = conn === "disconnected", q = s.queue || {};
+  const queued = (q.keys || []).length + ((q.deltas || []).filter(d => d.type !== "Bookmark").length);
+  const set = (sel, off) => { for (const b of document.querySelectorAll(sel)) b.disabled = down || off; };
+  set("[data-control]", false);
+  set("[data-control=down]", !s.server.up);
+  set("[data-control=up]", s.server.up);
+  set("[data-control=step]", !q.paused || queued === 0 || q.steps > 0);
+  set("[data-control=resync]", s.informer.resyncPeriod === "0s");
+  set("[data-control=removehandler]", s.handlers.length <= 2);
+  set("[data-control=addhandler]", s.handlers.length >= 5);
+  for (const b of document.querySelectorAll("button.kind")) b.disabled = down || b.dataset.kind === s.informer.queue;
+  const sel = byId("resync-period");
+  sel.disabled = down;
+  if (document.activeElement !== sel) sel.value = s.informer.resyncPeriod;
+}
+
+// post sends a control with its parameters and shows the answer; it
+// resolves to the answer ({ok, text, msg, args}).
+let answers = 0;
+async function post(control, params) {
+  const body = new URLSearchParams(params || {});
+  const answer = byId("answer");
+  let j;
+  try {
+    const r = await fetch("api/" + control, {method: "POST", body});
+    j = await r.json();
+  } catch (err) {
+    j = {ok: false, text: String(err)};
   }
-  feed.splice(0, Math.max(0, feed.length - 300));
-  renderFeed();
+  answers++;
+  answer.textContent = (j.ok ? "✓ " : "✗ ") + word(control) + ": " + say(j);
+  answer.className = j.ok ? "ok" : "bad";
+  Object.assign(answer.dataset, {of: control, ok: String(!!j.ok), n: String(answers)});
+  return j;
+}
+
+function buttonParams(b) {
+  const p = {};
+  for (const k of ["n", "on", "kind"]) if (b.dataset[k]) p[k] = b.dataset[k];
+  return p;
 }
 
 function connect() {
-  const conn = document.getElementById("conn");
   const es = new EventSource("events");
-  es.addEventListener("open", () => { conn.textContent = t("connected"); conn.className = "pill ok"; });
-  es.addEventListener("state", ev => render(JSON.parse(ev.data)));
+  es.addEventListener("open", () => { conn = "connected"; showConn(); });
+  es.addEventListener("state", ev => {
+    const s = JSON.parse(ev.data);
+    snapshots++;
+    if (last && last.boot !== s.boot) resetFeed(); // a new program: its feed starts over
+    render(s);
+    onGuideState(s);
+  });
   es.addEventListener("log", ev => onLog(JSON.parse(ev.data)));
-  es.addEventListener("error", () => { conn.textContent = t("disconnected"); conn.className = "pill bad"; });
+  es.addEventListener("error", () => {
+    if (conn !== "disconnected") staleSince = new Date().toLocaleTimeString();
+    conn = "disconnected";
+    showConn();
+  });
 }
 
-async function post(button) {
-  const body = new URLSearchParams();
-  if (button.dataset.n) body.set("n", button.dataset.n);
-  if (button.dataset.on) body.set("on", button.dataset.on);
-  if (button.dataset.kind) body.set("kind", button.dataset.kind);
-  const answer = document.getElementById("answer");
-  try {
-    const r = await fetch("api/" + button.dataset.control, {method: "POST", body});
-    const j = await r.json();
-    answer.textContent = (j.ok ? "✓ " : "✗ ") + button.dataset.control + ": " + j.text;
-  } catch (err) {
-    answer.textContent = "✗ " + button.dataset.control + ": " + err;
-  }
-}
-
-document.getElementById("controls").addEventListener("click", ev => {
+byId("controls").addEventListener("click", ev => {
   const b = ev.target.closest("button[data-control]");
-  if (b) post(b);
+  if (b && !b.disabled) post(b.dataset.control, buttonParams(b));
 });
-document.getElementById("lang").addEventListener("click", () => {
+byId("resync-period").addEventListener("change", ev => post("resyncperiod", {period: ev.target.value}));
+byId("lang").addEventListener("click", () => {
   lang = lang === "zh" ? "en" : "zh";
   localStorage.setItem("liveview-lang", lang);
   translatePage();
 });
-translatePage();
-connect();
