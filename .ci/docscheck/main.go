@@ -15,8 +15,9 @@
 //   - A ```text (or ```, console, json) block is a sample: what a command
 //     prints. The line right before it says which command:
 //     <!-- output of: go run ./examples/podwatch -->. If a block of the same
-//     file already ran that command, its output is used, else it runs now.
-//     <!-- lines: 1-12,30-34 --> shows only those lines of the output (a "..."
+//     file already ran that command, its output is used, else it runs now;
+//     <!-- output of: above --> names the last command of the command block
+//     above. <!-- lines: 1-12,30-34 --> shows only those lines of the output (a "..."
 //     line stands for the lines left out). <!-- unordered: REGEXP --> compares
 //     the lines the expression matches (after normalising) as a set, apart
 //     from the others: lines a goroutine prints whenever the scheduler lets it
@@ -191,6 +192,7 @@ func checkFile(t *tally, file, dir string, env []string) {
 	outputs := map[string]result{}
 	skipped := map[string]string{} // command key → why it was skipped
 	var srv *server
+	above := "" // the last command of the last command block
 	stopServer := func() {
 		if srv != nil {
 			srv.stop()
@@ -212,6 +214,9 @@ func checkFile(t *tally, file, dir string, env []string) {
 				continue
 			}
 			cmds := commands(b.body)
+			if len(cmds) > 0 {
+				above = cmds[len(cmds)-1]
+			}
 			if why := unmet(b.markers.needs); why != "" {
 				t.note("docs: skipped %s:%d: %s", b.file, b.line, why)
 				t.skipped++
@@ -242,6 +247,9 @@ func checkFile(t *tally, file, dir string, env []string) {
 			if b.markers.outputOf == "" {
 				t.problem(b, "a sample with no marker: say which command prints it (<!-- output of: ... -->) or why it is not run (<!-- not run: ... -->)")
 				continue
+			}
+			if b.markers.outputOf == "above" {
+				b.markers.outputOf = above
 			}
 			k := key(b.markers.outputOf)
 			if why, ok := skipped[k]; ok {

@@ -140,9 +140,22 @@ type server struct {
 	done chan struct{}
 }
 
+// serving is held while a server runs: the chapters' servers listen on the
+// same port (8080), and the two languages run side by side.
+var serving sync.Mutex
+
 // startServer starts command in dir and waits until it prints its first line
 // (fakeapi prints its address once it listens) or timeout passes.
 func startServer(dir string, env []string, command string, timeout time.Duration) (*server, error) {
+	serving.Lock()
+	s, err := start(dir, env, command, timeout)
+	if err != nil {
+		serving.Unlock()
+	}
+	return s, err
+}
+
+func start(dir string, env []string, command string, timeout time.Duration) (*server, error) {
 	s := &server{cmd: exec.Command("bash", "-c", "exec "+command), done: make(chan struct{})}
 	s.cmd.Dir, s.cmd.Env = dir, env
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -171,7 +184,7 @@ func startServer(dir string, env []string, command string, timeout time.Duration
 	case <-s.done:
 		return nil, fmt.Errorf("%q exited: %s", command, strings.Join(s.output(), "\n"))
 	case <-time.After(timeout):
-		s.stop()
+		s.kill()
 		return nil, fmt.Errorf("%q printed nothing in %v", command, timeout)
 	}
 }
@@ -182,9 +195,15 @@ func (s *server) output() []string {
 	return append([]string(nil), s.log...)
 }
 
-// stop kills the server's process group (go run's child too) and waits for
-// its output to end.
+// stop kills the server and lets the next one start.
 func (s *server) stop() {
+	s.kill()
+	serving.Unlock()
+}
+
+// kill kills the server's process group (go run's child too) and waits for
+// its output to end.
+func (s *server) kill() {
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
 }
