@@ -36,9 +36,10 @@ func readerLanguage(getenv func(string) string) string {
 // A narrator writes the story's lines to w, in Chinese when zh is set. Its
 // mutex keeps lines whole: both handlers and the story print at once.
 type narrator struct {
-	mu sync.Mutex
-	w  io.Writer
-	zh bool
+	mu     sync.Mutex
+	w      io.Writer
+	zh     bool
+	resync bool // the informer resyncs: an unchanged object may come from a resync too
 }
 
 // say writes one line: en or zh, the same format taking the same arguments.
@@ -62,6 +63,8 @@ func (n *narrator) event(handler, typ string, obj any, relisted bool) {
 	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 		note, noteZh = "(final state unknown: deleted while we were not watching)", "（最终状态未知：在没有监视时被删除）"
+	} else if relisted && n.resync {
+		note, noteZh = "(same version: re-delivered by a relist or a resync)", "（版本相同：重新 list 或重新同步时再次送达）"
 	} else if relisted {
 		note, noteZh = "(unchanged: re-delivered by a relist)", "（没有变化：重新 list 时再次送达）"
 	}

@@ -78,7 +78,7 @@ func (st *story) stats() string {
 }
 
 // playScenario plays the story against an in-process fakeapi, narrated by n.
-func playScenario(gates informer.PipelineGates, n *narrator) error {
+func playScenario(gates informer.PipelineGates, resync time.Duration, n *narrator) error {
 	s, err := fakeapi.Start(fakeapi.Options{})
 	if err != nil {
 		return err
@@ -94,7 +94,10 @@ func playScenario(gates informer.PipelineGates, n *narrator) error {
 	lw := informer.NewListWatchFromClient(client,
 		informer.GroupVersionResource{Version: "v1", Resource: "pods"}, informer.NamespaceAll, "")
 	st := &story{n: n, s: s, fast: make(chan seen, 100),
-		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{PipelineGates: &gates})}
+		inf: informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
+			PipelineGates: &gates,
+			ResyncPeriod:  resync, // 0: none (exercise 6 sets it with -resync)
+		})}
 	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
 		n.say("# (list/watch failed, will retry after a backoff: %v)", "# （list/监视失败，退避之后重试：%v）", err)
 	})
@@ -126,18 +129,21 @@ func playScenario(gates informer.PipelineGates, n *narrator) error {
 			return err
 		}
 	}
+	// slow catches up with what fast had handled by now (a resync, if set,
+	// keeps adding events to both: the target does not move with them).
+	target := fastCount.Load()
 	n.blank()
 	n.say("# fast has handled %d events; slow (150 ms each) is still working through its backlog ...",
-		"# fast 已处理 %d 个事件；slow（每个 150 ms）还在处理积压的事件……", fastCount.Load())
+		"# fast 已处理 %d 个事件；slow（每个 150 ms）还在处理积压的事件……", target)
 	deadline := time.Now().Add(15 * time.Second)
-	for slowCount.Load() < fastCount.Load() {
+	for slowCount.Load() < target {
 		if time.Now().After(deadline) {
-			return errTimeout
+			return fmt.Errorf("%w: slow handled %d of %d events", errTimeout, slowCount.Load(), target)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	n.say("# the end: both handlers saw all %d events (%s)", "# 结束：两个事件处理器都收到了全部 %d 个事件（%s）",
-		fastCount.Load(), st.stats())
+		target, st.stats())
 	return nil
 }
 

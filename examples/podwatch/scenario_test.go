@@ -26,7 +26,7 @@ func TestScenarioInBothPipelines(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := playScenario(gates, &narrator{w: &out, zh: c.lang == "zh"}); err != nil {
+			if err := playScenario(gates, 0, &narrator{w: &out, zh: c.lang == "zh"}); err != nil {
 				t.Fatalf("%v; it printed:\n%s", err, out.String())
 			}
 			for _, line := range strings.Split(out.String(), "\n") {
