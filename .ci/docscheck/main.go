@@ -11,7 +11,7 @@
 //     next); a line ending in `\` continues; a command that exits non-zero
 //     fails the check. English files run with LANG=C.UTF-8, *.zh-CN.md files
 //     with LANG=zh_CN.UTF-8 (LC_ALL, LANGUAGE, INFORMER_LANG and
-//     INFORMER_PIPELINE unset), each language in its own copy.
+//     INFORMER_PIPELINE unset), each language in its own fresh copy.
 //   - A ```text (or ```, console, json) block is a sample: what a command
 //     prints. The line right before it says which command:
 //     <!-- output of: go run ./examples/podwatch -->. If a block of the same
@@ -64,6 +64,7 @@ var (
 	update    = flag.Bool("update", false, "rewrite every sample that does not match from the real output")
 	only      = flag.String("file", "", "check only this Markdown file")
 	seedGuide = flag.String("seeds", "", "the seed guide (default: ../shared/seeds/README.md or ../../shared/seeds/README.md from the repository; citations are not checked when it is absent)")
+	parallel  = flag.Bool("parallel", false, "run the two languages side by side (faster on an idle machine)")
 	timeout   = flag.Duration("timeout", 10*time.Minute, "how long one block may run")
 )
 
@@ -120,14 +121,13 @@ func main() {
 		}
 		return false
 	})
-	// The two languages run side by side, each in its own copy (so Go's test
-	// cache of one does not answer for the other): the commands mostly wait.
+	// Each language runs in its own copy (so Go's test cache of one does not
+	// answer for the other); one after the other, unless -parallel: the
+	// docs run the whole test suite, whose timeouts a doubled load can trip.
 	var tallies [2]tally
 	var wg sync.WaitGroup
 	for i, chinese := range []bool{false, true} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		language := func() {
 			t := &tallies[i]
 			dir, err := freshCopy(root)
 			defer os.RemoveAll(dir)
@@ -140,7 +140,12 @@ func main() {
 					checkFile(t, f, dir, environ(chinese))
 				}
 			}
-		}()
+		}
+		if *parallel {
+			wg.Go(language)
+		} else {
+			language()
+		}
 	}
 	wg.Wait()
 	t := tallies[0]

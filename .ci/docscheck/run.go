@@ -141,7 +141,7 @@ type server struct {
 }
 
 // serving is held while a server runs: the chapters' servers listen on the
-// same port (8080), and the two languages run side by side.
+// same port (8080), and with -parallel the two languages run side by side.
 var serving sync.Mutex
 
 // startServer starts command in dir and waits until it prints its first line
