@@ -41,9 +41,12 @@ var exercises = []exercise{
 		},
 	},
 	{
-		id:      "3a",
-		server:  "go run ./fakeapi/cmd/fakeapi -seed 3 -history 5 -churn 5",
-		command: "curl -sN --max-time 20 'http://127.0.0.1:8080/api/v1/pods?watch=1&resourceVersion=1'",
+		id:     "3a",
+		server: "go run ./fakeapi/cmd/fakeapi -seed 3 -history 5 -churn 5",
+		// "wait a second or two": until the server's version passes 7, so
+		// that version 1 has left the five-event history.
+		command: `until [ "$(curl -s 127.0.0.1:8080/api/v1/pods | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9)" -ge 8 ]; do sleep 0.2; done; ` +
+			"curl -sN --max-time 20 'http://127.0.0.1:8080/api/v1/pods?watch=1&resourceVersion=1'",
 		check: func(out string, err error) error {
 			// "HTTP 200 and one ERROR event with "reason":"Expired","code":410"
 			var exit *exec.ExitError
