@@ -19,8 +19,13 @@
 // client-go counterpart: the informer examples of k8s.io/client-go
 // (examples/workqueue) without the work queue.
 //
+// It tells its story in Chinese when the environment says the reader reads
+// Chinese, by the walkthrough's rule (narrate.go): LANG=zh_CN.UTF-8 go run
+// ./examples/podwatch.
+//
 // Tutorial: 004 §1 (kubectl apply → "ADD event for default/nginx-pod"),
 // §2.1–2.3, §4.3; 000 §4.3 (410 → relist).
+
 package main
 
 import (
@@ -30,8 +35,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,14 +48,18 @@ func main() {
 	insecure := flag.Bool("insecure", false, "skip verifying the server's certificate (tests only)")
 	namespace := flag.String("namespace", "", "namespace to watch (default: all)")
 	duration := flag.Duration("for", 0, "with -server: stop after this long (default: until Ctrl-C)")
+	resync := flag.Duration("resync", 0, "the informer's resync period (0: none); exercise 6 of docs/exercises.md sets it")
 	pipeline := flag.String("pipeline", "1.37", "1.37: client-go v0.37.2's default pipeline (RealFIFO, streaming list); 1.32: the tutorial's (DeltaFIFO, list then watch)")
 	flag.Parse()
 
+	// The story speaks the reader's language, by the walkthrough's rule:
+	// LANG=zh_CN.UTF-8 (or INFORMER_LANG=zh) prints it in Chinese.
+	n := &narrator{w: os.Stdout, zh: readerLanguage(os.Getenv) == "zh", resync: *resync > 0}
 	gates, err := pipelineGates(*pipeline)
 	if err == nil && *server == "" {
-		err = playScenario(gates)
+		err = playScenario(gates, *resync, n)
 	} else if err == nil {
-		err = watchCluster(informer.RESTConfig{
+		err = watchCluster(n, informer.RESTConfig{
 			Host: *server, BearerToken: *token,
 			TLSClientConfig: informer.TLSClientConfig{CAFile: *ca, Insecure: *insecure},
 		}, *namespace, *duration, gates)
@@ -74,77 +81,42 @@ func pipelineGates(name string) (informer.PipelineGates, error) {
 	return informer.PipelineGates{}, fmt.Errorf("-pipeline=%q: want 1.37 or 1.32", name)
 }
 
-// describePipeline says which pipeline the gates select, for the first lines.
-func describePipeline(g informer.PipelineGates) {
-	if g.InOrderInformers {
-		say("# pipeline: client-go v0.37.2's default: a RealFIFO (events in order, a relist as one ReplacedAll,")
-		say("#   batches applied in one Transaction) fed by a streaming list; -pipeline=1.32 runs the tutorial's DeltaFIFO")
-		return
-	}
-	say("# pipeline: client-go 1.32's, as the tutorial teaches it: a DeltaFIFO (one entry per key), list then watch;")
-	say("#   without -pipeline it runs client-go v0.37.2's default (RealFIFO, streaming list)")
-}
-
-// printer writes the event lines; one mutex keeps lines whole.
-var printMu sync.Mutex
-
-func say(format string, args ...any) {
-	printMu.Lock()
-	defer printMu.Unlock()
-	fmt.Printf(format+"\n", args...)
-}
-
-// eventLine prints "time  handler  TYPE event for key  version V".
-func eventLine(handler, typ string, obj any, note string) {
-	key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
-		obj, note = tomb.Obj, "(final state unknown: deleted while we were not watching)"
-	}
-	version := "?"
-	if o, ok := obj.(informer.Object); ok {
-		version = o.GetResourceVersion()
-	}
-	line := fmt.Sprintf("%s  %-4s  %-6s event for %-20s version %-4s %s",
-		time.Now().Format("15:04:05.000"), handler, typ, key, version, note)
-	say("%s", strings.TrimRight(line, " "))
-}
-
 // seen is one event a handler printed, for the scenario to wait on.
 type seen struct{ typ, key string }
 
 // printingHandler prints every event; after each it counts it, reports it
 // to events (if set) and then sleeps delay (to play a slow handler).
-func printingHandler(name string, delay time.Duration, events chan<- seen, count *atomic.Int64) informer.ResourceEventHandler {
+func printingHandler(n *narrator, name string, delay time.Duration, events chan<- seen, count *atomic.Int64) informer.ResourceEventHandler {
 	report := func(typ string, obj any) {
 		count.Add(1)
 		if events != nil {
 			key, _ := informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
-			events <- seen{typ, key}
+			select {
+			case events <- seen{typ, key}:
+			default: // nobody is waiting (resyncs after the story's last step)
+			}
 		}
 		time.Sleep(delay) // the slow handler's "work"
 	}
 	return informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
-			eventLine(name, "ADD", obj, "")
+			n.event(name, "ADD", obj, false)
 			report("ADD", obj)
 		},
 		UpdateFunc: func(oldObj, newObj any) {
-			note := ""
-			if oldObj.(informer.Object).GetResourceVersion() == newObj.(informer.Object).GetResourceVersion() {
-				note = "(unchanged: re-delivered by a relist)"
-			}
-			eventLine(name, "UPDATE", newObj, note)
+			same := oldObj.(informer.Object).GetResourceVersion() == newObj.(informer.Object).GetResourceVersion()
+			n.event(name, "UPDATE", newObj, same)
 			report("UPDATE", newObj)
 		},
 		DeleteFunc: func(obj any) {
-			eventLine(name, "DELETE", obj, "")
+			n.event(name, "DELETE", obj, false)
 			report("DELETE", obj)
 		},
 	}
 }
 
 // watchCluster watches the pods of a real cluster until Ctrl-C (or d).
-func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, gates informer.PipelineGates) error {
+func watchCluster(n *narrator, cfg informer.RESTConfig, namespace string, d time.Duration, gates informer.PipelineGates) error {
 	client, err := informer.NewRESTClient(cfg)
 	if err != nil {
 		return err
@@ -155,11 +127,11 @@ func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, ga
 		Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 		PipelineGates: &gates,
 	})
-	describePipeline(gates)
+	n.describePipeline(gates)
 	_ = inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
-		say("# list/watch failed, will retry: %v", err)
+		n.say("# list/watch failed, will retry: %v", "# list/监视失败，稍后重试：%v", err)
 	})
-	if _, err := inf.AddEventHandler(printingHandler("pods", 0, nil, new(atomic.Int64))); err != nil {
+	if _, err := inf.AddEventHandler(printingHandler(n, "pods", 0, nil, new(atomic.Int64))); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -169,14 +141,15 @@ func watchCluster(cfg informer.RESTConfig, namespace string, d time.Duration, ga
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	say("# watching pods on %s (Ctrl-C to stop)", cfg.Host)
+	n.say("# watching pods on %s (Ctrl-C to stop)", "# 正在监视 %s 上的 Pod（按 Ctrl-C 停止）", cfg.Host)
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
 	if informer.WaitForCacheSync(ctx, inf.HasSynced) {
-		say("# synced: %d pods in the cache at version %s", len(inf.GetStore().ListKeys()), inf.LastSyncResourceVersion())
+		n.say("# synced: %d pods in the cache at version %s", "# 已同步：缓存里有 %d 个 Pod，资源版本 %s",
+			len(inf.GetStore().ListKeys()), inf.LastSyncResourceVersion())
 	}
 	<-done
-	say("# stopped")
+	n.say("# stopped", "# 已停止")
 	return nil
 }
 

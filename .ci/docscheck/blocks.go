@@ -1,0 +1,127 @@
+// blocks.go splits a Markdown file into its fenced blocks and reads the
+// markers (HTML comments) written right before each one. It has no client-go
+// counterpart and teaches no tutorial section.
+
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+)
+
+// A block is one fenced block of a Markdown file.
+type block struct {
+	file    string   // the Markdown file, relative to the repository
+	line    int      // the line of the opening fence (1-based)
+	lang    string   // the info string's first word: "sh", "text", "" ...
+	indent  string   // the opening fence's indentation, kept on -update
+	body    []string // the lines between the fences, indentation removed
+	first   int      // index in the file's lines of body[0]
+	markers markers
+}
+
+// markers are the HTML comments on the lines right before a fence, such as
+// <!-- not run: it needs a cluster --> or <!-- output of: go test ./... -->.
+type markers struct {
+	notRun   string // "not run": why the block is not run or compared
+	needs    string // "needs": what must be present, or the block is skipped
+	with     string // "with": a server to start before the block and stop after it
+	outputOf string // "output of": the command whose output the block shows
+	lines    string // "lines": which lines of that output the block shows
+	// "unordered": a regular expression; the lines it matches are printed
+	// by a goroutine at moments the scheduler picks, so they are compared
+	// as a set, apart from the others.
+	unordered string
+}
+
+var markerRE = regexp.MustCompile(`^<!--\s*(not run|needs|with|output of|lines|unordered):\s*(.*?)\s*-->$`)
+
+// commandLangs are the info strings of blocks that hold commands to run;
+// sampleLangs those of blocks that hold what a command prints. Other blocks
+// (go, yaml, mermaid ...) are listings: neither run nor compared.
+var (
+	commandLangs = map[string]bool{"sh": true, "bash": true, "shell": true}
+	sampleLangs  = map[string]bool{"": true, "text": true, "console": true, "json": true}
+)
+
+// parseBlocks returns the file's lines and its fenced blocks.
+func parseBlocks(file string) ([]string, []block, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	var blocks []block
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimLeft(lines[i], " ")
+		if !strings.HasPrefix(t, "```") {
+			continue
+		}
+		b := block{file: file, line: i + 1, indent: lines[i][:len(lines[i])-len(t)], first: i + 1}
+		if f := strings.Fields(strings.TrimPrefix(t, "```")); len(f) > 0 {
+			b.lang = f[0]
+		}
+		b.markers = markersBefore(lines, i)
+		j := i + 1
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != "```"; j++ {
+			b.body = append(b.body, strings.TrimPrefix(lines[j], b.indent))
+		}
+		blocks = append(blocks, b)
+		i = j
+	}
+	return lines, blocks, nil
+}
+
+// markersBefore reads the marker comments on the lines right above line i
+// (blank lines between them are allowed).
+func markersBefore(lines []string, i int) markers {
+	var m markers
+	for k := i - 1; k >= 0; k-- {
+		t := strings.TrimSpace(lines[k])
+		if t == "" {
+			continue
+		}
+		g := markerRE.FindStringSubmatch(t)
+		if g == nil {
+			break
+		}
+		switch g[1] {
+		case "not run":
+			m.notRun = g[2]
+		case "needs":
+			m.needs = g[2]
+		case "with":
+			m.with = g[2]
+		case "output of":
+			m.outputOf = g[2]
+		case "lines":
+			m.lines = g[2]
+		case "unordered":
+			m.unordered = g[2]
+		}
+	}
+	return m
+}
+
+// commands joins a command block's lines into commands: a line ending in a
+// backslash continues on the next; blank lines and comment lines are dropped.
+func commands(body []string) []string {
+	var cmds []string
+	cur := ""
+	for _, l := range body {
+		if cur == "" && (strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#")) {
+			continue
+		}
+		if strings.HasSuffix(l, "\\") {
+			cur += strings.TrimSuffix(l, "\\") + " "
+			continue
+		}
+		cmds = append(cmds, strings.TrimSpace(cur+l))
+		cur = ""
+	}
+	if cur != "" {
+		cmds = append(cmds, strings.TrimSpace(cur))
+	}
+	return cmds
+}

@@ -1,0 +1,171 @@
+// Exercises checks that the exercises of docs/exercises.md behave as they
+// are written: for each, it makes the edit the text describes in a fresh
+// copy of the repository, runs the command the text names, asserts what the
+// text says happens, and undoes the edit. Run by .ci/run as
+// `go run ./.ci/exercises`; `-only 6` runs one. It has no client-go
+// counterpart and teaches no tutorial section.
+//
+// An exercise is an entry of the table in exercises.go: its edits (a string
+// that must occur exactly once in a file, and what replaces it), an optional
+// server to start first, the command, and a check of what it printed. Both
+// language editions of the chapter describe the same exercises, so one check
+// covers both.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// An exercise is one numbered experiment of docs/exercises.md.
+type exercise struct {
+	id      string // its number in the chapter: "2", "3a"
+	edits   []edit // what the text tells the reader to change
+	server  string // a command to start first and stop after ("" for none)
+	command string // what the text tells the reader to run
+	check   func(out string, err error) error
+}
+
+// An edit replaces old, which must occur exactly once in file, with new.
+type edit struct{ file, old, new string }
+
+var only = flag.String("only", "", "run only the exercise with this id")
+
+func main() {
+	flag.Parse()
+	start := time.Now()
+	dir, err := freshCopy()
+	defer os.RemoveAll(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "exercises:", err)
+		os.Exit(2)
+	}
+	ran, ok := 0, 0
+	for _, e := range exercises {
+		if *only != "" && e.id != *only {
+			continue
+		}
+		if e.server != "" && !portFree("127.0.0.1:8080") {
+			fmt.Printf("exercise %s skipped: its server needs 127.0.0.1:8080, which is in use\n", e.id)
+			continue
+		}
+		ran++
+		if err := e.run(dir); err != nil {
+			fmt.Printf("exercise %s does not behave as written: %v\n", e.id, err)
+			continue
+		}
+		ok++
+	}
+	fmt.Printf("exercises: %d/%d behave as written (in %s); not checked yet: %s\n",
+		ok, ran, time.Since(start).Round(time.Second), strings.Join(notYet, ", "))
+	if ok < ran {
+		os.RemoveAll(dir) // os.Exit skips the deferred one
+		os.Exit(1)
+	}
+}
+
+// portFree reports whether addr can be listened on.
+func portFree(addr string) bool {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
+// freshCopy copies the files git knows into a new temporary directory.
+func freshCopy() (string, error) {
+	dir, err := os.MkdirTemp("", "exercises")
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command("bash", "-c", `git ls-files --cached --others --exclude-standard |
+		while read -r f; do [ -f "$f" ] && echo "$f"; done | tar -cf - -T - | tar -xf - -C "$1"`, "bash", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return dir, fmt.Errorf("copying the repository: %v: %s", err, out)
+	}
+	return dir, nil
+}
+
+// run makes the edits, runs the command (after the server, if any), checks
+// what it printed, and puts every edited file back.
+func (e exercise) run(dir string) error {
+	for _, ed := range e.edits {
+		path := filepath.Join(dir, ed.file)
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := bytes.Count(orig, []byte(ed.old)); n != 1 {
+			return fmt.Errorf("%s holds %q %d times, want once: the text no longer matches the code", ed.file, ed.old, n)
+		}
+		defer os.WriteFile(path, orig, 0o644)
+		if err := os.WriteFile(path, bytes.Replace(orig, []byte(ed.old), []byte(ed.new), 1), 0o644); err != nil {
+			return err
+		}
+	}
+	if e.server != "" {
+		stop, err := startServer(dir, e.server)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	out, err := runFor(dir, e.command, 5*time.Minute)
+	if cerr := e.check(out, err); cerr != nil {
+		return fmt.Errorf("`%s`: %v; it printed:\n%s", e.command, cerr, out)
+	}
+	return nil
+}
+
+// runFor runs command with bash in dir and returns what it printed (stdout
+// and stderr), killing its process group after timeout.
+func runFor(dir, command string, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// startServer starts command in dir and waits until it prints something
+// (fakeapi prints its address once it listens); stop ends its process group.
+func startServer(dir, command string) (stop func(), err error) {
+	var out syncBuffer
+	cmd := exec.Command("bash", "-c", "exec "+command)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	stop = func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); <-exited }
+	deadline := time.Now().Add(3 * time.Minute)
+	for out.Len() == 0 {
+		select {
+		case <-exited:
+			return nil, fmt.Errorf("%q exited: %s", command, out.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return nil, fmt.Errorf("%q printed nothing in 3 minutes", command)
+		}
+	}
+	return stop, nil
+}
