@@ -276,13 +276,18 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
-var labReached sync.Map // stub message → true
+var (
+	labReached sync.Map     // stub message → true
+	labHits    atomic.Int64 // how many times a stub ran
+)
 
 // labTODO records that the stub with message msg ran, and returns msg as an error.
 func labTODO(msg string) error {
 	labReached.Store(msg, true)
+	labHits.Add(1)
 	return errors.New(msg)
 }
 

@@ -75,8 +75,9 @@ var Labs = []Lab{
 			{"*Reflector", "ListAndWatch", 1}, {"*Reflector", "list", 2}, {"*Reflector", "relistResourceVersion", 2},
 			{"*Reflector", "watch", 3}, {"*Reflector", "handleWatch", 4}, {"*backoffManager", "Step", 5},
 		},
-		ProjectGraders: []string{"TestReflectorBookmarksMoveTheVersionWithoutEvents", "TestReflectorRelistVersions",
-			"TestReflectorBackoffWhileTheServerIsDown", "TestBackoffSequenceCapAndReset", "TestStep06Reflector"},
+		// The project's other Reflector tests wait 10 s for what a stub never
+		// does; the graders above cover the same rules and fail fast.
+		ProjectGraders: []string{"TestBackoffSequenceCapAndReset", "TestStep06Reflector"},
 	},
 	{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
@@ -85,7 +86,9 @@ var Labs = []Lab{
 			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
 			{"*controller", "resyncLoop", 4},
 		},
-		ProjectGraders: []string{"TestProcessSyncAllAndBookmark", "TestStep08RunLoop", "TestStep10Resync"},
+		// TestStep08RunLoop waits on a channel without a timeout: with the
+		// stubs in place it would hang; it runs with INFORMER_LAB_FULL=1.
+		ProjectGraders: []string{"TestProcessSyncAllAndBookmark", "TestStep10Resync"},
 	},
 	{
 		N: 5, Title: "the SharedIndexInformer: processor, one buffer per handler, late joiners",
@@ -96,9 +99,9 @@ var Labs = []Lab{
 			{"*processorListener", "add", 2}, {"*processorListener", "pop", 2}, {"*processorListener", "run", 3},
 			{"*sharedIndexInformer", "AddEventHandlerWithResyncPeriod", 4},
 		},
-		ProjectGraders: []string{"TestProcessorStuckHandlerBlocksNobody", "TestProcessorSyncNotificationsGoOnlyToDueListeners",
-			"TestInformerLateHandlerHasSyncedAfterItsInitialList", "TestInformerBlockedHandlerDoesNotDelayAnother",
-			"TestStep09SharedInformer"},
+		// The project's other handler tests wait 10 s each for what a stub
+		// never delivers; the graders above cover the same rules.
+		ProjectGraders: []string{"TestProcessorSyncNotificationsGoOnlyToDueListeners", "TestStep09SharedInformer"},
 	},
 	{
 		N: 6, Title: "client-go 1.37: the RealFIFO, atomic ReplacedAll and PopBatch",
