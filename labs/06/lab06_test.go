@@ -1,0 +1,232 @@
+// lab06_test.go grades lab 6: client-go 1.37's RealFIFO, its atomic
+// ReplacedAll, PopBatch and the informer's handling of a ReplacedAll.
+// Copied into the workspace root package; `go test -run Lab06 ./...`.
+//
+// client-go counterpart: RealFIFO (Pop, PopBatch, Replace, Resync) in
+// k8s.io/client-go/tools/cache the_real_fifo.go and processReplacedAllInfo
+// in controller.go (v0.37.2).
+//
+// Tutorial: 000 §2.5, §3.2, §4.2; 004 §4.4.
+
+//go:build informerlab
+
+package informer
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func lab06Atomic(known KeyListerGetter) *RealFIFO {
+	return NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, KnownObjects: known})
+}
+
+// lab06PopBatch pops one batch and describes it: "batch[...]" or "single[...]".
+func lab06PopBatch(f *RealFIFO) (string, error) {
+	var out string
+	err := f.PopBatch(func(ds []Delta, _ bool) error {
+		var s []string
+		for _, d := range ds {
+			s = append(s, labDescribe(d))
+		}
+		out = fmt.Sprint("batch", s)
+		return nil
+	}, func(obj any, _ bool) error {
+		var s []string
+		for _, d := range obj.(Deltas) {
+			s = append(s, labDescribe(d))
+		}
+		out = fmt.Sprint("single", s)
+		return nil
+	})
+	return out, err
+}
+
+func TestLab06AtomicReplaceIsOneDelta(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	_ = f.Replace([]any{labPod("ns", "a", "5", nil), labPod("ns", "b", "5", nil)}, "5")
+	var got []Delta
+	_, err := f.Pop(func(obj any, initial bool) error { got = obj.(Deltas); return nil })
+	if err != nil || len(got) != 1 || got[0].Type != ReplacedAll {
+		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll delta，实际 %v、%v", got, err)
+		return
+	}
+	info, ok := got[0].Object.(ReplacedAllInfo)
+	if !ok || info.ResourceVersion != "5" || len(info.Objects) != 2 {
+		labFailf(t, 6, 1, "the ReplacedAll's object: expected a ReplacedAllInfo at version 5 with 2 objects, got %#v", "ReplacedAll 的对象：期望版本 5、含 2 个对象的 ReplacedAllInfo，实际 %#v", got[0].Object)
+	}
+	bad := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, Transformer: func(obj any) (any, error) { return nil, errors.New("no") }})
+	if err := bad.Replace([]any{labPod("ns", "a", "5", nil)}, "5"); err == nil {
+		labFailf(t, 6, 1, "Replace when the transformer fails: expected its error, got none", "转换函数失败时 Replace：期望返回它的错误，实际没有")
+	}
+	labExpect(t, 6, 1, "deltas queued by a Replace whose transformer failed", "转换函数失败的 Replace 入队的 delta 数", false, bad.HasSynced())
+}
+
+func TestLab06PopEveryNotificationInOrder(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	_ = f.Add(labPod("ns", "a", "1", nil))
+	_ = f.Update(labPod("ns", "a", "2", nil))
+	_ = f.Delete(labPod("ns", "a", "3", nil))
+	_ = f.Add(labPod("ns", "b", "4", nil))
+	var got []string
+	for range 4 {
+		_, err := f.Pop(func(obj any, _ bool) error {
+			for _, d := range obj.(Deltas) {
+				got = append(got, labDescribe(d))
+			}
+			return nil
+		})
+		if err != nil {
+			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 delta，实际错误 %v", err)
+			return
+		}
+	}
+	labExpect(t, 6, 2, "every notification, one per Pop, in order (nothing merged)", "每次 Pop 一个通知，按顺序（不合并）", []string{"Added ns/a@1", "Updated ns/a@2", "Deleted ns/a@3", "Added ns/b@4"}, got)
+	labExpectClosed(t, 6, 2, f)
+}
+
+func TestLab06PopBatchRules(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	_ = f.Add(labPod("ns", "a", "1", nil))
+	_ = f.Add(labPod("ns", "b", "2", nil))
+	_ = f.Update(labPod("ns", "a", "3", nil))
+	_ = f.Add(labPod("ns", "c", "4", nil))
+	_ = f.Resync()
+	_ = f.Add(labPod("ns", "d", "5", nil))
+	var got []string
+	for range 4 {
+		s, err := lab06PopBatch(f)
+		if err != nil {
+			labFailf(t, 6, 3, "PopBatch: expected no error, got %v", "PopBatch：期望没有错误，实际 %v", err)
+			return
+		}
+		got = append(got, s)
+	}
+	want := []string{"batch[Added ns/a@1 Added ns/b@2]", "batch[Updated ns/a@3 Added ns/c@4]", "single[SyncAll SyncAllInfo]", "single[Added ns/d@5]"}
+	for i := range want {
+		want[i] = fmt.Sprint(want[i])
+	}
+	labExpect(t, 6, 3, "batches: cut before a key already in the batch; a whole-queue delta alone; a run of one goes to processSingle", "批次：遇到批内已有的键就切开；整队列 delta 单独出队；只有一个时交给 processSingle", lab06Fix(want), got)
+}
+
+// lab06Fix writes SyncAll deltas the way labDescribe does.
+func lab06Fix(want []string) []string {
+	for i, w := range want {
+		if w == "single[SyncAll SyncAllInfo]" {
+			want[i] = fmt.Sprint("single", []string{labDescribe(Delta{Type: SyncAll, Object: SyncAllInfo{}})})
+		}
+	}
+	return want
+}
+
+func TestLab06Resync(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	_ = f.Resync()
+	_, _ = f.Pop(func(obj any, _ bool) error {
+		labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll delta", SyncAll, obj.(Deltas)[0].Type)
+		return nil
+	})
+	known := NewStore(MetaNamespaceKeyFunc)
+	_ = known.Add(labPod("ns", "x", "1", nil))
+	_ = known.Add(labPod("ns", "y", "2", nil))
+	g := NewRealFIFOWithOptions(RealFIFOOptions{KnownObjects: lab02Known{known}})
+	_ = g.Update(labPod("ns", "x", "3", nil))
+	_ = g.Resync()
+	var got []string
+	for range 2 {
+		_, _ = g.Pop(func(obj any, _ bool) error { got = append(got, labDescribe(obj.(Deltas)[0])); return nil })
+	}
+	labExpect(t, 6, 4, "Resync without AtomicEvents: a Sync for each known key with nothing queued", "没有 AtomicEvents 的 Resync：为每个没有排队的已知键入队 Sync", []string{"Updated ns/x@3", "Sync ns/y@2"}, got)
+}
+
+func TestLab06ProcessReplacedAll(t *testing.T) {
+	defer labStart(t, 6)()
+	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	_ = cache.Add(labPod("ns", "a", "1", nil))
+	_ = cache.Add(labPod("ns", "b", "2", nil))
+	h := &lab04Heard{}
+	var sawCache []string
+	spy := ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
+			h.add("add %s", lab04Name(obj))
+		},
+		UpdateFunc: func(o, n any) { h.add("update %s -> %s", lab04Name(o), lab04Name(n)) },
+		DeleteFunc: func(obj any) {
+			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
+			h.add("delete %s", lab04Name(obj))
+		},
+	}
+	info := ReplacedAllInfo{ResourceVersion: "9", Objects: []any{labPod("ns", "b", "9", nil), labPod("ns", "c", "9", nil)}}
+	if err := processReplacedAllInfo(spy, info, cache, false, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
+		labFailf(t, 6, 5, "processReplacedAllInfo: expected no error, got %v", "processReplacedAllInfo：期望没有错误，实际 %v", err)
+	}
+	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "处理器调用：先删除（墓碑），再按列表顺序 update 和 add",
+		[]string{"delete tombstone ns/a", "update ns/b@2 -> ns/b@9", "add ns/c@9"}, h.get())
+	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
+	labExpect(t, 6, 5, "the cache's version", "缓存的版本", "9", cache.LastStoreSyncResourceVersion())
+}
+
+// TestLab06RandomBatchesMatchAModel queues random notifications and
+// resyncs on a RealFIFO, pops it with PopBatch, and compares the batches
+// with the ones the rules give.
+func TestLab06RandomBatchesMatchAModel(t *testing.T) {
+	defer labStart(t, 6)()
+	for seed := uint64(1); seed <= 40; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 6))
+		f := lab06Atomic(nil)
+		var queued []Delta
+		for i := range 30 {
+			p := labPod("ns", fmt.Sprint("p", rng.IntN(5)), fmt.Sprint(i), nil)
+			switch rng.IntN(8) {
+			case 0:
+				_ = f.Resync()
+				queued = append(queued, Delta{Type: SyncAll, Object: SyncAllInfo{}})
+			case 1, 2:
+				_ = f.Delete(p)
+				queued = append(queued, Delta{Type: Deleted, Object: p})
+			default:
+				_ = f.Update(p)
+				queued = append(queued, Delta{Type: Updated, Object: p})
+			}
+		}
+		var want, got []string
+		for len(queued) > 0 {
+			n := 1
+			if queued[0].Type != SyncAll {
+				seen := map[string]bool{lab04Name(queued[0].Object)[:5]: true}
+				for n < len(queued) && queued[n].Type != SyncAll && !seen[lab04Name(queued[n].Object)[:5]] {
+					seen[lab04Name(queued[n].Object)[:5]] = true
+					n++
+				}
+			}
+			var s []string
+			for _, d := range queued[:n] {
+				s = append(s, labDescribe(d))
+			}
+			kind := "batch"
+			if n == 1 {
+				kind = "single"
+			}
+			want = append(want, fmt.Sprint(kind, s))
+			queued = queued[n:]
+			b, err := lab06PopBatch(f)
+			if err != nil {
+				labFailf(t, 6, 3, "seed %d: PopBatch: expected no error, got %v", "种子 %d：PopBatch：期望没有错误，实际 %v", seed, err)
+				return
+			}
+			got = append(got, b)
+		}
+		if !slices.Equal(want, got) {
+			labFailf(t, 6, 3, "random notifications (seed %d): expected batches\n%v\ngot\n%v", "随机通知（种子 %d）：期望的批次\n%v\n实际\n%v", seed, want, got)
+			return
+		}
+	}
+}

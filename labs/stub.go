@@ -1,0 +1,240 @@
+// stub.go rewrites Go source for a lab workspace with go/ast and go/format:
+// it replaces the bodies of a lab's functions by a stub, puts a gate at the
+// top of every project test, and makes the examples compile-only.
+//
+// client-go counterpart: none (tooling for the labs).
+//
+// Tutorial: none; it serves every lab.
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// stubMessage is the bilingual message a stub fails with.
+func stubMessage(lab Lab, f Func) string {
+	return fmt.Sprintf("lab %d: implement %s — see labs/%02d handout §%d / 实验 %d：实现 %s，见 labs/%02d 讲义 §%d",
+		lab.N, f, lab.N, f.Section, lab.N, f, lab.N, f.Section)
+}
+
+// stubFuncs replaces the body of every function of src that want names.
+// It returns the new source and the functions it stubbed.
+func stubFuncs(name string, src []byte, lab Lab) ([]byte, []Func, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, nil, err
+	}
+	var stubbed []Func
+	var dropped []ast.Node
+	for _, decl := range file.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		got := Func{Name: fd.Name.Name}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			got.Recv = types.ExprString(fd.Recv.List[0].Type)
+		}
+		i := slices.IndexFunc(lab.Funcs, func(f Func) bool { return f.Recv == got.Recv && f.Name == got.Name })
+		if i < 0 {
+			continue
+		}
+		want := lab.Funcs[i]
+		dropped = append(dropped, fd.Body)
+		fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, List: stubBody(fd.Type, stubMessage(lab, want)), Rbrace: fd.Body.Lbrace + 1}
+		stubbed = append(stubbed, want)
+	}
+	if len(stubbed) == 0 {
+		return src, nil, nil
+	}
+	// The comments inside a removed body would land anywhere: drop them.
+	file.Comments = slices.DeleteFunc(file.Comments, func(c *ast.CommentGroup) bool {
+		return slices.ContainsFunc(dropped, func(n ast.Node) bool { return c.Pos() > n.Pos() && c.End() <= n.End() })
+	})
+	removeUnusedImports(file)
+	out, err := render(fset, file)
+	return out, stubbed, err
+}
+
+// stubBody is the body of a stub: record the message and return zero
+// values, with the message as the error when the last result is an error.
+// It never panics: a panic in a goroutine the reference code started would
+// end the whole test binary, and every other test with it.
+func stubBody(ft *ast.FuncType, msg string) []ast.Stmt {
+	call := &ast.CallExpr{Fun: ast.NewIdent("labTODO"), Args: []ast.Expr{&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(msg)}}}
+	var results []ast.Expr
+	if ft.Results != nil {
+		for _, field := range ft.Results.List {
+			n := max(len(field.Names), 1)
+			for range n {
+				results = append(results, zeroOf(field.Type))
+			}
+		}
+	}
+	if len(results) > 0 {
+		if id, ok := ft.Results.List[len(ft.Results.List)-1].Type.(*ast.Ident); ok && id.Name == "error" {
+			results[len(results)-1] = call
+			return []ast.Stmt{&ast.ReturnStmt{Results: results}}
+		}
+	}
+	stmts := []ast.Stmt{&ast.ExprStmt{X: call}}
+	if len(results) > 0 {
+		stmts = append(stmts, &ast.ReturnStmt{Results: results})
+	}
+	return stmts
+}
+
+// zeroOf is the zero value of a result type written as t.
+func zeroOf(t ast.Expr) ast.Expr {
+	switch t := t.(type) {
+	case *ast.StarExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
+		if a, ok := t.(*ast.ArrayType); ok && a.Len != nil {
+			break
+		}
+		return ast.NewIdent("nil")
+	case *ast.Ident:
+		switch t.Name {
+		case "bool":
+			return ast.NewIdent("false")
+		case "string":
+			return &ast.BasicLit{Kind: token.STRING, Value: `""`}
+		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+			"uintptr", "float32", "float64", "byte", "rune":
+			return &ast.BasicLit{Kind: token.INT, Value: "0"}
+		case "any", "error":
+			return ast.NewIdent("nil")
+		}
+	}
+	return &ast.StarExpr{X: &ast.CallExpr{Fun: ast.NewIdent("new"), Args: []ast.Expr{t}}}
+}
+
+// gateTests puts labGate(t) first in every top-level test and fuzz target,
+// and removes the "Output:" comments of examples so that they compile but
+// do not run. It reports the test names it gated.
+func gateTests(name string, src []byte) ([]byte, []string, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, nil, err
+	}
+	var gated []string
+	var examples []*ast.FuncDecl
+	for _, decl := range file.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Body == nil {
+			continue
+		}
+		if strings.HasPrefix(fd.Name.Name, "Example") {
+			examples = append(examples, fd)
+			continue
+		}
+		param := testParam(fd)
+		if param == nil {
+			continue
+		}
+		if len(param.Names) == 0 || param.Names[0].Name == "_" {
+			param.Names = []*ast.Ident{ast.NewIdent("labT")}
+		}
+		gate := &ast.ExprStmt{X: &ast.CallExpr{Fun: ast.NewIdent("labGate"), Args: []ast.Expr{ast.NewIdent(param.Names[0].Name)}}}
+		fd.Body.List = append([]ast.Stmt{gate}, fd.Body.List...)
+		gated = append(gated, fd.Name.Name)
+	}
+	outputRE := regexp.MustCompile(`^//\s*(Unordered output|Output):`)
+	for _, ex := range examples {
+		for _, cg := range file.Comments {
+			if cg.Pos() < ex.Body.Lbrace || cg.End() > ex.Body.Rbrace || !outputRE.MatchString(cg.List[0].Text) {
+				continue
+			}
+			cg.List[0].Text = "// Expected output (a lab workspace compiles its examples but does not run them):"
+		}
+	}
+	out, err := render(fset, file)
+	return out, gated, err
+}
+
+// testParam returns the *testing.T or *testing.F parameter of a Test or
+// Fuzz function, or nil for anything else (TestMain takes a *testing.M).
+func testParam(fd *ast.FuncDecl) *ast.Field {
+	n := fd.Name.Name
+	if !(strings.HasPrefix(n, "Test") || strings.HasPrefix(n, "Fuzz")) || n == "TestMain" {
+		return nil
+	}
+	if fd.Type.Params == nil || len(fd.Type.Params.List) != 1 || len(fd.Type.Params.List[0].Names) > 1 {
+		return nil
+	}
+	p := fd.Type.Params.List[0]
+	switch types.ExprString(p.Type) {
+	case "*testing.T", "*testing.F":
+		return p
+	}
+	return nil
+}
+
+// removeUnusedImports drops the imports no selector of file uses any more
+// (a stubbed body may have been their only user).
+func removeUnusedImports(file *ast.File) {
+	used := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	for _, decl := range file.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		gd.Specs = slices.DeleteFunc(gd.Specs, func(s ast.Spec) bool {
+			is := s.(*ast.ImportSpec)
+			name := importName(is)
+			return name != "_" && name != "." && !used[name]
+		})
+	}
+	file.Decls = slices.DeleteFunc(file.Decls, func(d ast.Decl) bool {
+		gd, ok := d.(*ast.GenDecl)
+		return ok && gd.Tok == token.IMPORT && len(gd.Specs) == 0
+	})
+	file.Imports = slices.DeleteFunc(file.Imports, func(is *ast.ImportSpec) bool {
+		name := importName(is)
+		return name != "_" && name != "." && !used[name]
+	})
+}
+
+// importName is the name an import is used by: its own, or the last element
+// of its path that is not a major version ("math/rand/v2" is rand).
+func importName(is *ast.ImportSpec) string {
+	if is.Name != nil {
+		return is.Name.Name
+	}
+	p, _ := strconv.Unquote(is.Path.Value)
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(p))
+	}
+	return base
+}
+
+// render prints file and formats it as gofmt would.
+func render(fset *token.FileSet, file *ast.File) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, file); err != nil {
+		return nil, err
+	}
+	return format.Source(buf.Bytes())
+}
