@@ -130,17 +130,15 @@ func (a *app) restart(kind string, resync time.Duration) message {
 // or the program's end; it returns how long it waited and the calls left.
 func (a *app) drainHandlers() (time.Duration, int64) {
 	start := time.Now()
-	tick := time.NewTicker(20 * time.Millisecond) // polling the health figures, with a deadline
+	tick := time.NewTicker(20 * time.Millisecond) // polling the handlers' backlogs, with a deadline
 	defer tick.Stop()
 	for {
 		a.mu.Lock()
-		inf := a.inf
+		hs := a.handlers
 		a.mu.Unlock()
 		var left int64
-		if h, ok := informer.HealthOf(inf); ok {
-			for _, hh := range h.Handlers {
-				left += hh.Pending
-			}
+		for _, n := range backlogs(hs[:]) {
+			left += n
 		}
 		if left == 0 || time.Since(start) > maxDrain {
 			return time.Since(start), left

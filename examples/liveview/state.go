@@ -88,12 +88,7 @@ func (a *app) snapshot() state {
 		s.Queue = q.snapshot()
 	}
 	s.Cache = cacheSnapshot(inf.GetIndexer())
-	pending := map[string]int64{}
-	if h, ok := informer.HealthOf(inf); ok {
-		for _, hh := range h.Handlers {
-			pending[hh.Handler] = hh.Pending
-		}
-	}
+	pending := backlogs(hs[:])
 	s.Handlers = []handlerState{}
 	for _, h := range hs {
 		if h != nil {
@@ -167,4 +162,28 @@ func sendJSON(w http.ResponseWriter, v any) {
 	if err := json.NewEncoder(w).Encode(v); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
+}
+
+// backlogs says, per handler, how many calls it is behind the furthest one:
+// every handler is sent the same notifications (the resync, off by default,
+// aside), so that is its buffer's length, give or take the call in progress.
+// The informer shows no per-handler backlog (client-go's does not either).
+func backlogs(hs []*viewHandler) map[string]int64 {
+	most := 0
+	for _, h := range hs {
+		if h != nil {
+			h.mu.Lock()
+			most = max(most, h.count)
+			h.mu.Unlock()
+		}
+	}
+	out := map[string]int64{}
+	for _, h := range hs {
+		if h != nil {
+			h.mu.Lock()
+			out[h.name] = int64(most - h.count)
+			h.mu.Unlock()
+		}
+	}
+	return out
 }
