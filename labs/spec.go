@@ -44,9 +44,9 @@ var Labs = []Lab{
 		Tutorial: "004 §3.3; 000 §1, §2.2, §2.4", Minutes: 120,
 		Funcs: []Func{
 			{"", "MetaNamespaceKeyFunc", 1}, {"", "SplitMetaNamespaceKey", 1},
-			{"*threadSafeStore", "Get", 2}, {"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
+			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
 			{"*threadSafeStore", "updateLocked", 3}, {"*threadSafeStore", "deleteLocked", 3}, {"*threadSafeStore", "Replace", 3},
-			{"", "file", 4}, {"", "unfile", 4},
+			{"", "updateIndices", 4}, {"Index", "addKey", 4}, {"Index", "deleteKey", 4},
 			{"*threadSafeStore", "Index", 5}, {"*threadSafeStore", "ByIndex", 5}, {"*threadSafeStore", "IndexKeys", 5},
 		},
 		ProjectGraders: []string{"TestKeyFuncs", "TestSplitMetaNamespaceKey", "TestStoreAddGetDelete",
@@ -58,7 +58,7 @@ var Labs = []Lab{
 		N: 2, Title: "Delta and the DeltaFIFO", TitleZH: "Delta 与 DeltaFIFO",
 		Tutorial: "004 §2.2, §4.4; 000 §3.1, §3.2, §4.2", Minutes: 150,
 		Funcs: []Func{
-			{"*DeltaFIFO", "appendLocked", 1}, {"", "dedupDeltas", 2}, {"*DeltaFIFO", "Delete", 2},
+			{"*DeltaFIFO", "appendLocked", 1}, {"*DeltaFIFO", "Delete", 2},
 			{"*DeltaFIFO", "Pop", 3}, {"*DeltaFIFO", "Replace", 4}, {"*DeltaFIFO", "Resync", 5},
 		},
 		ProjectGraders: []string{"TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder", "TestDeltaFIFODedupsOnlyBackToBackDeletions",
@@ -84,7 +84,6 @@ var Labs = []Lab{
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90,
 		Funcs: []Func{
 			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
-			{"*controller", "resyncLoop", 4},
 		},
 		// TestStep08RunLoop waits on a channel without a timeout: with the
 		// stubs in place it would hang; it runs with INFORMER_LAB_FULL=1.
