@@ -3,7 +3,7 @@
 // real cluster with a bearer token), lists and watches one resource in one
 // namespace or all, and decodes pods into *Pod. The third reading adds what
 // a real cluster needs: TLS settings and pings (transport.go), any other
-// kind as *Unstructured, and a faster decoder; layers.go plugs them in.
+// kind as *Unstructured, and a faster decoder; layers_wire.go plugs them in.
 //
 // client-go counterpart: k8s.io/client-go/rest (Config, RESTClient) and
 // NewListWatchFromClient / NewFilteredListWatchFromClient in tools/cache.
@@ -76,7 +76,7 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
-	transport, err := transportFor(cfg) // hook: layers.go
+	transport, err := transportFor(cfg) // hook: layers_wire.go
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func errNotPods(r GroupVersionResource) error {
 	return fmt.Errorf("%s: the first reading decodes pods only (unstructured.go decodes the rest)", r.Resource)
 }
 
-// The steps the third reading changes (layers.go sets them; see there).
+// The steps the third reading changes (layers_wire.go sets them).
 var (
 	// transportFor returns the HTTP transport for cfg. The first reading's
 	// is net/http's default, which trusts the system's certificate

@@ -158,7 +158,7 @@ type bodyDecoder interface {
 }
 
 // newBodyDecoder returns the decoder of a list or watch body: plain
-// encoding/json here. layers.go sets a one-pass decoder of the same objects,
+// encoding/json here. layers_wire.go sets a one-pass decoder of the same objects,
 // internal/jsonread, which only makes it faster (third reading: lossless.go).
 var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
 
