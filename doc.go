@@ -13,37 +13,40 @@
 // handlers about every change. One object travels this pipeline:
 //
 //	API server (fakeapi, or a real cluster)
-//	  │  HTTP: a streaming list (or a list), then a watch stream of JSON events
+//	  │  HTTP: a list, then a watch stream of JSON events     restclient.go, watch.go
 //	  ▼
-//	Reflector          list, watch, relist after 410, back off   reflector*.go, restclient.go, watch.go
-//	  │  Add / Update / Delete / Replace(list, resourceVersion) / Bookmark
+//	Reflector          list, watch, relist after 410, back off   reflector.go, reflector_watch.go
+//	  │  Add / Update / Delete / Replace(list, resourceVersion)
 //	  ▼
-//	RealFIFO           one delta per event, in order (default)   delta.go, realfifo*.go
-//	 or DeltaFIFO      one entry per key (client-go ≤1.32)       fifo*.go
-//	  │  PopBatch / Pop
+//	DeltaFIFO          one entry per key, its deltas in order     delta.go, fifo.go
+//	  │  Pop
 //	  ▼
-//	controller         the run loop and the resync timer             controller.go
-//	  │  process(Deltas), processBatch([]Delta)
+//	controller         the run loop and the resync timer          controller.go
+//	  │  process(Deltas)
 //	  ▼
-//	SharedIndexInformer  update the Indexer, then notify each handler  informer*.go, process.go, processor.go
-//	  ├─► Indexer      the thread-safe cache that listers read        store.go, thread_safe_store.go, lister.go
+//	SharedIndexInformer  update the Indexer, then notify each handler  informer*.go, processor.go
+//	  ├─► Indexer      the thread-safe cache that listers read     store.go, thread_safe_store.go, lister.go
 //	  └─► handlers     OnAdd / OnUpdate / OnDelete, each with its own buffer and goroutine
 //
-// The queue is chosen by PipelineGates (features.go), named after client-go's
-// feature gates: by default client-go v0.37.2's RealFIFO pipeline;
-// PipelineGates132() gives the tutorial's DeltaFIFO pipeline.
+// That is the first reading: the tutorial's informer, the files the README
+// lists under "First reading", which build and run on their own. The second
+// reading is what client-go 1.33–1.37 changed, which v0.37.2 runs by default
+// and so does this package: a RealFIFO (one delta per event, in order; a
+// relist is one ReplacedAll), popped in batches, after a streaming list
+// (features.go, realfifo*.go, reflector_watchlist.go; PipelineGates132()
+// switches back, per informer). The third is the real wire: TLS and pings,
+// how a watch ends, any kind as Unstructured, lossless typed objects
+// (transport.go, unstructured.go, lossless*.go). layers.go and
+// layers_wire.go plug the later readings into the first. The one-pass JSON
+// decoding (internal/jsonread) exists only for speed: skip it.
 //
-// Read the files in that order, starting with meta.go (objects and keys) and
-// pod.go (the sample kind; lossless.go keeps every field it does not model).
-// The decoders that turn the server's JSON into objects in one pass
-// (decode*.go, lossless_decode.go, lossless_readers.go, scan.go) can wait
-// for a second reading.
-// `go test -v -run Step` tells the same story as narrated tests, Step01 to Step11
-// (informer_test.go); the extras, each in a package of its own (retry,
-// dynamic, diff, handlerchain, health, consistencydetector, mutationdetector,
-// typed, listers), show theirs in Steps 12 to 18 (`go test -v -run Step
-// ./...` runs them all); `go run ./examples/podwatch` shows it running against
-// fakeapi, the in-process API server in ./fakeapi.
+// `go test -v -run Step .` tells the same story as narrated tests, Step01 to
+// Step11 (informer_test.go, realfifo_test.go); the extras, each in a package
+// of its own (retry, dynamic, diff, handlerchain, health,
+// consistencydetector, mutationdetector, typed, listers), show theirs in
+// Steps 12 to 18 (`go test -v -run Step ./...` runs them all); `go run
+// ./examples/podwatch` shows it running against fakeapi, the in-process API
+// server in ./fakeapi.
 //
 // A minimal informer over HTTP:
 //
