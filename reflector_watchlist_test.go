@@ -54,7 +54,7 @@ func TestReflectorStreamingListFallsBackToList(t *testing.T) {
 	createPod(t, s, "default", "a", nil)
 	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll), beforeWatch: func(o ListOptions) error {
 		if o.SendInitialEvents != nil { // a server without streaming lists refuses the parameter
-			return &StatusError{Status{Code: http.StatusBadRequest, Reason: StatusReasonBadRequest, Message: "sendInitialEvents: unsupported"}}
+			return &StatusError{Status{Code: http.StatusBadRequest, Reason: StatusReason("BadRequest"), Message: "sendInitialEvents: unsupported"}}
 		}
 		return nil
 	}}
