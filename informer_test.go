@@ -164,7 +164,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	must(t, f.Replace([]any{nginx("7")}, "7"))
 	item, _, _ = f.GetByKey("default/web")
 	tomb, ok := item.(Deltas).Newest().Object.(DeletedFinalStateUnknown)
-	say(t, "  default/web now ends with: Deleted %s", "  default/web 现在以这个结尾：Deleted %s", describeObj(tomb))
+	say(t, "  default/web now ends with: Deleted %s", "  default/web 的 Delta 列表最后一项是：Deleted %s", describeObj(tomb))
 	if !ok || tomb.Key != "default/web" {
 		t.Fatalf("deltas = %v", item)
 	}
@@ -313,7 +313,7 @@ func TestStep05ListWatch(t *testing.T) {
 
 func TestStep06Reflector(t *testing.T) {
 	say(t, "Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.", "第 6 步 — Reflector：先 List，再 watch。教程 004 §2.4、§4.1；000 §4.1。")
-	say(t, "Files: reflector.go, reflector_watch.go, reflector_list.go, restclient.go, watch.go.", "文件：reflector.go、reflector_watch.go、reflector_list.go、restclient.go、watch.go。")
+	say(t, "Files: reflector.go, reflector_watch.go, restclient.go, watch.go.", "文件：reflector.go、reflector_watch.go、restclient.go、watch.go。")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
@@ -377,14 +377,14 @@ func TestStep06Reflector(t *testing.T) {
 func TestStep07Bookmarks(t *testing.T) {
 	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",
 		"第 7 步 — 书签（BOOKMARK）：服务器说\"你已经到版本 N 了\"，却没有任何对象变化。")
-	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go, realfifo.go, process.go (fakeapi sends them).",
-		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go、realfifo.go、process.go（由 fakeapi 发送）。")
+	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go, informer.go (fakeapi sends them).",
+		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go、informer.go（由 fakeapi 发送）。")
 	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
 	createPod(t, s, "default", "web", nil)
 	lw := podsLW(t, s, "default")
 
 	say(t, "On the wire: a watch with allowWatchBookmarks=true; pods change in another namespace only.",
-		"线上看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
+		"在 HTTP 请求里看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	list, err := lw.List(ctx, ListOptions{})
@@ -558,7 +558,7 @@ func TestStep09SharedInformer(t *testing.T) {
 
 func TestStep10Resync(t *testing.T) {
 	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的处理器会再收到缓存里的每个对象，")
-	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo_relist.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo_relist.go。")
+	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	clock := NewFakeClock(time.Unix(0, 0))
@@ -596,7 +596,7 @@ func TestStep10Resync(t *testing.T) {
 
 func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction.", "第 11 步 — 出错的时候：watch 断开、服务器宕机、429，以及压缩之后的 410。")
-	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector_list.go, backoff.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go、reflector_list.go、backoff.go。")
+	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector.go, backoff.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go、reflector.go、backoff.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)

@@ -321,14 +321,14 @@ func TestRealFIFOCloseDrainsThenFails(t *testing.T) {
 }
 
 func TestStep03RealFIFO(t *testing.T) {
-	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs. Files realfifo.go, process.go, features.go.",
-		"第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。文件 realfifo.go、process.go、features.go。")
+	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs. Files realfifo.go, informer.go, features.go.",
+		"第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。文件 realfifo.go、informer.go、features.go。")
 	say(t, "The cache holds a, b, c, e. Then: a changes, b changes, a changes again, c is deleted;",
 		"缓存里有 a、b、c、e。接着：a 变了，b 变了，a 又变了，c 被删除；")
 	say(t, "the watch drops, e is deleted meanwhile, d is created, and the Reflector relists.",
 		"watch 断开，期间 e 被删除、d 被创建，Reflector 重新 List。")
-	say(t, "The same history goes into both queues; an informer's processing (process.go) drains each.",
-		"同一段历史分别送进两个队列；informer 的处理逻辑（process.go）把它们各自取空。")
+	say(t, "The same history goes into both queues; an informer's processing (informer.go) drains each.",
+		"同一段历史分别送进两个队列；informer 的处理逻辑（informer.go）依次处理两个队列弹出的内容。")
 	delta := runStep03History(t, NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KnownObjects: step03Cache(), EmitDeltaTypeReplaced: true}))
 	real := runStep03History(t, NewRealFIFOWithOptions(RealFIFOOptions{
@@ -392,9 +392,9 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	createPod(t, s, "default", "web", nil)
 	lw := podsLW(t, s, "default")
 	say(t, "client-go v0.37.2 runs a RealFIFO (Step 3) with AtomicFIFO on: there a bookmark does travel, as a",
-		"client-go v0.37.2 运行的是开启 AtomicFIFO 的 RealFIFO（第 3 步）：在那里书签确实会走完全程，")
-	say(t, "Bookmark delta that carries only the version, and reaches the cache (process.go, features.go).",
-		"变成一个只带版本的 Bookmark Delta，一直送到缓存（process.go、features.go）。")
+		"client-go v0.37.2 运行的是开启 AtomicFIFO 的 RealFIFO（第 3 步）：在那里书签会一路传到缓存，")
+	say(t, "Bookmark delta that carries only the version, and reaches the cache (informer.go, features.go).",
+		"变成一个只带版本的 Bookmark Delta，一直送到缓存（informer.go、features.go）。")
 	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
 	r2 := NewReflector(lw, &Pod{}, realFIFO)
 	runReflector(t, r2)
