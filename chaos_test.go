@@ -19,7 +19,7 @@
 //	go test -run TestChaos -chaos.long=200 -timeout=2h .   200 seeds, bigger workload
 //	CHAOS_LONG=200 go test -run TestChaos -timeout=2h .    the same
 //
-// Tutorial: 000 §4.3 (when things go wrong) and 004 §4 (why an informer converges).
+// Tutorial: 000 §4.3 (when things go wrong: 410, backoff, relist).
 
 package informer
 

@@ -29,7 +29,7 @@
 // the dynamic client's Unstructured (unstructured.go) keeps everything. Go's
 // Protocol Buffers structs keep unknown fields the same way as here.
 //
-// Tutorial: 004 §3.2 (the metadata contract) and 000 §3.3 (read, change,
+// Tutorial: 000 §3.3 (read, change,
 // write back: why a client must not drop what it does not understand).
 
 package informer

@@ -5,7 +5,7 @@
 // encoding/json can encode and come out as decoded JSON (map[string]any), so
 // a test sees exactly what a client on the wire would.
 // client-go counterpart: the typed clients' Create/Update/Delete/Get/List
-// (k8s.io/client-go/kubernetes), here without HTTP. Tutorial: 004 §2.4.
+// (k8s.io/client-go/kubernetes), here without HTTP. Tutorial: 004 §2.5.
 
 package fakeapi
 

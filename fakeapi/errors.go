@@ -6,7 +6,7 @@
 //
 // client-go counterpart: k8s.io/apimachinery/pkg/api/errors (StatusError,
 // NewGone, NewTimeoutError, ...) and metav1.Status. Reading path: step 6.
-// Tutorial: 000 §2.5 and §4.3 (what 410 and 429 mean to a client).
+// Tutorial: 004 §2.5 (409 Conflict) and 000 §4.3 (what 410 and 429 mean to a client).
 
 package fakeapi
 

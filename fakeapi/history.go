@@ -6,7 +6,7 @@
 //
 // client-go counterpart: none (the window is the API server's watch cache
 // and etcd's compaction; clients only ever see it as a 410).
-// Tutorial: 000 §4.3 (410 → relist), 004 §2.4 (resource versions).
+// Tutorial: 000 §4.3 (410 → relist), 004 §2.5 (resource versions).
 
 package fakeapi
 

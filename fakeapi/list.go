@@ -10,7 +10,7 @@
 // real server's rules on combined options are one call into the
 // compatibility layer (compat_listoptions.go).
 // client-go counterparts: metav1.ListOptions, the apiserver's list handler
-// and etcd3 paging. Reading path: step 4. Tutorial: 000 §2.5, 004 §4.1.
+// and etcd3 paging. Reading path: step 4. Tutorial: 004 §2.5, §4.1.
 
 package fakeapi
 

@@ -29,7 +29,7 @@
 // and the HTTP front door (authentication, injected faults and delays, the
 // 3 MiB body limit, request logging). client-go counterparts: none in
 // client-go; the real thing is k8s.io/apiserver (its handler chain and
-// filters). Tutorial: 000 §2.5 (the API server a client talks to).
+// filters). Tutorial: 004 §2.5 (the API server a client talks to).
 package fakeapi
 
 import (

@@ -7,7 +7,7 @@
 // client-go counterparts: the apiserver's etcd3 store and watch cache
 // (k8s.io/apiserver/pkg/storage), and the fake source in client-go's
 // tools/cache/testing, which keeps a history the same way. Reading path:
-// step 3. Tutorial: 000 §2.5 and 004 §2.4 (resource versions, 410).
+// step 3. Tutorial: 004 §2.5 (resource versions) and 000 §4.3 (410).
 
 package fakeapi
 

@@ -10,7 +10,7 @@
 // client-go counterparts: the apiserver's cacher and cacheWatcher
 // (k8s.io/apiserver/pkg/storage/cacher) and its watch encoder
 // (k8s.io/apiserver/pkg/endpoints/handlers/watch.go). Reading path: step 5.
-// Tutorial: 004 §2.4 and §4.1 (list then watch), 000 §4.1, §4.3 (410, bookmarks).
+// Tutorial: 004 §2.5 and §4.1 (watch from a version), 000 §4.1, §4.3 (410, bookmarks).
 
 package fakeapi
 

@@ -29,7 +29,7 @@
 // blackhole makes every open connection go dark for good, and new ones for
 // the duration (see fakeapi/blackhole.go).
 // client-go counterpart: none; it stands in for kube-apiserver.
-// Tutorial: 000 §2.5 (see the wire protocol for yourself), 000 §4.3.
+// Tutorial: 004 §2.5 (resource versions and 409 on the wire), 000 §4.3.
 package main
 
 import (
