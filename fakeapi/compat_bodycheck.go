@@ -5,7 +5,7 @@
 // metadata, and base64 where the kind stores bytes. generateName is turned
 // into a name here. client-go counterparts: the apiserver's decoding of a
 // request body (k8s.io/apiserver/pkg/endpoints/handlers/create.go, update.go)
-// and rest.EnsureObjectNamespaceMatchesRequestNamespace. Tutorial: 000 §2.5.
+// and rest.EnsureObjectNamespaceMatchesRequestNamespace. Tutorial: none.
 
 package fakeapi
 

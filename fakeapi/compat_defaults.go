@@ -14,7 +14,7 @@
 // client-go counterparts: the SetDefaults_* functions of
 // k8s.io/kubernetes/pkg/apis/core/v1 and apps/v1, the Priority and
 // DefaultTolerationSeconds admission plugins, and the service IP allocator.
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

@@ -14,7 +14,7 @@
 // collector for objects without dependents (see compat_gc.go).
 // client-go counterparts: metav1.DeleteOptions; the apiserver's delete
 // handler (k8s.io/apiserver/pkg/endpoints/handlers/delete.go), rest.BeforeDelete
-// and the generic registry Store.Delete. Tutorial: 000 §2.5.
+// and the generic registry Store.Delete. Tutorial: none.
 
 package fakeapi
 

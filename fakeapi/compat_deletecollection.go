@@ -8,7 +8,7 @@
 // before. Namespaces have no collection delete (405), as on the real server.
 // client-go counterparts: the apiserver's DeleteCollection handler and the
 // generic registry Store.DeleteCollection; client-go's DeleteCollection.
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

@@ -5,7 +5,7 @@
 // answer with the legacy (non-aggregated) discovery documents, which every
 // client falls back to. /healthz, /readyz and /livez answer "ok".
 // client-go counterpart: k8s.io/client-go/discovery (the client side) and the
-// apiserver's discovery handlers. Tutorial: 000 §2.5.
+// apiserver's discovery handlers. Tutorial: none.
 
 package fakeapi
 

@@ -3,8 +3,8 @@
 // and the reason the real server gives each HTTP code.
 //
 // client-go counterpart: k8s.io/apimachinery/pkg/api/errors (NewNotFound,
-// NewAlreadyExists, NewConflict, NewInvalid, ...). Tutorial: 000 §2.5 (what
-// 404 and 409 mean to a client).
+// NewAlreadyExists, NewConflict, NewInvalid, ...). Tutorial: 004 §2.5 (409
+// Conflict, as the server words it).
 
 package fakeapi
 

@@ -6,7 +6,7 @@
 // [spec.containers: Required value, ...]") and details.causes has one cause
 // per field. Each error reads "field: Type: value: detail", as here.
 // client-go counterparts: k8s.io/apimachinery/pkg/util/validation/field
-// (Error, ErrorList, ErrorBody) and apierrors.NewInvalid. Tutorial: 000 §2.5.
+// (Error, ErrorList, ErrorBody) and apierrors.NewInvalid. Tutorial: none.
 
 package fakeapi
 

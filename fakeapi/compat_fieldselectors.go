@@ -8,8 +8,8 @@
 // source, reportingComponent), on lists, watches and deletecollection.
 // client-go counterparts: k8s.io/apimachinery/pkg/fields; the apiserver's
 // per-kind field label conversions and ToSelectableFields
-// (k8s.io/kubernetes/pkg/apis/core/v1/conversion.go, pkg/registry). Tutorial:
-// 000 §2.5 (asking the server for less: selectors).
+// (k8s.io/kubernetes/pkg/apis/core/v1/conversion.go, pkg/registry).
+// Tutorial: none.
 
 package fakeapi
 

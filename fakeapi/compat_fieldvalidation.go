@@ -19,7 +19,7 @@
 // Counterparts: the apiserver's strict decoding
 // (k8s.io/apimachinery/pkg/runtime/serializer/json with sigs.k8s.io/json)
 // and its warning headers (k8s.io/apiserver/pkg/warning).
-// Tutorial: 000 §2.5 (the API server's verbs and their options).
+// Tutorial: none.
 
 package fakeapi
 

@@ -13,7 +13,7 @@
 // FinalizerDeleteDependents; the apiserver's
 // deletionFinalizersForGarbageCollection and ShouldDeleteDuringUpdate
 // (k8s.io/apiserver/pkg/registry/generic/registry); the garbage collector
-// (k8s.io/kubernetes/pkg/controller/garbagecollector). Tutorial: 000 §2.5.
+// (k8s.io/kubernetes/pkg/controller/garbagecollector). Tutorial: none.
 
 package fakeapi
 

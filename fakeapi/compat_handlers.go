@@ -7,7 +7,7 @@
 // client-go counterparts: the apiserver's REST handlers
 // (k8s.io/apiserver/pkg/endpoints/handlers: get.go, create.go, update.go,
 // patch.go, delete.go); on the client side, client-go's rest.Request.
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

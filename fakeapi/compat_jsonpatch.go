@@ -8,7 +8,7 @@
 // failed test) the whole patch is refused and nothing changes.
 // client-go counterparts: types.JSONPatchType; the apiserver applies it
 // with github.com/evanphx/json-patch (k8s.io/apiserver/pkg/endpoints/handlers/patch.go).
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

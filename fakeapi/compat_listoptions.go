@@ -6,7 +6,7 @@
 //
 // client-go counterparts: metav1.ListOptions and its validation
 // (k8s.io/apimachinery/pkg/apis/meta/internalversion/validation).
-// Tutorial: 000 §2.5 (asking the server for less: selectors).
+// Tutorial: none.
 
 package fakeapi
 

@@ -11,7 +11,7 @@
 // deletes the namespace (DELETED) if no other finalizer holds it. fakeapi
 // does not write the status conditions the real controller writes on the
 // way. client-go counterpart: the namespace controller
-// (k8s.io/kubernetes/pkg/controller/namespace/deletion). Tutorial: 000 §2.5.
+// (k8s.io/kubernetes/pkg/controller/namespace/deletion). Tutorial: none.
 
 package fakeapi
 

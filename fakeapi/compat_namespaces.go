@@ -8,7 +8,7 @@
 // client-go counterparts: the NamespaceLifecycle admission plugin
 // (k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle), the namespace
 // registry (k8s.io/kubernetes/pkg/registry/core/namespace) and the namespace
-// controller (k8s.io/kubernetes/pkg/controller/namespace). Tutorial: 000 §2.5.
+// controller (k8s.io/kubernetes/pkg/controller/namespace). Tutorial: none.
 
 package fakeapi
 

@@ -17,7 +17,7 @@
 // Counterparts: the apiserver's content negotiation and response
 // transformation (k8s.io/apiserver/pkg/endpoints/handlers/response.go), and
 // metav1.PartialObjectMetadata/PartialObjectMetadataList; on the client,
-// k8s.io/client-go/metadata and metadatainformer. Tutorial: 000 §2.5.
+// k8s.io/client-go/metadata and metadatainformer. Tutorial: none.
 
 package fakeapi
 

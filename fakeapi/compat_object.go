@@ -2,7 +2,7 @@
 // stored object: deep copies, uids, the random suffix of a generated name,
 // and reading a JSON number (store.go stamps a body with its version). client-go counterparts:
 // metav1.ObjectMeta accessors, runtime.DeepCopy, the apiserver's
-// names.SimpleNameGenerator. Tutorial: 000 §2.5.
+// names.SimpleNameGenerator. Tutorial: none.
 
 package fakeapi
 

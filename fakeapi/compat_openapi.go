@@ -19,7 +19,7 @@
 // Counterparts: k8s.io/kube-openapi's handler and handler3 (the server
 // side), k8s.io/client-go/openapi and discovery.OpenAPISchema, kubectl's
 // query_param_verifier_v3.go and explain (the client side).
-// Tutorial: 000 §2.5 (what else the API server serves).
+// Tutorial: none.
 
 package fakeapi
 

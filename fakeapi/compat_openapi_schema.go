@@ -3,8 +3,7 @@
 // allOf, for the strategic merge patch (compat_smp.go) and field validation.
 // client-go counterparts: k8s.io/kube-openapi's spec3 and the patch-meta
 // lookup of k8s.io/apimachinery/pkg/util/strategicpatch
-// (PatchMetaFromOpenAPIV3). Tutorial: 000 §2.5 (what the API server knows
-// about each kind).
+// (PatchMetaFromOpenAPIV3). Tutorial: none.
 
 package fakeapi
 

@@ -12,7 +12,7 @@
 // client-go counterparts: metav1.CreateOptions/UpdateOptions/PatchOptions/
 // DeleteOptions and their validation in the apiserver
 // (k8s.io/apimachinery/pkg/apis/meta/v1/validation).
-// Tutorial: 000 §2.5 (the API server's verbs and their options).
+// Tutorial: none.
 
 package fakeapi
 

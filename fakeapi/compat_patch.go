@@ -17,7 +17,7 @@
 // do the merging. client-go counterparts:
 // k8s.io/apimachinery/pkg/util/strategicpatch (StrategicMergeMapPatch, as
 // the apiserver calls it) and github.com/evanphx/json-patch (MergePatch).
-// Tutorial: 000 §2.5 (the API server's verbs).
+// Tutorial: none.
 
 package fakeapi
 

@@ -11,7 +11,7 @@
 // "<none>", "<unknown>").
 // Counterparts: the apiserver's printers (kubernetes/pkg/printers/internalversion)
 // and its default table convertor (k8s.io/apiserver/pkg/registry/rest/table.go);
-// the AGE format is apimachinery's duration.HumanDuration. Tutorial: 000 §2.5.
+// the AGE format is apimachinery's duration.HumanDuration. Tutorial: none.
 
 package fakeapi
 

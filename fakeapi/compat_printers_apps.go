@@ -6,7 +6,7 @@
 // it that way, so a workload prints as it would on a real cluster.
 // Counterparts: the apiserver's printers (kubernetes/pkg/printers/internalversion),
 // apimachinery's labels.FormatLabels and metav1.FormatLabelSelector.
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

@@ -10,7 +10,7 @@
 // secret's type, stringData folded into data), the cell shows what it would
 // have filled in, so an object prints as it would on a real cluster.
 // Counterpart: the apiserver's printers (kubernetes/pkg/printers/internalversion).
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

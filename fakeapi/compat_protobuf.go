@@ -21,7 +21,7 @@
 // accepts whatever it prefers.
 // client-go counterparts: k8s.io/apimachinery/pkg/runtime/serializer/protobuf
 // (the envelope) and the generated Unmarshal methods of k8s.io/api.
-// Tutorial: 000 §2.5 (the wire formats).
+// Tutorial: none.
 
 package fakeapi
 

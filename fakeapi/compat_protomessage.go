@@ -8,7 +8,7 @@
 // 0), a zero omitempty string is dropped, and a field that is missing but
 // not omitempty gets its zero value, as the Go struct would have had it.
 // client-go counterpart: the generated Unmarshal methods (generated.pb.go)
-// followed by encoding/json. Tutorial: 000 §2.5 (the wire formats).
+// followed by encoding/json. Tutorial: none.
 
 package fakeapi
 

@@ -11,7 +11,7 @@
 // line per field, generated from the Go sources (schema/gofields.go).
 // client-go counterpart: the generated.proto and generated.pb.go files of
 // k8s.io/api and k8s.io/apimachinery (gogo-protobuf), and the json tags of
-// their Go types. Tutorial: 000 §2.5 (the wire formats).
+// their Go types. Tutorial: none.
 
 package fakeapi
 

@@ -5,8 +5,7 @@
 //
 // client-go counterparts: the discovery documents
 // (k8s.io/apimachinery/pkg/apis/meta/v1.APIResource) and apimachinery's
-// validation.IsDNS1123Subdomain. Tutorial: 000 §2.5 (the API server's paths
-// and verbs).
+// validation.IsDNS1123Subdomain. Tutorial: none.
 
 package fakeapi
 

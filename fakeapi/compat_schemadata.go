@@ -11,7 +11,7 @@
 // again. Nothing here is retyped by hand.
 // Counterparts: the k8s.io/api and k8s.io/apimachinery modules, and the
 // kube-apiserver's /openapi/v2 and /openapi/v3 handlers.
-// Tutorial: 000 §2.5 (what the API server knows about each kind).
+// Tutorial: none.
 
 package fakeapi
 

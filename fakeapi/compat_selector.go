@@ -6,7 +6,7 @@
 // Field selectors: metadata.name, metadata.namespace and the fields each
 // kind offers (selectableFields, as the real server's), with =, == and !=.
 // client-go counterpart: k8s.io/apimachinery/pkg/labels and pkg/fields.
-// Tutorial: 000 §2.5 (asking the server for less: selectors).
+// Tutorial: none.
 
 package fakeapi
 

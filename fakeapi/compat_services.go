@@ -8,7 +8,7 @@
 // protocol TCP and a targetPort equal to the port.
 // client-go counterparts: SetDefaults_Service (k8s.io/kubernetes/pkg/apis/core/v1),
 // the service REST storage and IP allocator (pkg/registry/core/service),
-// ValidateService (pkg/apis/core/validation). Tutorial: 000 §2.5.
+// ValidateService (pkg/apis/core/validation). Tutorial: none.
 
 package fakeapi
 

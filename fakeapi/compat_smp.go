@@ -8,7 +8,7 @@
 // one by one. A list merges only when its field's strategy is "merge";
 // other lists are replaced as sent. client-go counterpart: mergeMap and
 // mergeSlice in k8s.io/apimachinery/pkg/util/strategicpatch/patch.go.
-// Tutorial: 000 §2.5 (the API server's verbs).
+// Tutorial: none.
 
 package fakeapi
 

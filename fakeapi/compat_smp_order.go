@@ -8,7 +8,7 @@
 // Go's stable sort with the real server's comparison, so ties fall the
 // same way. client-go counterpart: normalizeElementOrder, mergeSortedSlice
 // and deduplicateScalars in k8s.io/apimachinery/pkg/util/strategicpatch.
-// Tutorial: 000 §2.5 (the API server's verbs).
+// Tutorial: none.
 
 package fakeapi
 

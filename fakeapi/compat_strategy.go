@@ -9,7 +9,7 @@
 // are those of a real kube-apiserver v1.37.2 (testdata/writes).
 // client-go counterparts: the apiserver's RESTCreateStrategy and
 // RESTUpdateStrategy (k8s.io/apiserver/pkg/registry/rest) and each kind's
-// strategy in k8s.io/kubernetes/pkg/registry. Tutorial: 000 §2.5.
+// strategy in k8s.io/kubernetes/pkg/registry. Tutorial: none.
 
 package fakeapi
 

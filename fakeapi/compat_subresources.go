@@ -10,7 +10,7 @@
 // client-go counterparts: the status and scale REST storages of the
 // apiserver (k8s.io/kubernetes/pkg/registry/*/storage: StatusREST,
 // ScaleREST); client-go's UpdateStatus and GetScale/UpdateScale.
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

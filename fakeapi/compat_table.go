@@ -15,7 +15,7 @@
 // definitions; every event is a Table of one row. The columns are in compat_printers.go.
 // Counterparts: metav1.Table and the apiserver's response transformation
 // (k8s.io/apiserver/pkg/endpoints/handlers/response.go);
-// on the client, kubectl get's table printer. Tutorial: 000 §2.5.
+// on the client, kubectl get's table printer. Tutorial: none.
 
 package fakeapi
 

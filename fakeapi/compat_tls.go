@@ -6,7 +6,7 @@
 // with HTTP/2 PINGs. Plain HTTP (the default) stays the simple way to curl it.
 //
 // client-go counterpart: none (the real server's serving certificates come
-// from k8s.io/apiserver's SecureServingOptions). Tutorial: 000 §2.5.
+// from k8s.io/apiserver's SecureServingOptions). Tutorial: none.
 // docs: the reliability chapter.
 
 package fakeapi

@@ -6,7 +6,7 @@
 // (the docs list this). client-go counterparts: ValidatePod,
 // ValidatePodUpdate, ValidateConfigMap, ValidateSecret
 // (k8s.io/kubernetes/pkg/apis/core/validation) and ValidateDeployment and
-// friends (pkg/apis/apps/validation). Tutorial: 000 §2.5.
+// friends (pkg/apis/apps/validation). Tutorial: none.
 
 package fakeapi
 

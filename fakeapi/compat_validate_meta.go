@@ -6,7 +6,7 @@
 // same patterns. client-go counterparts: k8s.io/apimachinery's
 // pkg/api/validation (ValidateObjectMeta, ValidateObjectMetaUpdate) and
 // pkg/util/validation (IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue).
-// Tutorial: 000 §2.5.
+// Tutorial: none.
 
 package fakeapi
 

@@ -12,7 +12,8 @@
 // changes nothing. client-go counterpart: the apiserver's generic registry
 // (k8s.io/apiserver/pkg/registry/generic/registry.Store) and its
 // BeforeCreate/BeforeUpdate checks.
-// Tutorial: 000 §2.5 (optimistic concurrency: resourceVersion and 409).
+// Tutorial: 004 §2.5 and 000 §3.3 (optimistic concurrency: a write based
+// on a stale resourceVersion is refused with 409 Conflict).
 
 package fakeapi
 

@@ -10,7 +10,8 @@
 // is served, what it is called, and whether it lives in a namespace.
 // client-go counterparts: the RESTMapper and metav1.APIResource; on the
 // client side, rest.Request builds these URLs. Reading path: step 2.
-// Tutorial: 000 §2.5 (the API server's paths and verbs).
+// Tutorial: 004 §2.5 (GET /api/v1/pods?resourceVersion=10245&watch=true:
+// a list and a watch are GETs of the same collection).
 
 package fakeapi
 

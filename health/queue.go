@@ -8,7 +8,7 @@
 // client-go counterpart: none; client-go's work queue metrics
 // (util/workqueue's MetricsProvider) count a different queue.
 //
-// Tutorial: 004 §4.4 (resync) and 000 ch. 5 (health figures).
+// Tutorial: 000 ch. 5 (health figures: how long a resync takes).
 
 package health
 

@@ -4,7 +4,7 @@
 // client-go counterpart: the Reflector's calls of its metrics provider
 // (reflector_metrics.go), made here from the wrappers instead.
 //
-// Tutorial: 000 ch. 5 (health figures) and §4.3 (410 → relist, backoff).
+// Tutorial: 000 ch. 5 (health figures: relists after a 410, failures by reason).
 
 package health
 

@@ -13,7 +13,7 @@
 // k8s.io/apimachinery/pkg/runtime/serializer/json (Serializer.Decode) and
 // the framing of k8s.io/apimachinery/pkg/runtime/serializer/streaming.
 //
-// Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
+// Tutorial: none; this package is there for speed only (see doc.go).
 
 package jsonread
 

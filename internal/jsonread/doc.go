@@ -29,6 +29,7 @@
 // unstructured.UnstructuredJSONScheme with k8s.io/apimachinery/pkg/util/json
 // (that is, sigs.k8s.io/json). client-go has no one-pass typed reader.
 //
-// Tutorial: 004 §4.1 (the Reflector over HTTP streaming reads each event
-// with json.NewDecoder(resp.Body); this package does that job in one pass).
+// Tutorial: none; it is there for speed only. The tutorial's Reflector reads
+// each event with json.NewDecoder(resp.Body); this package does that job in
+// one pass, and a reader loses nothing by reading it as that call.
 package jsonread

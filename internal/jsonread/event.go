@@ -7,7 +7,7 @@
 // decodes the envelope first and the object from its raw bytes after) over
 // the framing of k8s.io/apimachinery/pkg/runtime/serializer/streaming.
 //
-// Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
+// Tutorial: none; this package is there for speed only (see doc.go).
 
 package jsonread
 

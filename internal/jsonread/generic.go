@@ -15,7 +15,7 @@
 // which makes integers int64 and other numbers float64; ours stay
 // json.Number, as Unstructured.UnmarshalJSON keeps them).
 //
-// Tutorial: 004 §3.1 (one type for all kinds, and what it costs).
+// Tutorial: none; this package is there for speed only (see doc.go).
 
 package jsonread
 

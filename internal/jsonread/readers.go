@@ -8,8 +8,7 @@
 // client-go counterpart: none (sigs.k8s.io/json reads client-go's typed
 // structs by reflection, value by value).
 //
-// Tutorial: 004 §3.1 (a watch event decoded to *T) and §3.2 (the json tags
-// of ObjectMeta, which name the members).
+// Tutorial: none; this package is there for speed only (see doc.go).
 
 package jsonread
 

@@ -10,8 +10,9 @@
 // json.Decoder decodes each frame into a json.RawMessage, which scans it
 // twice) and the scanner of encoding/json.
 //
-// Tutorial: 004 §4.1 (the Reflector reads each event with
-// json.NewDecoder(resp.Body); this is that decoder's framing, in one pass).
+// Tutorial: none; this package is there for speed only (see doc.go). The
+// tutorial's Reflector reads each event with json.NewDecoder(resp.Body):
+// this is that decoder's framing, in one pass.
 
 package jsonread
 

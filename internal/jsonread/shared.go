@@ -16,7 +16,7 @@
 // client-go counterpart: none; client-go's unstructured objects each keep
 // their own copies.
 //
-// Tutorial: 004 §3.1 (one type for all kinds, and what it costs).
+// Tutorial: none; this package is there for speed only (see doc.go).
 
 package jsonread
 

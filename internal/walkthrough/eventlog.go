@@ -4,7 +4,7 @@
 //
 // client-go counterpart: none (a test helper).
 //
-// Tutorial: 004 §4.3 (handler registration, filters, priority).
+// Tutorial: none of its own (a test helper); the Steps that use it cite theirs.
 
 package walkthrough
 
