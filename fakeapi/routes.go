@@ -10,8 +10,7 @@
 // is served, what it is called, and whether it lives in a namespace.
 // client-go counterparts: the RESTMapper and metav1.APIResource; on the
 // client side, rest.Request builds these URLs. Reading path: step 2.
-// Tutorial: 004 §2.5 (GET /api/v1/pods?resourceVersion=10245&watch=true:
-// a list and a watch are GETs of the same collection).
+// Tutorial: 004 §2.5 (a list and a watch: GETs of one collection's URL).
 
 package fakeapi
 
