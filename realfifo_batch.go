@@ -87,7 +87,7 @@ func (f *RealFIFO) batchLenLocked() int {
 // whole relist (processReplacedAllInfo); a SyncAll delta is an update of
 // every cached object to itself, and ends the Deltas it is in, as in
 // client-go; a Bookmark delta only moves the cache's resource version.
-// Every other delta is processDelta's (process.go).
+// Every other delta is processDelta's (informer.go).
 func processDeltasAtomic(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
 	for _, d := range deltas {
 		switch d.Type {

@@ -1,7 +1,7 @@
 // realfifo_relist.go holds the RealFIFO's Replace and Resync, and
 // reconcileReplacement: the comparison of a relist with what is queued and
 // known that both the RealFIFO's non-atomic Replace and the informer's
-// handling of a ReplacedAll delta (process.go) use to find missed deletions.
+// handling of a ReplacedAll delta (realfifo_batch.go) use to find missed deletions.
 //
 // client-go counterpart: RealFIFO.Replace, RealFIFO.Resync and
 // reconcileReplacement in k8s.io/client-go/tools/cache the_real_fifo.go

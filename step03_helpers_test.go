@@ -1,7 +1,7 @@
 // step03_helpers_test.go holds the helpers of TestStep03RealFIFO: the
 // history both queues are fed, and a drain that processes each pop the way
-// an informer does (process.go) while recording what was popped, what the
-// handlers heard and what the cache held.
+// an informer does (informer.go, realfifo_batch.go) while recording what was
+// popped, what the handlers heard and what the cache held.
 //
 // client-go counterpart: none (the walkthrough's own scaffolding).
 //

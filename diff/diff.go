@@ -6,7 +6,7 @@
 // only ever tested for equality, never ordered.
 //
 // client-go counterpart: none as a package. DeltaFIFO.Replace does the same
-// comparison on every relist (the root's fifo_relist.go): a listed key
+// comparison on every relist (the root's fifo.go): a listed key
 // becomes a Replaced delta (an update for handlers when the cache knew the
 // key, an add when it did not), and a key the cache knew but the list lacks
 // becomes a Deleted delta carrying DeletedFinalStateUnknown. The informer

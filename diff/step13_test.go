@@ -23,7 +23,7 @@ import (
 
 func TestStep13SnapshotDiff(t *testing.T) {
 	walkthrough.Say(t, "Step 13 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2.", "第 13 步 — 快照比对：按键和资源版本区分新增、更新、删除。教程 000 §3.2。")
-	walkthrough.Say(t, "File: diff/diff.go (and the root's fifo_relist.go, Replace).", "文件：diff/diff.go（以及根包 fifo_relist.go 的 Replace）。")
+	walkthrough.Say(t, "File: diff/diff.go (and the root's fifo.go, Replace).", "文件：diff/diff.go（以及根包 fifo.go 的 Replace）。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
 	ctx := context.Background()

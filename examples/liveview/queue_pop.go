@@ -139,7 +139,7 @@ type cacheLine struct {
 }
 
 // cacheLinesOf lists what processing deltas does to the cache, in order
-// (process.go): an object is stored or deleted; a relist's ReplacedAll
+// (informer.go, realfifo_batch.go): an object is stored or deleted; a relist's ReplacedAll
 // replaces the whole cache; a Bookmark or a resync's SyncAll changes nothing.
 func cacheLinesOf(deltas informer.Deltas) []cacheLine {
 	var lines []cacheLine

@@ -79,7 +79,7 @@ func (d *Decoder) Decode(target any) error {
 // next returns the text of the next JSON value in the body, valid until the
 // next call. At the end of the body it returns io.EOF before a value and
 // io.ErrUnexpectedEOF inside one; any other error of the body comes back as
-// it is (watch_end.go tells a normal end from a failure by it).
+// it is (the root's transport.go tells a normal end from a failure by it).
 func (d *Decoder) next() ([]byte, error) {
 	var s valueScan
 	for {

@@ -33,7 +33,7 @@ async function fresh(api, kind) {
 
 const SCENES = [
 {id: "first", title: {en: "1 · The first list and watch", zh: "1 · 第一次 List 和监视"}, steps: [
-  {panels: ["wire", "server"], press: ["restart"], read: "reflector_list.go, reflector_watchlist.go", next: "Step06 Reflector",
+  {panels: ["wire", "server"], press: ["restart"], read: "reflector.go, reflector_watchlist.go", next: "Step06 Reflector",
     en: (c, k) => real(k)
       ? "<b>Start over</b>: a new informer on the same fakeapi. On client-go v0.37.2's pipeline the first list is a <b>streaming list</b> (panel 2): one WATCH with <code>sendInitialEvents=true</code>; the server sends every pod as ADDED, then a BOOKMARK that marks the end of the list."
       : "<b>Start over</b>: a new informer on the same fakeapi. The Reflector's first request is a <b>LIST</b> with <code>resourceVersion=0</code> (panel 2): whatever the server has cached will do. The answer carries every pod and the list's resourceVersion.",
@@ -41,7 +41,7 @@ const SCENES = [
       ? "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。在 client-go v0.37.2 的流水线上，第一次 List 是<b>流式列表</b>（面板 2）：一个带 <code>sendInitialEvents=true</code> 的 WATCH；服务器把每个 Pod 作为 ADDED 发来，再发一个 BOOKMARK 标出列表的结尾。"
       : "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。Reflector 的第一个请求是 <code>resourceVersion=0</code> 的 <b>LIST</b>（面板 2）：服务器缓存里有什么都行。应答里是每个 Pod 和列表的资源版本。",
     run: async api => { await api.act("restart"); await api.see("the list's Replace", e => e.panel === "queue" && e.kind === "Replace"); }},
-  {panels: ["queue", "cache", "handlers", "feed"], read: "controller.go, process.go", next: "Step08 RunLoop",
+  {panels: ["queue", "cache", "handlers", "feed"], read: "controller.go, informer.go", next: "Step08 RunLoop",
     keys: c => c.pods || [],
     en: (c, k) => (real(k)
       ? "The whole list goes into the queue as one <b>Replace</b>: a single ReplacedAll delta (panel 3). The run loop Pops it: the cache (panel 4) gets every pod <i>first</i>, then each handler (panel 5) gets <code>OnAdd</code> for each"
@@ -105,7 +105,7 @@ const SCENES = [
     en: "The history is <b>compacted</b>: the DELETED event is gone from the window. The informer's resourceVersion is now older than the oldest one a watch may resume from.",
     zh: "历史被<b>压缩</b>：DELETED 事件从窗口里消失了。Informer 的资源版本现在比可以续接监视的最早版本还要旧。",
     run: async api => { await api.act("compact"); await api.state("an empty window", s => s.server.kept === 0); }},
-  {panels: ["wire"], press: ["up"], read: "reflector_watch.go, reflector_list.go", next: "Step11 WhenThingsGoWrong",
+  {panels: ["wire"], press: ["up"], read: "reflector_watch.go, reflector.go", next: "Step11 WhenThingsGoWrong",
     en: "The <b>server is back</b>. The re-watch from the old version gets <b>ERROR 410 Expired</b>: too old resource version. The watch ends (its line in panel 2 says so) and the Reflector <b>lists again</b>.",
     zh: "<b>服务器恢复</b>。从旧版本重新监视得到 <b>ERROR 410 Expired</b>：too old resource version。监视结束（面板 2 里它那一行写着），Reflector <b>重新 List</b>。",
     run: async api => {
@@ -113,7 +113,7 @@ const SCENES = [
       await api.see("ERROR 410", e => e.kind === "ERROR" && /410/.test(e.text));
       await api.see("the relist's Replace", e => e.panel === "queue" && e.kind === "Replace");
     }},
-  {panels: ["queue", "handlers"], read: "fifo_relist.go, realfifo_relist.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
+  {panels: ["queue", "handlers"], read: "fifo.go, realfifo_relist.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
     en: (c, k) => (real(k)
       ? "The relist reaches the queue as one ReplacedAll: the cache is replaced in one step, then the handlers get <code>OnDelete</code> with a <b>tombstone</b>, DeletedFinalStateUnknown, for the pod the list lacks"
       : "The relist's Replace finds a key in the cache that the list lacks: it queues a <b>tombstone</b>, DeletedFinalStateUnknown, and the handlers get <code>OnDelete</code> with it") +
@@ -151,7 +151,7 @@ const SCENES = [
       await api.act("resyncperiod", {period: "30s"});
       await api.state("a synced informer with a 30s resync", s => s.informer.resyncPeriod === "30s" && s.informer.synced);
     }},
-  {panels: ["queue", "wire"], press: ["resync"], read: "controller.go, fifo_relist.go, realfifo.go", next: "Step10 Resync",
+  {panels: ["queue", "wire"], press: ["resync"], read: "controller.go, fifo.go, realfifo_relist.go", next: "Step10 Resync",
     en: (c, k) => "<b>Resync now</b> moves the informer's clock 30 s on: the resync timer fires. No request goes to the server (panel 2 stays quiet): the queue gets the cache's own objects again, " +
       (real(k) ? "as one SyncAll." : "as a Sync delta per key."),
     zh: (c, k) => "<b>立即重新同步</b>把 Informer 的时钟向前拨 30 秒：重新同步定时器触发。没有请求发往服务器（面板 2 很安静）：队列再次收到缓存自己的对象，" +
@@ -178,7 +178,7 @@ const SCENES = [
     en: "The history of Step 3: <b>a</b> changes, <b>b</b> changes, <b>a</b> changes again, <b>c</b> is deleted (a, b, c: the first three pods). The DeltaFIFO queues each key <b>once</b>: a's two Updated deltas sit together, ahead of b.",
     zh: "第 3 步的那段历史：<b>a</b> 变化，<b>b</b> 变化，<b>a</b> 再变化，<b>c</b> 被删除（a、b、c 是前三个 Pod）。DeltaFIFO 每个 key 只排队<b>一次</b>：a 的两个 Updated 增量挨在一起，排在 b 前面。",
     run: async (api, c) => { await history(api, c); await api.state("three keys queued", s => s.queue.keys.length === 3); }},
-  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "fifo.go, process.go", next: "Step03 RealFIFO", keys: c => [c.a],
+  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "fifo.go, informer.go", next: "Step03 RealFIFO", keys: c => [c.a],
     en: "<b>Pop one item</b>: the DeltaFIFO hands out a's whole story, both Updated deltas at once, before b's change; for each of them in turn the cache is updated, then the handlers are told.",
     zh: "<b>Pop 一个条目</b>：DeltaFIFO 把 a 的整段故事一次交出来，两个 Updated 增量都在，先于 b 的变化；对其中每一个依次先更新缓存，再通知事件处理器。",
     run: async (api, c) => { await api.act("step"); await api.see("a's Pop", e => e.kind === "Pop" && e.key === c.a); }},
@@ -190,11 +190,11 @@ const SCENES = [
     en: "The same history on the first three pods: the RealFIFO keeps all four notifications <b>in the order they happened</b>: a, b, a, c. The blue rows are what the next PopBatch takes: a run of distinct keys.",
     zh: "在前三个 Pod 上重复同一段历史：RealFIFO 把四条通知都留着，<b>按发生的顺序</b>：a、b、a、c。蓝色的行是下一次 PopBatch 要取走的：一串互不相同的 key。",
     run: async (api, c) => { await history(api, c); await api.state("four deltas queued", s => s.queue.deltas.filter(d => d.type !== "Bookmark").length >= 4); }},
-  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "realfifo_batch.go, process.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b],
+  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "realfifo_batch.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b],
     en: "<b>Pop one item</b> is one <b>PopBatch</b>: a and b go to the cache in one transaction, then to the handlers; a's second change waits for the next batch, so nobody sees b before a's first change.",
     zh: "<b>Pop 一个条目</b>就是一次 <b>PopBatch</b>：a 和 b 在一个事务里进入缓存，然后到事件处理器；a 的第二次变化等下一批，所以没有人会在 a 的第一次变化之前看到 b。",
     run: async api => { await api.act("step"); await api.see("a PopBatch", e => e.kind === "PopBatch"); }},
-  {panels: ["queue", "cache"], press: ["pause"], read: "realfifo.go, realfifo_batch.go, process.go", next: "Step03 RealFIFO",
+  {panels: ["queue", "cache"], press: ["pause"], read: "realfifo.go, realfifo_batch.go", next: "Step03 RealFIFO",
     en: "Resume. Both queues end with the same cache; the RealFIFO gets there in the order things happened, and applies a relist at once instead of key by key. The whole story: <code>docs/client-go-1.37.md</code>.",
     zh: "恢复。两种队列最后的缓存一样；RealFIFO 按事情发生的顺序到达那里，并且一次性应用重新 List，而不是逐个 key。完整的故事见 <code>docs/client-go-1.37.zh-CN.md</code>。",
     run: async api => { await api.act("pause", {on: "false"}); await api.state("an empty queue", s => (s.queue.real ? s.queue.deltas : s.queue.keys).length === 0); }},

@@ -27,7 +27,7 @@
 // shutdown is a graceful shutdown as in a rolling restart (HTTP/2 GOAWAY,
 // the connections closed after closeAfter, the server back after down);
 // blackhole makes every open connection go dark for good, and new ones for
-// the duration (see fakeapi/blackhole.go).
+// the duration (see fakeapi/faults_network.go).
 // client-go counterpart: none; it stands in for kube-apiserver.
 // Tutorial: 004 §2.5 (resource versions and 409 on the wire), 000 §4.3.
 package main
