@@ -1,8 +1,6 @@
 // fifo.go holds the DeltaFIFO, the queue from the Reflector to the run loop.
-//
-// client-go counterpart: k8s.io/client-go/tools/cache delta_fifo.go.
-//
-// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1–3.2, §4.2.
+// client-go counterpart: tools/cache delta_fifo.go.
+// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1, §4.2 (tombstones).
 
 package informer
 
@@ -12,11 +10,12 @@ import (
 	"sync"
 )
 
-// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
-var ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
-
-// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
-var ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
+var (
+	// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
+	ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
+	// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
+	ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
+)
 
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions. Every field is optional.
 type DeltaFIFOOptions struct {
@@ -32,12 +31,10 @@ type DeltaFIFO struct {
 	lock sync.RWMutex // guards every field below
 	cond sync.Cond    // on lock: wakes Pop when a key is queued or the queue closes
 
-	// items maps each queued key to its Deltas (never empty). A key is in
-	// items exactly when it is in queue, which is in Pop order.
-	items                  map[string]Deltas
-	queue                  []string
-	populated              bool // set by the first Add, Update, Delete or Replace
-	initialPopulationCount int  // keys of the first Replace not yet popped
+	items                  map[string]Deltas // never empty; the keys are those of queue
+	queue                  []string          // the keys, in Pop order
+	populated              bool              // set by the first Add, Update, Delete or Replace
+	initialPopulationCount int               // keys of the first Replace not yet popped
 	closed                 bool
 
 	keyFunc               KeyFunc
@@ -77,7 +74,6 @@ func (f *DeltaFIFO) Add(obj any) error { return f.add(Added, obj) }
 // Update queues an Updated delta for obj.
 func (f *DeltaFIFO) Update(obj any) error { return f.add(Updated, obj) }
 
-// add marks the queue populated and queues a delta for obj.
 func (f *DeltaFIFO) add(action DeltaType, obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -142,10 +138,10 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 // Transformer returns the transform function the queue applies.
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 
-// Pop waits for a key, removes the first, and returns its Deltas and process's
-// error on them; a closed queue is drained, then ErrFIFOClosed. process runs
-// under the lock, as in client-go, so the consumer's cache is updated before
-// Delete, Replace or Resync read it: it must be quick, and not call the queue.
+// Pop waits for a key, removes the first, and returns its Deltas and process's error on
+// them; a closed queue is drained, then ErrFIFOClosed. process runs under the lock, as in
+// client-go, so the cache is updated before Delete, Replace or Resync read it: it must be
+// quick, and must not call the queue.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -160,7 +156,7 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.queue = f.queue[1:]
 	var item any = f.items[key]
 	delete(f.items, key)
-	if len(f.queue) == 0 { // drained: start afresh (a map never shrinks, and a list filled it)
+	if len(f.queue) == 0 { // drained: start afresh, as a Go map never shrinks
 		f.items, f.queue = map[string]Deltas{}, nil
 	}
 	f.initialPopulationCount = max(0, f.initialPopulationCount-1)
