@@ -185,24 +185,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 // in client-go, a typed object keeps none, a generic one gets the list's.
 func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
-	err := dec.DecodeList(func(name string) any {
-		switch name {
-		case "items":
-			list.Items = nil // a second "items" replaces the first
-		case "kind":
-			return &list.Kind
-		case "apiVersion":
-			return &list.APIVersion
-		case "metadata":
-			return &list.ListMeta
-		}
-		return nil
-	}, func() any {
-		obj := newObject()
-		list.Items = append(list.Items, obj)
-		return obj
-	})
-	if err != nil {
+	if err := dec.DecodeList(list, newObject); err != nil {
 		return nil, err
 	}
 	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)

@@ -118,12 +118,12 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 	}
 }
 
-// bodyDecoder reads a list body, or a watch body one event at a time. DecodeList calls
-// member for each top-level member of the list (a target to decode it into, or nil to
-// skip it) and newItem for each item; DecodeEvent decodes the next {"type", "object"}, the
-// object into the value newObject returns for its type (nil: an unknown type, an error).
+// bodyDecoder reads a list body, or a watch body one event at a time. DecodeList fills
+// list, each item into an object newObject makes; DecodeEvent decodes the next {"type",
+// "object"}, the object into the value newObject returns for its type (nil: an unknown
+// type, an error).
 type bodyDecoder interface {
-	DecodeList(member func(name string) any, newItem func() any) error
+	DecodeList(list *ObjectList, newObject func() Object) error
 	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
@@ -134,24 +134,23 @@ var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.
 // jsonDecoder is bodyDecoder on encoding/json.
 type jsonDecoder struct{ dec *json.Decoder }
 
-func (d jsonDecoder) DecodeList(member func(name string) any, newItem func() any) error {
-	var list map[string]json.RawMessage
-	if err := d.dec.Decode(&list); err != nil {
+func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
+	var members map[string]json.RawMessage
+	if err := d.dec.Decode(&members); err != nil {
 		return err
 	}
-	for name, raw := range list {
-		if target := member(name); target != nil {
+	var items []json.RawMessage
+	for name, target := range map[string]any{"kind": &list.Kind, "apiVersion": &list.APIVersion, "metadata": &list.ListMeta, "items": &items} {
+		if raw, ok := members[name]; ok {
 			if err := json.Unmarshal(raw, target); err != nil {
 				return err
 			}
 		}
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(list["items"], &items); err != nil && list["items"] != nil {
-		return err
-	}
 	for _, raw := range items {
-		if err := json.Unmarshal(raw, newItem()); err != nil {
+		obj := newObject()
+		list.Items = append(list.Items, obj)
+		if err := json.Unmarshal(raw, obj); err != nil {
 			return err
 		}
 	}
