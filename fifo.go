@@ -28,19 +28,17 @@ type DeltaFIFOOptions struct {
 // DeltaFIFO is a queue of keys in first-queued order, each with its object's Deltas since
 // its last Pop. It merges only two deletions in a row, and never compares resource versions.
 type DeltaFIFO struct {
-	lock sync.RWMutex // guards every field below
-	cond sync.Cond    // on lock: wakes Pop when a key is queued or the queue closes
-
+	lock                   sync.RWMutex      // guards every field below
+	cond                   sync.Cond         // on lock: wakes Pop when a key is queued or the queue closes
 	items                  map[string]Deltas // never empty; the keys are those of queue
 	queue                  []string          // the keys, in Pop order
 	populated              bool              // set by the first Add, Update, Delete or Replace
 	initialPopulationCount int               // keys of the first Replace not yet popped
 	closed                 bool
-
-	keyFunc               KeyFunc
-	knownObjects          KeyListerGetter
-	emitDeltaTypeReplaced bool
-	transformer           TransformFunc
+	keyFunc                KeyFunc
+	knownObjects           KeyListerGetter
+	emitDeltaTypeReplaced  bool
+	transformer            TransformFunc
 }
 
 // NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
@@ -135,9 +133,6 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	f.cond.Broadcast()
 }
 
-// Transformer returns the transform function the queue applies.
-func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
-
 // Pop waits for a key, removes the first, and returns its Deltas and process's error on
 // them; a closed queue is drained, then ErrFIFOClosed. process runs under the lock, as in
 // client-go, so the cache is updated before Delete, Replace or Resync read it: it must be
@@ -151,8 +146,7 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		}
 		f.cond.Wait()
 	}
-	isInInitialList := !f.hasSyncedLocked()
-	key := f.queue[0]
+	isInInitialList, key := !f.hasSyncedLocked(), f.queue[0]
 	f.queue = f.queue[1:]
 	var item any = f.items[key]
 	delete(f.items, key)
@@ -166,9 +160,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	return item, process(item, isInInitialList)
 }
 
-// Replace records a full relist: a Sync (or Replaced) delta per object, then a
-// tombstone per missing key that is queued (holding its last object) or known
-// (the consumer's copy). As in client-go, a bad object ends it, unpopulated.
+// Replace records a full relist: a Sync (or Replaced) delta per object, then a tombstone
+// per missing key that is queued (holding its last object) or known (the consumer's copy).
+// As in client-go, a bad object ends it, unpopulated.
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {
@@ -221,7 +215,7 @@ func (f *DeltaFIFO) Resync() error {
 	for _, k := range f.knownObjects.ListKeys() {
 		obj, exists, err := f.knownObjects.GetByKey(k)
 		if err != nil || !exists {
-			continue // gone since ListKeys: nothing to resync
+			continue // gone since ListKeys
 		}
 		key, err := f.KeyOf(obj)
 		if err != nil {

@@ -118,3 +118,7 @@ func (s transformingStore) Add(obj any) error {
 
 // Update transforms obj, then stores it.
 func (s transformingStore) Update(obj any) error { return s.Add(obj) }
+
+// Transformer returns the transform function the queue applies (read here, by the
+// streaming list; the first reading's DeltaFIFO applies it itself).
+func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }

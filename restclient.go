@@ -116,11 +116,6 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// do sends a GET (request).
-func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.Response, error) {
-	return c.request(ctx, http.MethodGet, path, q, "", nil)
-}
-
 // request sends a request with body (nil for none) of contentType ("" is JSON) and
 // returns a 2xx response for the caller to read and close; any other answer is an
 // error, a *StatusError when the server sent a Status.
@@ -169,7 +164,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if newObject == nil {
 		return nil, errNotPods(r)
 	}
-	resp, err := c.do(ctx, path, o.Query(false))
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +206,7 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 		return nil, errNotPods(r)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.do(ctx, path, o.Query(true))
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), "", nil)
 	if err != nil {
 		cancel()
 		return nil, err

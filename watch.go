@@ -1,7 +1,6 @@
 // watch.go holds the watch side of the protocol: WatchEvent, the Watcher interface, and
 // the decoder that turns a chunked HTTP body into events one at a time, as they arrive.
-// client-go counterpart: apimachinery pkg/watch (Interface, Event, StreamWatcher) and the
-// JSON framing of pkg/runtime/serializer/streaming.
+// client-go counterpart: apimachinery pkg/watch (Interface, Event, StreamWatcher), JSON framing.
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event type → cache operation).
 
 package informer
