@@ -46,29 +46,22 @@ type Watcher interface {
 
 // streamWatcher decodes a watch response body into events.
 type streamWatcher struct {
-	body      io.ReadCloser
-	newObject func() Object
-	result    chan WatchEvent
-	cancel    context.CancelFunc // ends the request
-	stopOnce  sync.Once
-	done      chan struct{}
+	result chan WatchEvent
+	done   chan struct{} // closed by Stop
+	stop   func()        // closes done, ends the request and closes the body; once
 }
 
-// newStreamWatcher starts decoding body. cancel ends the HTTP request.
+// newStreamWatcher starts decoding body; cancel ends its HTTP request.
 func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
-	sw := &streamWatcher{body: body, newObject: newObject, result: make(chan WatchEvent), cancel: cancel, done: make(chan struct{})}
-	go sw.receive()
+	done := make(chan struct{})
+	sw := &streamWatcher{result: make(chan WatchEvent), done: done,
+		stop: sync.OnceFunc(func() { close(done); cancel(); body.Close() })}
+	go sw.receive(newBodyDecoder(body), newObject)
 	return sw
 }
 
 // Stop ends the watch; the receive goroutine then closes ResultChan.
-func (sw *streamWatcher) Stop() {
-	sw.stopOnce.Do(func() {
-		close(sw.done)
-		sw.cancel()
-		sw.body.Close()
-	})
-}
+func (sw *streamWatcher) Stop() { sw.stop() }
 
 // ResultChan returns the events.
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
@@ -76,12 +69,11 @@ func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 // receive sends one event at a time until the stream ends or Stop is called. A read error
 // that endsWatchNormally just closes the channel; as in client-go any other, and a broken
 // event, becomes an ERROR event. After Stop nothing more is sent.
-func (sw *streamWatcher) receive() {
+func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 	defer close(sw.result)
 	defer sw.Stop()
-	dec := newBodyDecoder(sw.body)
 	for {
-		ev, err := decodeEvent(dec, sw.newObject)
+		ev, err := decodeEvent(dec, newObject)
 		if err != nil {
 			if !sw.stopped() && !endsWatchNormally(err) {
 				if !errors.Is(err, context.Canceled) { // the caller is stopping: nothing went wrong
