@@ -66,10 +66,8 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	return f.keyFunc(obj)
 }
 
-// Add queues an Added delta for obj.
-func (f *DeltaFIFO) Add(obj any) error { return f.add(Added, obj) }
-
-// Update queues an Updated delta for obj.
+// Add and Update queue an Added or an Updated delta for obj.
+func (f *DeltaFIFO) Add(obj any) error    { return f.add(Added, obj) }
 func (f *DeltaFIFO) Update(obj any) error { return f.add(Updated, obj) }
 
 func (f *DeltaFIFO) add(action DeltaType, obj any) error {

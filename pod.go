@@ -79,8 +79,7 @@ func (p *Pod) DeepCopy() *Pod {
 	if p == nil {
 		return nil
 	}
-	out := new(Pod)
-	*out = *p
+	out := *p
 	p.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	out.Spec.TerminationGracePeriodSeconds = clonePointer(p.Spec.TerminationGracePeriodSeconds)
 	out.Spec.Containers = slices.Clone(p.Spec.Containers)
@@ -92,7 +91,7 @@ func (p *Pod) DeepCopy() *Pod {
 	}
 	out.Status.Conditions = slices.Clone(p.Status.Conditions)
 	out.Status.StartTime = clonePointer(p.Status.StartTime)
-	return out
+	return &out
 }
 
 // clonePointer returns a pointer to a copy of *p (nil for nil).

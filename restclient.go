@@ -25,11 +25,10 @@ type RESTConfig struct {
 	Host            string          // "https://127.0.0.1:6443", or "http://127.0.0.1:8001" (kubectl proxy)
 	BearerToken     string          // when set, sent as "Authorization: Bearer <token>"
 	TLSClientConfig TLSClientConfig // how to trust an https server
-
-	// HTTP2ReadIdleTimeout, HTTP2PingTimeout and DisableHTTP2 tune the connection's
-	// health checks as client-go's do (transport.go).
+	// Health checks, as client-go's (transport.go): ping a silent HTTP/2 connection after
+	// HTTP2ReadIdleTimeout; close it if no answer comes within HTTP2PingTimeout.
 	HTTP2ReadIdleTimeout, HTTP2PingTimeout time.Duration
-	DisableHTTP2                           bool
+	DisableHTTP2                           bool // HTTP/1.1 only
 }
 
 // TLSClientConfig holds the TLS settings of a RESTConfig.
