@@ -1,8 +1,6 @@
 // fifo.go holds the DeltaFIFO, the queue from the Reflector to the run loop.
-//
-// client-go counterpart: k8s.io/client-go/tools/cache delta_fifo.go.
-//
-// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1–3.2, §4.2.
+// client-go counterpart: tools/cache delta_fifo.go.
+// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1, §4.2 (tombstones).
 
 package informer
 
@@ -12,11 +10,12 @@ import (
 	"sync"
 )
 
-// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
-var ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
-
-// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
-var ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
+var (
+	// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
+	ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
+	// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
+	ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
+)
 
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions. Every field is optional.
 type DeltaFIFOOptions struct {
@@ -29,21 +28,17 @@ type DeltaFIFOOptions struct {
 // DeltaFIFO is a queue of keys in first-queued order, each with its object's Deltas since
 // its last Pop. It merges only two deletions in a row, and never compares resource versions.
 type DeltaFIFO struct {
-	lock sync.RWMutex // guards every field below
-	cond sync.Cond    // on lock: wakes Pop when a key is queued or the queue closes
-
-	// items maps each queued key to its Deltas (never empty). A key is in
-	// items exactly when it is in queue, which is in Pop order.
-	items                  map[string]Deltas
-	queue                  []string
-	populated              bool // set by the first Add, Update, Delete or Replace
-	initialPopulationCount int  // keys of the first Replace not yet popped
+	lock                   sync.RWMutex      // guards every field below
+	cond                   sync.Cond         // on lock: wakes Pop when a key is queued or the queue closes
+	items                  map[string]Deltas // never empty; the keys are those of queue
+	queue                  []string          // the keys, in Pop order
+	populated              bool              // set by the first Add, Update, Delete or Replace
+	initialPopulationCount int               // keys of the first Replace not yet popped
 	closed                 bool
-
-	keyFunc               KeyFunc
-	knownObjects          KeyListerGetter
-	emitDeltaTypeReplaced bool
-	transformer           TransformFunc
+	keyFunc                KeyFunc
+	knownObjects           KeyListerGetter
+	emitDeltaTypeReplaced  bool
+	transformer            TransformFunc
 }
 
 // NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
@@ -71,13 +66,10 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	return f.keyFunc(obj)
 }
 
-// Add queues an Added delta for obj.
-func (f *DeltaFIFO) Add(obj any) error { return f.add(Added, obj) }
-
-// Update queues an Updated delta for obj.
+// Add and Update queue an Added or an Updated delta for obj.
+func (f *DeltaFIFO) Add(obj any) error    { return f.add(Added, obj) }
 func (f *DeltaFIFO) Update(obj any) error { return f.add(Updated, obj) }
 
-// add marks the queue populated and queues a delta for obj.
 func (f *DeltaFIFO) add(action DeltaType, obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -139,13 +131,10 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	f.cond.Broadcast()
 }
 
-// Transformer returns the transform function the queue applies.
-func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
-
-// Pop waits for a key, removes the first, and returns its Deltas and process's
-// error on them; a closed queue is drained, then ErrFIFOClosed. process runs
-// under the lock, as in client-go, so the consumer's cache is updated before
-// Delete, Replace or Resync read it: it must be quick, and not call the queue.
+// Pop waits for a key, removes the first, and returns its Deltas and process's error on
+// them; a closed queue is drained, then ErrFIFOClosed. process runs under the lock, as in
+// client-go, so the cache is updated before Delete, Replace or Resync read it: it must be
+// quick, and must not call the queue.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -155,12 +144,11 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		}
 		f.cond.Wait()
 	}
-	isInInitialList := !f.hasSyncedLocked()
-	key := f.queue[0]
+	isInInitialList, key := !f.hasSyncedLocked(), f.queue[0]
 	f.queue = f.queue[1:]
 	var item any = f.items[key]
 	delete(f.items, key)
-	if len(f.queue) == 0 { // drained: start afresh (a map never shrinks, and a list filled it)
+	if len(f.queue) == 0 { // drained: start afresh, as a Go map never shrinks
 		f.items, f.queue = map[string]Deltas{}, nil
 	}
 	f.initialPopulationCount = max(0, f.initialPopulationCount-1)
@@ -170,9 +158,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	return item, process(item, isInInitialList)
 }
 
-// Replace records a full relist: a Sync (or Replaced) delta per object, then a
-// tombstone per missing key that is queued (holding its last object) or known
-// (the consumer's copy). As in client-go, a bad object ends it, unpopulated.
+// Replace records a full relist: a Sync (or Replaced) delta per object, then a tombstone
+// per missing key that is queued (holding its last object) or known (the consumer's copy).
+// As in client-go, a bad object ends it, unpopulated.
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {
@@ -225,7 +213,7 @@ func (f *DeltaFIFO) Resync() error {
 	for _, k := range f.knownObjects.ListKeys() {
 		obj, exists, err := f.knownObjects.GetByKey(k)
 		if err != nil || !exists {
-			continue // gone since ListKeys: nothing to resync
+			continue // gone since ListKeys
 		}
 		key, err := f.KeyOf(obj)
 		if err != nil {

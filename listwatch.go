@@ -11,14 +11,11 @@ import (
 	"strconv"
 )
 
-// ResourceVersionMatch says how a list reads ResourceVersion.
+// ResourceVersionMatch says how a list reads ResourceVersion (values: reflector_watchlist.go).
 type ResourceVersionMatch string
 
-const (
-	NamespaceAll                                          = ""             // selects every namespace
-	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
-	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
-)
+// NamespaceAll selects every namespace.
+const NamespaceAll = ""
 
 // ListOptions is the query of a list or a watch: the metav1.ListOptions fields used here.
 type ListOptions struct {

@@ -296,7 +296,7 @@ func quote(name string) []byte {
 // whole JSON object, and the members a typed kind does not model
 // (lossless.go).
 func newFastBodyDecoder(body io.Reader) bodyDecoder {
-	return jsonread.NewDecoder(body, jsonread.Layout{
+	return fastBodyDecoder{jsonread.NewDecoder(body, jsonread.Layout{
 		Content: func(obj any) *map[string]any {
 			if u, ok := obj.(*Unstructured); ok {
 				return &u.Object
@@ -309,5 +309,30 @@ func newFastBodyDecoder(body io.Reader) bodyDecoder {
 			}
 			return nil
 		},
+	})}
+}
+
+// fastBodyDecoder is bodyDecoder on internal/jsonread, which reads a list member by
+// member: each top-level one into the target member returns (nil: skip it), each item
+// into the object newItem returns.
+type fastBodyDecoder struct{ *jsonread.Decoder }
+
+func (d fastBodyDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
+	return d.Decoder.DecodeList(func(name string) any {
+		switch name {
+		case "items":
+			list.Items = nil // a second "items" replaces the first
+		case "kind":
+			return &list.Kind
+		case "apiVersion":
+			return &list.APIVersion
+		case "metadata":
+			return &list.ListMeta
+		}
+		return nil
+	}, func() any {
+		obj := newObject()
+		list.Items = append(list.Items, obj)
+		return obj
 	})
 }

@@ -1,7 +1,5 @@
 // meta.go holds object metadata, the Object contract and the key functions of a cache.
-//
 // client-go counterparts: apimachinery meta/v1; tools/cache's key functions.
-//
 // Tutorial: 004 §3.2 (ObjectMeta / TypeMeta), 000 §1, §2.1–2.3 (keys, deep copies).
 
 package informer
@@ -75,11 +73,11 @@ func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 // DeepCopyInto copies m into out, sharing only the raw unknown members.
 func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 	*out = *m
-	out.DeletionTimestamp = clonePointer(m.DeletionTimestamp) // clonePointer: pod.go
+	out.DeletionTimestamp = clonePointer(m.DeletionTimestamp)
 	out.DeletionGracePeriodSeconds = clonePointer(m.DeletionGracePeriodSeconds)
 	out.Labels, out.Annotations = maps.Clone(m.Labels), maps.Clone(m.Annotations)
 	out.Finalizers = slices.Clone(m.Finalizers)
-	out.OwnerReferences = slices.Clone(m.OwnerReferences) // nil stays nil, as with every Clone
+	out.OwnerReferences = slices.Clone(m.OwnerReferences)
 	for i := range out.OwnerReferences {
 		m.OwnerReferences[i].DeepCopyInto(&out.OwnerReferences[i])
 	}
@@ -95,19 +93,19 @@ func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
 // unknownFields holds the JSON members a typed struct does not model, raw (lossless.go).
 type unknownFields []byte
 
-// KeyFunc names an object in a cache.
-type KeyFunc func(obj any) (string, error)
-
-// ExplicitKey is a key given instead of an object; key functions return it.
-type ExplicitKey string
+type (
+	// KeyFunc names an object in a cache.
+	KeyFunc func(obj any) (string, error)
+	// ExplicitKey is a key given instead of an object; key functions return it.
+	ExplicitKey string
+	// namespacedName is what MetaNamespaceKeyFunc needs of an object.
+	namespacedName interface {
+		GetNamespace() string
+		GetName() string
+	}
+)
 
 var errNoMeta = errors.New("object has no metadata (it does not implement GetNamespace and GetName)")
-
-// namespacedName is what MetaNamespaceKeyFunc needs of an object.
-type namespacedName interface {
-	GetNamespace() string
-	GetName() string
-}
 
 // MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name" if
 // cluster-scoped. An ExplicitKey is returned as it is.

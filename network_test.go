@@ -70,7 +70,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	// A raw watch beside the informer's, to see the error a watch meets.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resp, err := c.do(ctx, "/api/v1/pods", ListOptions{ResourceVersion: srv.ResourceVersion()}.Query(true))
+	resp, err := c.request(ctx, http.MethodGet, "/api/v1/pods", ListOptions{ResourceVersion: srv.ResourceVersion()}.Query(true), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,6 @@
-// pod.go holds the sample kind, Pod: the fields the tutorial and a typical
-// controller read, with Kubernetes' own JSON names, and DeepCopy. A real pod
-// has many more; lossless.go (the third reading) keeps them raw and sends them
-// back unchanged, so a Get → change → Update never erases them.
-//
-// client-go counterpart: k8s.io/api/core/v1 (Pod, PodSpec, Container,
-// ContainerPort, ResourceRequirements, PodStatus, PodCondition) and their
-// generated DeepCopy functions.
-//
-// Tutorial: 004 §3.2 (a typed kind on the minimal metadata contract) and
-// 000 §2.3 (shared pointers and deep copies).
+// pod.go holds the sample kind, Pod, with the fields the tutorial and a typical controller read.
+// client-go counterpart: k8s.io/api/core/v1 Pod and its generated DeepCopy.
+// Tutorial: 004 §3.2 (a kind on the minimal metadata contract), 000 §2.3 (deep copies).
 
 package informer
 
@@ -18,8 +10,7 @@ import (
 	"time"
 )
 
-// Pod is the sample kind: a core/v1 Pod. Each struct of it embeds
-// unknownFields for the members no field models (meta.go).
+// Pod is a core/v1 Pod. Each of its structs keeps the members no field models in unknownFields.
 type Pod struct {
 	TypeMeta
 	ObjectMeta `json:"metadata,omitzero"`
@@ -30,11 +21,10 @@ type Pod struct {
 
 // PodSpec is the desired state of a Pod.
 type PodSpec struct {
-	Containers    []Container `json:"containers,omitzero"`
-	RestartPolicy string      `json:"restartPolicy,omitzero"` // Always, OnFailure or Never
-	// TerminationGracePeriodSeconds is how long a delete waits for the containers to stop.
-	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitzero"`
-	NodeName                      string `json:"nodeName,omitzero"` // "" while unscheduled
+	Containers                    []Container `json:"containers,omitzero"`
+	RestartPolicy                 string      `json:"restartPolicy,omitzero"`                 // Always, OnFailure or Never
+	TerminationGracePeriodSeconds *int64      `json:"terminationGracePeriodSeconds,omitzero"` // how long a delete waits
+	NodeName                      string      `json:"nodeName,omitzero"`                      // "" while unscheduled
 	unknownFields
 }
 
@@ -57,8 +47,7 @@ type ContainerPort struct {
 	unknownFields
 }
 
-// ResourceRequirements are the compute resources of a container, such as
-// {"cpu": "100m", "memory": "64Mi"}.
+// ResourceRequirements are a container's compute resources, such as {"cpu": "100m"}.
 type ResourceRequirements struct {
 	Limits   map[string]string `json:"limits,omitzero"`   // the most the container may use
 	Requests map[string]string `json:"requests,omitzero"` // what the scheduler reserves for it
@@ -84,26 +73,25 @@ type PodCondition struct {
 	unknownFields
 }
 
-// DeepCopy returns a copy of p that shares nothing changeable with it.
-// Objects in the cache are shared with every reader: copy before you change one.
+// DeepCopy returns a copy of p that shares nothing changeable with it. Cached
+// objects are shared by every reader: copy one before you change it.
 func (p *Pod) DeepCopy() *Pod {
 	if p == nil {
 		return nil
 	}
-	out := new(Pod)
-	*out = *p
+	out := *p
 	p.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	out.Spec.TerminationGracePeriodSeconds = clonePointer(p.Spec.TerminationGracePeriodSeconds)
 	out.Spec.Containers = slices.Clone(p.Spec.Containers)
 	for i := range out.Spec.Containers {
 		c := &out.Spec.Containers[i]
 		c.Command, c.Args = slices.Clone(c.Command), slices.Clone(c.Args)
-		c.Ports = slices.Clone(c.Ports) // a port holds no pointers
+		c.Ports = slices.Clone(c.Ports)
 		c.Resources.Limits, c.Resources.Requests = maps.Clone(c.Resources.Limits), maps.Clone(c.Resources.Requests)
 	}
-	out.Status.Conditions = slices.Clone(p.Status.Conditions) // nor does a condition
+	out.Status.Conditions = slices.Clone(p.Status.Conditions)
 	out.Status.StartTime = clonePointer(p.Status.StartTime)
-	return out
+	return &out
 }
 
 // clonePointer returns a pointer to a copy of *p (nil for nil).

@@ -289,7 +289,7 @@ func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 		}
 		keyed = append(keyed, keyedTransaction{Transaction: txn, key: key, index: i})
 	}
-	applied, applyErrs := c.storage.transaction(keyed)
+	applied, applyErrs := c.transaction(keyed)
 	if errs = append(errs, applyErrs...); len(errs) == 0 {
 		return nil
 	}

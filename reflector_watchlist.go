@@ -118,3 +118,13 @@ func (s transformingStore) Add(obj any) error {
 
 // Update transforms obj, then stores it.
 func (s transformingStore) Update(obj any) error { return s.Add(obj) }
+
+// Transformer returns the transform function the queue applies (read here, by the
+// streaming list; the first reading's DeltaFIFO applies it itself).
+func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
+
+// The values of ResourceVersionMatch (listwatch.go): how a list reads ResourceVersion.
+const (
+	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
+	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
+)

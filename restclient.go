@@ -1,19 +1,13 @@
-// restclient.go is the HTTP implementation of ListerWatcher, on net/http and
-// encoding/json alone: it reaches an API server (fakeapi, `kubectl proxy`, a
-// real cluster with a bearer token), lists and watches one resource in one
-// namespace or all, and decodes pods into *Pod. The third reading adds what
-// a real cluster needs: TLS settings and pings (transport.go), any other
-// kind as *Unstructured, and a faster decoder; layers_wire.go plugs them in.
-//
-// client-go counterpart: k8s.io/client-go/rest (Config, RESTClient) and
-// NewListWatchFromClient / NewFilteredListWatchFromClient in tools/cache.
-//
-// Tutorial: 004 §2.4 (ListWatch) and §4.1 (the Reflector over HTTP).
+// restclient.go lists and watches one resource over HTTP on net/http and encoding/json
+// alone, pods decoding into *Pod; layers_wire.go adds TLS, pings and every other kind.
+// client-go counterpart: k8s.io/client-go/rest (Config, RESTClient); tools/cache NewListWatchFromClient.
+// Tutorial: 004 §2.4 (ListWatch), §4.1 (the Reflector over HTTP).
 
 package informer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,39 +22,27 @@ import (
 
 // RESTConfig says how to reach an API server.
 type RESTConfig struct {
-	// Host is the server's base URL, e.g. "https://127.0.0.1:6443" or
-	// "http://127.0.0.1:8001" (kubectl proxy).
-	Host string
-	// BearerToken, when set, is sent as "Authorization: Bearer <token>".
-	BearerToken string
-	// TLSClientConfig says how to trust an https server.
-	TLSClientConfig TLSClientConfig
-
-	// HTTP2ReadIdleTimeout, HTTP2PingTimeout and DisableHTTP2 tune the
-	// connection's health checks as client-go's do (transport.go).
+	Host            string          // "https://127.0.0.1:6443", or "http://127.0.0.1:8001" (kubectl proxy)
+	BearerToken     string          // when set, sent as "Authorization: Bearer <token>"
+	TLSClientConfig TLSClientConfig // how to trust an https server
+	// Health checks, as client-go's (transport.go): ping a silent HTTP/2 connection after
+	// HTTP2ReadIdleTimeout; close it if no answer comes within HTTP2PingTimeout.
 	HTTP2ReadIdleTimeout, HTTP2PingTimeout time.Duration
-	DisableHTTP2                           bool
+	DisableHTTP2                           bool // HTTP/1.1 only
 }
 
 // TLSClientConfig holds the TLS settings of a RESTConfig.
 type TLSClientConfig struct {
-	// Insecure skips verifying the server's certificate. For tests only.
-	Insecure bool
-	// CAFile is a PEM file of the certificate authorities to trust.
-	CAFile string
-	// CAData is PEM data, used instead of CAFile when set.
-	CAData []byte
+	Insecure bool   // skip verifying the server's certificate: for tests only
+	CAFile   string // a PEM file of the certificate authorities to trust
+	CAData   []byte // PEM data, used instead of CAFile when set
 }
 
-// GroupVersionResource names a resource: {"", "v1", "pods"} or
-// {"apps", "v1", "deployments"}.
+// GroupVersionResource names a resource: {"", "v1", "pods"} or {"apps", "v1", "deployments"}.
 type GroupVersionResource struct {
-	// Group is the API group, "" for the core group served under /api.
-	Group string
-	// Version is the API version, such as "v1".
-	Version string
-	// Resource is the plural resource name, such as "pods".
-	Resource string
+	Group    string // the API group, "" for the core group served under /api
+	Version  string // such as "v1"
+	Resource string // the plural resource name, such as "pods"
 }
 
 // RESTClient sends list and watch requests to one API server.
@@ -84,18 +66,17 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 }
 
 // NewListWatchFromClient returns a ListerWatcher for resource in namespace
-// (NamespaceAll for every namespace), filtered by fieldSelector ("" = none).
+// (NamespaceAll for every namespace), filtered by fieldSelector ("" for none).
 func NewListWatchFromClient(c *RESTClient, resource GroupVersionResource, namespace, fieldSelector string) *ListWatch {
 	return NewFilteredListWatchFromClient(c, resource, namespace, func(o *ListOptions) {
 		o.FieldSelector = fieldSelector
 	})
 }
 
-// NewFilteredListWatchFromClient is NewListWatchFromClient with a function
-// that edits every request's options, e.g. to set a label selector.
+// NewFilteredListWatchFromClient is NewListWatchFromClient with a function that edits
+// every request's options, e.g. to set a label selector.
 func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource, namespace string, optionsModifier func(*ListOptions)) *ListWatch {
-	newObject := objectFactory(resource)
-	path := resourcePath(resource, namespace)
+	newObject, path := objectFactory(resource), resourcePath(resource, namespace)
 	modify := func(o ListOptions) ListOptions {
 		if optionsModifier != nil {
 			optionsModifier(&o)
@@ -112,8 +93,8 @@ func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource
 	}
 }
 
-// objectFactory picks the Go type a resource decodes into: *Pod for core
-// pods, newGenericObject's for everything else.
+// objectFactory picks the Go type a resource decodes into: *Pod for core pods,
+// newGenericObject's for everything else.
 func objectFactory(r GroupVersionResource) func() Object {
 	if r.Group == "" && r.Resource == "pods" {
 		return func() Object { return &Pod{} }
@@ -121,8 +102,8 @@ func objectFactory(r GroupVersionResource) func() Object {
 	return newGenericObject // nil in the first reading: list and watch refuse
 }
 
-// resourcePath is /api/v1/... for the core group, /apis/GROUP/VERSION/...
-// for the others; namespaced when namespace is set.
+// resourcePath is /api/v1/... for the core group, /apis/GROUP/VERSION/... for the
+// others; namespaced when namespace is set.
 func resourcePath(r GroupVersionResource, namespace string) string {
 	p := "/api/" + r.Version
 	if r.Group != "" {
@@ -134,32 +115,19 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// do sends a GET (request).
-func (c *RESTClient) do(ctx context.Context, path string, q url.Values) (*http.Response, error) {
-	return c.request(ctx, http.MethodGet, path, q, "", nil)
-}
-
-// request sends a request with body (nil for none) of contentType ("" is
-// JSON) and returns a 2xx response for the caller to read and close; any
-// other answer is an error, a *StatusError when the server sent a Status.
+// request sends a request with body (nil for none) of contentType ("" is JSON) and
+// returns a 2xx response for the caller to read and close; any other answer is an
+// error, a *StatusError when the server sent a Status.
 func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string, body []byte) (*http.Response, error) {
 	u := *c.base
-	u.Path += path
-	u.RawQuery = q.Encode()
-	var payload io.Reader
-	if body != nil {
-		payload = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), payload)
+	u.Path, u.RawQuery = u.Path+path, q.Encode()
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body)) // nil: no body
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
-		if contentType == "" {
-			contentType = "application/json"
-		}
-		req.Header.Set("Content-Type", contentType)
+		req.Header.Set("Content-Type", cmp.Or(contentType, "application/json"))
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
@@ -176,22 +144,17 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	return nil, errorFromResponse(resp, raw)
 }
 
-// errorFromResponse decodes a Status body, or makes one from the code.
+// errorFromResponse decodes a Status body, or makes one from the code; a Retry-After
+// header becomes its retryAfterSeconds unless it has one.
 func errorFromResponse(resp *http.Response, body []byte) error {
 	var s Status
 	if json.Unmarshal(body, &s) != nil || s.Kind != "Status" {
 		return newGenericError(resp.StatusCode, strings.TrimSpace(string(body)))
 	}
-	if s.Code == 0 {
-		s.Code = int32(resp.StatusCode)
-	}
+	s.Code = cmp.Or(s.Code, int32(resp.StatusCode))
 	if after, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && after > 0 {
-		if s.Details == nil {
-			s.Details = &StatusDetails{}
-		}
-		if s.Details.RetryAfterSeconds == 0 {
-			s.Details.RetryAfterSeconds = int32(after)
-		}
+		s.Details = cmp.Or(s.Details, &StatusDetails{})
+		s.Details.RetryAfterSeconds = cmp.Or(s.Details.RetryAfterSeconds, int32(after))
 	}
 	return &StatusError{ErrStatus: s}
 }
@@ -200,7 +163,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if newObject == nil {
 		return nil, errNotPods(r)
 	}
-	resp, err := c.do(ctx, path, o.Query(false))
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -209,47 +172,27 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
-	// Items carry no kind; a generic object gets the list's (as in client-go).
+	return list, nil
+}
+
+// decodeList decodes a list body, each item into a new object. Items carry no kind: as
+// in client-go, a typed object keeps none, a generic one gets the list's.
+func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
+	list := &ObjectList{}
+	if err := dec.DecodeList(list, newObject); err != nil {
+		return nil, err
+	}
 	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
 	for _, obj := range list.Items {
-		if g, ok := obj.(interface{ setTypeIfUnset(kind, apiVersion any) }); ok {
+		if g, ok := withoutTypeMeta(obj).(interface{ setTypeIfUnset(kind, apiVersion any) }); ok {
 			g.setTypeIfUnset(kind, apiVersion)
 		}
 	}
 	return list, nil
 }
 
-// decodeList decodes a list body, each item into a new object.
-func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
-	list := &ObjectList{}
-	err := dec.DecodeList(func(name string) any {
-		switch name {
-		case "items":
-			list.Items = nil // a second "items" replaces the first
-		case "kind":
-			return &list.Kind
-		case "apiVersion":
-			return &list.APIVersion
-		case "metadata":
-			return &list.ListMeta
-		}
-		return nil
-	}, func() any {
-		obj := newObject()
-		list.Items = append(list.Items, obj)
-		return obj
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, obj := range list.Items {
-		withoutTypeMeta(obj)
-	}
-	return list, nil
-}
-
-// withoutTypeMeta drops a typed object's kind and apiVersion, so objects
-// from lists and from watches look the same (as client-go's typed decoders do).
+// withoutTypeMeta drops a typed object's kind and apiVersion, so objects from lists and
+// from watches look the same (as client-go's typed decoders do).
 func withoutTypeMeta(obj Object) Object {
 	if p, ok := obj.(*Pod); ok {
 		p.TypeMeta = TypeMeta{}
@@ -262,7 +205,7 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 		return nil, errNotPods(r)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.do(ctx, path, o.Query(true))
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), "", nil)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -277,17 +220,15 @@ func errNotPods(r GroupVersionResource) error {
 
 // The steps the third reading changes (layers_wire.go sets them).
 var (
-	// transportFor returns the HTTP transport for cfg. The first reading's
-	// is net/http's default, which trusts the system's certificate
-	// authorities; transport.go adds CA files, pings and client-go's timeouts.
+	// transportFor returns the HTTP transport for cfg: here net/http's default, which
+	// trusts the system's authorities; transport.go adds CA files, pings and timeouts.
 	transportFor = func(cfg RESTConfig) (http.RoundTripper, error) {
 		if tc := cfg.TLSClientConfig; tc.Insecure || tc.CAFile != "" || tc.CAData != nil {
 			return nil, errors.New("rest config: TLS settings need the third reading (transport.go)")
 		}
 		return http.DefaultTransport, nil
 	}
-	// newGenericObject makes the object of any resource but pods; nil in
-	// the first reading, which decodes pods only. unstructured.go's
-	// *Unstructured in the third.
+	// newGenericObject makes the object of any resource but pods: nil here, an
+	// *Unstructured (unstructured.go) in the third reading.
 	newGenericObject func() Object
 )

@@ -15,7 +15,7 @@ import (
 // StatusReason is a machine-readable reason for a failure, such as "Expired".
 type StatusReason string
 
-// The reasons the first reading looks at; status_errors.go has more.
+// The reasons the Reflector looks at (status_errors.go has more).
 const (
 	StatusReasonUnknown         StatusReason = ""
 	StatusReasonExpired         StatusReason = "Expired"
@@ -25,7 +25,7 @@ const (
 	StatusReasonInternalError   StatusReason = "InternalError"
 )
 
-// CauseTypeResourceVersionTooLarge: a 504 for a version the server has not reached yet.
+// CauseTypeResourceVersionTooLarge is the cause of a 504 for a version the server has not reached.
 const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
 
 // Status is the body of an API error, and of an ERROR watch event.
@@ -68,9 +68,6 @@ func (e *StatusError) Error() string {
 	return "the server responded with the status code " + strconv.Itoa(int(e.ErrStatus.Code)) +
 		" but did not return more information"
 }
-
-// Status returns the Status the error carries.
-func (e *StatusError) Status() Status { return e.ErrStatus }
 
 // FromObject turns an ERROR watch event's object into an error: a *StatusError if it is a Status.
 func FromObject(obj any) error {
@@ -141,16 +138,9 @@ func HasStatusCause(err error, causeType string) bool {
 
 // NewNotFound returns the error a lister gives for a missing object.
 func NewNotFound(resource, name string) *StatusError {
-	return &StatusError{Status{
-		Status:  "Failure",
-		Code:    http.StatusNotFound,
-		Reason:  "NotFound",
-		Details: &StatusDetails{Kind: resource, Name: name},
-		Message: resource + " \"" + name + "\" not found",
-	}}
+	return &StatusError{Status{Status: "Failure", Code: http.StatusNotFound, Reason: "NotFound",
+		Details: &StatusDetails{Kind: resource, Name: name}, Message: resource + " \"" + name + "\" not found"}}
 }
 
 // IsNotFound reports a 404 NotFound.
-func IsNotFound(err error) bool {
-	return hasReasonOrCode(err, "NotFound", http.StatusNotFound)
-}
+func IsNotFound(err error) bool { return hasReasonOrCode(err, "NotFound", http.StatusNotFound) }

@@ -21,6 +21,9 @@ const (
 	StatusReasonServiceUnavailable StatusReason = "ServiceUnavailable"
 )
 
+// Status returns the Status the error carries.
+func (e *StatusError) Status() Status { return e.ErrStatus }
+
 // ReasonForError returns err's reason, or StatusReasonUnknown.
 func ReasonForError(err error) StatusReason {
 	s, _ := statusOf(err)

@@ -1,8 +1,7 @@
-// store.go holds the Store and Indexer interfaces, index functions, and the
-// cache that computes keys in front of thread_safe_store.go's map.
-//
-// client-go counterpart: tools/cache store.go and index.go. Tutorial: 004 §3.3
-// (Store vs Indexer), 000 §1 (a thread-safe map with indexers).
+// store.go holds the Store and Indexer interfaces, index functions, and the cache that
+// computes keys in front of thread_safe_store.go's map.
+// client-go counterpart: tools/cache store.go and index.go.
+// Tutorial: 004 §3.3 (Store vs Indexer), 000 §1 (a thread-safe map with indexers).
 
 package informer
 
@@ -19,10 +18,8 @@ type Store interface {
 	GetByKey(key string) (item any, exists bool, err error)
 	Replace(list []any, resourceVersion string) error // swaps the whole contents for list
 	Resync() error                                    // meaningful only for queues
-	// LastStoreSyncResourceVersion is the resource version of the last
-	// Replace, write or Bookmark.
-	LastStoreSyncResourceVersion() string
-	Bookmark(rv string) // the store is up to date as of rv, though nothing changed
+	LastStoreSyncResourceVersion() string             // the version of the last Replace, write or Bookmark
+	Bookmark(rv string)                               // the store is up to date as of rv, though nothing changed
 }
 
 type (
@@ -70,25 +67,24 @@ func (k KeyError) Error() string {
 }
 func (k KeyError) Unwrap() error { return k.Err }
 
-// cache is the Store and Indexer of NewStore and NewIndexer: it computes keys
-// and leaves locking and indexing to a threadSafeStore.
+// cache is the Store and Indexer of NewStore and NewIndexer: it computes keys; the
+// threadSafeStore it embeds locks, indexes and serves List, ListKeys and the index reads.
 type cache struct {
-	storage *threadSafeStore
-	keyFunc KeyFunc
-	// hideStoreVersion: LastStoreSyncResourceVersion says "" (client-go's, AtomicFIFO off).
-	hideStoreVersion bool
+	*threadSafeStore
+	keyFunc          KeyFunc
+	hideStoreVersion bool // LastStoreSyncResourceVersion says "" (client-go's, AtomicFIFO off)
 }
 
 // NewStore returns an empty Store keyed by keyFunc (MetaNamespaceKeyFunc if nil).
 func NewStore(keyFunc KeyFunc) Store { return NewIndexer(keyFunc, Indexers{}) }
 
-// NewIndexer returns an empty Indexer keyed by keyFunc (MetaNamespaceKeyFunc
-// if nil) that maintains the given indexes.
+// NewIndexer returns an empty Indexer keyed by keyFunc (MetaNamespaceKeyFunc if nil)
+// that maintains the given indexes.
 func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
 	if keyFunc == nil {
 		keyFunc = MetaNamespaceKeyFunc
 	}
-	return &cache{storage: newThreadSafeStore(indexers), keyFunc: keyFunc}
+	return &cache{threadSafeStore: newThreadSafeStore(indexers), keyFunc: keyFunc}
 }
 
 func (c *cache) key(obj any) (string, error) {
@@ -105,10 +101,10 @@ func (c *cache) Add(obj any) error {
 	if err != nil {
 		return err
 	}
-	c.storage.lock.Lock()
-	defer c.storage.lock.Unlock()
-	if _, _, err = c.storage.updateLocked(key, obj); err == nil {
-		c.storage.observeLocked(obj)
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	if _, _, err = c.updateLocked(key, obj); err == nil {
+		c.observeLocked(obj)
 	}
 	return err
 }
@@ -121,10 +117,10 @@ func (c *cache) Delete(obj any) error {
 	if err != nil {
 		return err
 	}
-	c.storage.lock.Lock()
-	defer c.storage.lock.Unlock()
-	c.storage.deleteLocked(key)
-	c.storage.observeLocked(obj) // obj (the deleted object as the caller knows it) may be nil
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.deleteLocked(key)
+	c.observeLocked(obj) // obj (the deleted object as the caller knows it) may be nil
 	return nil
 }
 
@@ -137,15 +133,15 @@ func (c *cache) Get(obj any) (item any, exists bool, err error) {
 }
 
 func (c *cache) GetByKey(key string) (item any, exists bool, err error) {
-	c.storage.lock.RLock()
-	defer c.storage.lock.RUnlock()
-	item, exists = c.storage.items[key]
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	item, exists = c.items[key]
 	return item, exists, nil
 }
 
-// Replace swaps the whole contents for list in one step, so a reader sees the
-// old contents or the new, never a mix; if one object has no key or cannot be
-// indexed, nothing changes.
+// Replace swaps the whole contents for list in one step, so a reader sees the old
+// contents or the new, never a mix; if one object has no key or cannot be indexed,
+// nothing changes.
 func (c *cache) Replace(list []any, resourceVersion string) error {
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
@@ -155,35 +151,23 @@ func (c *cache) Replace(list []any, resourceVersion string) error {
 		}
 		items[key] = obj
 	}
-	return c.storage.Replace(items, resourceVersion)
+	return c.threadSafeStore.Replace(items, resourceVersion)
 }
 
 // Resync does nothing: a plain store has no queue to resync.
 func (c *cache) Resync() error { return nil }
 
-// The other methods are threadSafeStore's.
-func (c *cache) List() []any                                { return c.storage.List() }
-func (c *cache) ListKeys() []string                         { return c.storage.ListKeys() }
-func (c *cache) Index(name string, obj any) ([]any, error)  { return c.storage.Index(name, obj) }
-func (c *cache) IndexKeys(name, v string) ([]string, error) { return c.storage.IndexKeys(name, v) }
-func (c *cache) ListIndexFuncValues(name string) []string   { return c.storage.ListIndexFuncValues(name) }
-func (c *cache) ByIndex(name, v string) ([]any, error)      { return c.storage.ByIndex(name, v) }
-func (c *cache) GetIndexers() Indexers                      { return c.storage.GetIndexers() }
-func (c *cache) AddIndexers(indexers Indexers) error        { return c.storage.AddIndexers(indexers) }
-
-// LastStoreSyncResourceVersion is the resource version of the last Replace,
-// write or Bookmark ("" for an informer's cache while AtomicFIFO is off).
 func (c *cache) LastStoreSyncResourceVersion() string {
 	if c.hideStoreVersion {
 		return ""
 	}
-	c.storage.lock.RLock()
-	defer c.storage.lock.RUnlock()
-	return c.storage.rv
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	return c.rv
 }
 
 func (c *cache) Bookmark(rv string) {
-	c.storage.lock.Lock()
-	defer c.storage.lock.Unlock()
-	c.storage.rv = rv
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.rv = rv
 }

@@ -1,9 +1,7 @@
-// thread_safe_store.go holds threadSafeStore: a map from key to object behind
-// one sync.RWMutex, with secondary indexes updated on every write.
-//
-// client-go counterpart: tools/cache thread_safe_store.go. Tutorial: 000 §1
-// (a thread-safe map with indexers), §2.3 (never change a cached object),
-// §2.4 (RWMutex + map; BenchmarkStore compares sync.Map).
+// thread_safe_store.go holds threadSafeStore: a map from key to object behind one
+// sync.RWMutex, with secondary indexes updated on every write.
+// client-go counterpart: tools/cache thread_safe_store.go.
+// Tutorial: 000 §1 (a thread-safe map with indexers), §2.4 (RWMutex + map vs sync.Map).
 
 package informer
 
@@ -14,12 +12,10 @@ import (
 	"sync"
 )
 
-// threadSafeStore: readers share the read lock; a write holds the write lock
-// for its whole change and is all or nothing: the new object's index values
-// are computed first, so a failing index function changes nothing (client-go
-// panics). As in client-go, the values a key is filed under are computed
-// again from the stored object when it is replaced or deleted: an object
-// changed in place, which no one may do, leaves its old entries behind.
+// threadSafeStore: a write holds the write lock for its whole change and is all or nothing
+// (the new index values are computed first; where an index function fails client-go
+// panics). As in client-go, a key's old index values are computed again from the stored
+// object, so an object changed in place, which no one may do, leaves stale entries.
 type threadSafeStore struct {
 	lock     sync.RWMutex
 	items    map[string]any
@@ -50,8 +46,8 @@ func indexValues(indexers Indexers, names []string, key string, obj any) ([][]st
 	return values, nil
 }
 
-// updateIndices moves key, in each index of names, from its old values (nil
-// for an add) to its new ones (nil for a delete): client-go's updateSingleIndex.
+// updateIndices moves key, in each index of names, from its old values (nil for an add)
+// to its new ones (nil for a delete): client-go's updateSingleIndex.
 func updateIndices(indices Indices, names []string, key string, oldValues, newValues [][]string) {
 	for i, name := range names {
 		if indices[name] == nil {
@@ -62,7 +58,7 @@ func updateIndices(indices Indices, names []string, key string, oldValues, newVa
 			index.addKey(key, newValues[i])
 		case newValues == nil:
 			index.deleteKey(key, oldValues[i])
-		case !slices.Equal(oldValues[i], newValues[i]): // usually equal: nothing moves
+		case !slices.Equal(oldValues[i], newValues[i]):
 			index.deleteKey(key, oldValues[i])
 			index.addKey(key, newValues[i])
 		}
@@ -121,8 +117,8 @@ func (s *threadSafeStore) observeLocked(obj any) {
 	}
 }
 
-// Replace makes items (now the store's) the whole contents, its indexes
-// built first: if one cannot be, nothing changes.
+// Replace makes items (now the store's) the whole contents, its indexes built first:
+// if one cannot be, nothing changes.
 func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
@@ -138,8 +134,8 @@ func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) 
 	return nil
 }
 
-// AddIndexers files every stored object in new indexes, joined only once
-// every object is filed. A taken name is refused.
+// AddIndexers files every stored object in new indexes, joined once all are filed.
+// A taken name is refused.
 func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
@@ -191,7 +187,7 @@ func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %q: %w", indexName, err)
 	}
-	keys := map[string]struct{}{} // an object filed under two values is listed once
+	keys := map[string]struct{}{} // an object under two values is listed once
 	for _, v := range values {
 		maps.Copy(keys, s.indices[indexName][v])
 	}

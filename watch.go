@@ -1,14 +1,7 @@
-// watch.go holds the watch side of the protocol: WatchEvent and its types,
-// the Watcher interface (a channel of events and Stop), and the stream
-// decoder that turns a chunked HTTP body into events one at a time, as they
-// arrive, without ever reading the whole body.
-//
-// client-go counterpart: k8s.io/apimachinery/pkg/watch (Interface, Event,
-// EventType, StreamWatcher) and the JSON framing of
-// k8s.io/apimachinery/pkg/runtime/serializer/streaming.
-//
-// Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event
-// type → cache operation).
+// watch.go holds the watch side of the protocol: WatchEvent, the Watcher interface, and
+// the decoder that turns a chunked HTTP body into events one at a time, as they arrive.
+// client-go counterpart: apimachinery pkg/watch (Interface, Event, StreamWatcher), JSON framing.
+// Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event type → cache operation).
 
 package informer
 
@@ -31,86 +24,63 @@ const (
 	WatchAdded    WatchEventType = "ADDED"
 	WatchModified WatchEventType = "MODIFIED"
 	WatchDeleted  WatchEventType = "DELETED"
-	// WatchBookmark carries only a resource version: "you are up to here".
-	WatchBookmark WatchEventType = "BOOKMARK"
-	// WatchError carries a *Status; the watch is over.
-	WatchError WatchEventType = "ERROR"
+	WatchBookmark WatchEventType = "BOOKMARK" // only a resource version: "you are up to here"
+	WatchError    WatchEventType = "ERROR"    // a *Status; the watch is over
 )
 
-// InitialEventsAnnotationKey marks the bookmark that ends the initial events
-// of a streaming list.
+// InitialEventsAnnotationKey marks the bookmark that ends a streaming list's initial events.
 const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
 
 // WatchEvent is one event of a watch.
 type WatchEvent struct {
-	// Type is ADDED, MODIFIED, DELETED, BOOKMARK or ERROR.
-	Type WatchEventType
-	// Object is the object after the change (before it, for DELETED); a
-	// *Status for ERROR.
-	Object any
+	Type   WatchEventType
+	Object any // the object after the change (before it, for DELETED); a *Status for ERROR
 }
 
-// Watcher is a running watch: events arrive on ResultChan until the server
-// ends the stream or Stop is called, and then the channel is closed.
-// It is client-go's watch.Interface.
+// Watcher is a running watch, client-go's watch.Interface: events arrive on ResultChan,
+// which is closed when the server ends the stream or Stop is called.
 type Watcher interface {
-	// Stop ends the watch and releases its connection. It may be called
-	// more than once, from any goroutine.
-	Stop()
-	// ResultChan delivers the events in order; it is closed at the end.
+	Stop() // ends the watch and releases its connection; safe to call twice, from any goroutine
 	ResultChan() <-chan WatchEvent
 }
 
 // streamWatcher decodes a watch response body into events.
 type streamWatcher struct {
-	body      io.ReadCloser
-	newObject func() Object
-	result    chan WatchEvent
-	cancel    context.CancelFunc // ends the request
-	stopOnce  sync.Once
-	done      chan struct{}
+	result chan WatchEvent
+	done   chan struct{} // closed by Stop
+	stop   func()        // closes done, ends the request and closes the body; once
 }
 
-// newStreamWatcher starts decoding body. cancel ends the HTTP request.
+// newStreamWatcher starts decoding body; cancel ends its HTTP request.
 func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
-	sw := &streamWatcher{
-		body:      body,
-		newObject: newObject,
-		result:    make(chan WatchEvent),
-		cancel:    cancel,
-		done:      make(chan struct{}),
-	}
-	go sw.receive()
+	done := make(chan struct{})
+	sw := &streamWatcher{result: make(chan WatchEvent), done: done,
+		stop: sync.OnceFunc(func() { close(done); cancel(); body.Close() })}
+	go sw.receive(newBodyDecoder(body), newObject)
 	return sw
 }
 
 // Stop ends the watch; the receive goroutine then closes ResultChan.
-func (sw *streamWatcher) Stop() {
-	sw.stopOnce.Do(func() {
-		close(sw.done)
-		sw.cancel()
-		sw.body.Close()
-	})
-}
+func (sw *streamWatcher) Stop() { sw.stop() }
 
 // ResultChan returns the events.
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
 
-// receive reads one event at a time until the stream ends or Stop is called.
-// A read error that endsWatchNormally just closes the channel; any other, and a broken event, becomes an ERROR event, as in
-// client-go. After Stop nothing more is sent.
-func (sw *streamWatcher) receive() {
+// receive sends one event at a time until the stream ends or Stop is called. A read error
+// that endsWatchNormally just closes the channel; as in client-go any other, and a broken
+// event, becomes an ERROR event. After Stop nothing more is sent.
+func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 	defer close(sw.result)
 	defer sw.Stop()
-	dec := newBodyDecoder(sw.body)
 	for {
-		ev, err := decodeEvent(dec, sw.newObject)
+		ev, err := decodeEvent(dec, newObject)
 		if err != nil {
 			if !sw.stopped() && !endsWatchNormally(err) {
 				if !errors.Is(err, context.Canceled) { // the caller is stopping: nothing went wrong
 					slog.Error("watch: bad event", "err", err)
 				}
-				sw.send(errorEvent("unable to decode an event from the watch stream: " + err.Error()))
+				sw.send(WatchEvent{Type: WatchError, Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
+					Reason: StatusReasonInternalError, Message: "unable to decode an event from the watch stream: " + err.Error()}})
 			}
 			return
 		}
@@ -139,50 +109,39 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 	}
 }
 
-// errorEvent is the ERROR event the decoder sends when the stream is broken.
-func errorEvent(msg string) WatchEvent {
-	return WatchEvent{Type: WatchError, Object: &Status{
-		Status: "Failure", Code: http.StatusInternalServerError,
-		Reason: StatusReasonInternalError, Message: msg,
-	}}
-}
-
-// bodyDecoder reads a list body, or a watch body one event at a time.
-// DecodeList calls member for each top-level member of the list (a target
-// to decode it into, or nil to skip it) and newItem for each item; DecodeEvent
-// decodes the next {"type", "object"} of a watch, the object into the value
-// newObject returns for its type (nil: an unknown type, an error).
+// bodyDecoder reads a list body, or a watch body one event at a time. DecodeList fills
+// list, each item into an object newObject makes; DecodeEvent decodes the next {"type",
+// "object"}, the object into the value newObject returns for its type (nil: an unknown
+// type, an error).
 type bodyDecoder interface {
-	DecodeList(member func(name string) any, newItem func() any) error
+	DecodeList(list *ObjectList, newObject func() Object) error
 	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
-// newBodyDecoder returns the decoder of a list or watch body: plain
-// encoding/json here. layers_wire.go sets a one-pass decoder of the same objects,
-// internal/jsonread, which only makes it faster (third reading: lossless.go).
+// newBodyDecoder returns the decoder of a list or watch body: encoding/json here;
+// layers_wire.go sets lossless.go's, which decodes the same objects faster.
 var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
 
 // jsonDecoder is bodyDecoder on encoding/json.
 type jsonDecoder struct{ dec *json.Decoder }
 
-func (d jsonDecoder) DecodeList(member func(name string) any, newItem func() any) error {
-	var list map[string]json.RawMessage
-	if err := d.dec.Decode(&list); err != nil {
+func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
+	var members map[string]json.RawMessage
+	if err := d.dec.Decode(&members); err != nil {
 		return err
 	}
-	for name, raw := range list {
-		if target := member(name); target != nil {
+	var items []json.RawMessage
+	for name, target := range map[string]any{"kind": &list.Kind, "apiVersion": &list.APIVersion, "metadata": &list.ListMeta, "items": &items} {
+		if raw, ok := members[name]; ok {
 			if err := json.Unmarshal(raw, target); err != nil {
 				return err
 			}
 		}
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(list["items"], &items); err != nil && list["items"] != nil {
-		return err
-	}
 	for _, raw := range items {
-		if err := json.Unmarshal(raw, newItem()); err != nil {
+		obj := newObject()
+		list.Items = append(list.Items, obj)
+		if err := json.Unmarshal(raw, obj); err != nil {
 			return err
 		}
 	}
@@ -204,10 +163,18 @@ func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, 
 	return ev.Type, obj, json.Unmarshal(ev.Object, obj)
 }
 
-// decodeEvent reads the next event of a stream, its object decoded into
-// its Go value (a *Status for ERROR). A read error comes back as it is.
+// decodeEvent reads the next event of a stream, its object decoded into its Go value (a
+// *Status for ERROR). A read error comes back as it is.
 func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
-	typ, obj, err := dec.DecodeEvent(func(t string) any { return eventTarget(WatchEventType(t), newObject) })
+	typ, obj, err := dec.DecodeEvent(func(t string) any {
+		switch WatchEventType(t) {
+		case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
+			return newObject()
+		case WatchError:
+			return &Status{}
+		}
+		return nil // no such type
+	})
 	if err != nil {
 		return WatchEvent{}, err
 	}
@@ -215,31 +182,17 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 	if obj, ok := obj.(Object); ok {
 		ev.Object = withoutTypeMeta(obj)
 		if ev.Type != WatchBookmark && obj.GetName() == "" {
-			// Without a name the object has no key: caching it would put
-			// garbage under "" (an "object": null decodes to an empty Pod).
+			// Without a name it has no key ("object": null decodes to an empty Pod).
 			return WatchEvent{}, errors.New("the object of a " + string(ev.Type) + " event has no metadata.name")
 		}
 	}
 	return ev, nil
 }
 
-// eventTarget is the value an event of type t decodes its object into (nil
-// for a type that does not exist).
-func eventTarget(t WatchEventType, newObject func() Object) any {
-	switch t {
-	case WatchAdded, WatchModified, WatchDeleted, WatchBookmark:
-		return newObject()
-	case WatchError:
-		return &Status{}
-	}
-	return nil
-}
-
-// endsWatchNormally reports whether err, met while reading a watch body, is
-// the normal end of the watch (the Reflector re-watches) rather than a
-// broken stream (an ERROR event: the Reflector relists). The first reading
-// knows the plain end of a body; watch_end.go (third reading) has
-// client-go's full rules, for resets, GOAWAY and timeouts.
+// endsWatchNormally reports whether err, met reading a watch body, is the normal end of
+// the watch (the Reflector re-watches), not a broken stream (an ERROR event: it relists).
+// Here the plain end of a body; layers_wire.go sets transport.go's rules for resets,
+// GOAWAY and timeouts.
 var endsWatchNormally = func(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
