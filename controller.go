@@ -1,8 +1,6 @@
 // controller.go holds the run loop: a Reflector fills a queue, the loop pops
 // from it into a process function, and a timer asks for resyncs.
-//
 // client-go counterpart: tools/cache controller.go (and reflector.go's resync).
-//
 // Tutorial: 004 §4.2 (the controller run loop) and §4.4 (resync).
 
 package informer
@@ -38,11 +36,10 @@ type Queue interface {
 	Close()                                  // Pop then returns ErrFIFOClosed once empty
 }
 
-// QueueWithBatch is a Queue that can pop several deltas at once (*RealFIFO).
+// QueueWithBatch is a Queue that can pop several deltas of distinct keys at
+// once (*RealFIFO): to processBatch, or one to processSingle as Deltas.
 type QueueWithBatch interface {
 	Queue
-	// PopBatch pops deltas of distinct keys: several go to processBatch, a
-	// single one to processSingle (as Deltas); both must process alike.
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
@@ -73,8 +70,7 @@ type Config struct {
 
 // Controller is the low-level run loop behind every informer.
 type Controller interface {
-	// Run runs until ctx ends; it returns with the queue closed and all it started ended.
-	Run(ctx context.Context)
+	Run(ctx context.Context)         // until ctx ends, and all it started ended
 	HasSynced() bool                 // the first list has been processed
 	LastSyncResourceVersion() string // the version the Reflector last saw
 }
@@ -107,8 +103,8 @@ func (c *controller) Run(ctx context.Context) {
 	})
 	wg.Go(func() { r.Run(ctx) })
 	if c.config.FullResyncPeriod > 0 {
-		wg.Go(func() { // client-go's Reflector owns this timer; same behaviour
-			runEvery(ctx, r.clock, c.config.FullResyncPeriod, func() {
+		wg.Go(func() { // client-go's Reflector owns this timer
+			RunEvery(ctx, r.clock, c.config.FullResyncPeriod, func() {
 				if c.config.ShouldResync == nil || c.config.ShouldResync() {
 					if err := c.config.Queue.Resync(); err != nil {
 						slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)

@@ -1,14 +1,12 @@
 // informer.go holds SharedIndexInformer: one list/watch kept in an Indexer and
 // shared by many handlers; each pop updates the Indexer, then the handlers.
-//
 // client-go counterpart: tools/cache shared_informer.go, controller.go.
-//
-// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of the
-// pieces; the cache first), §4.3 (handlers), §4.4; 000 §4.2 (tombstones).
+// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles), §4.3 (handlers).
 
 package informer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -21,14 +19,12 @@ const minimumResyncPeriod = time.Second // the least resync period of a handler
 
 // SharedInformer is one list/watch of a resource shared by many handlers.
 type SharedInformer interface {
-	// AddEventHandler registers handler with the default resync period; one
-	// added while running first gets the cache as adds. Fails once stopped.
+	// AddEventHandler registers handler with the default resync period (or
+	// its own; 0: none); one added while running first gets the cache as
+	// adds. It fails once stopped. Removing a handler twice is fine.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod: with its own resync period (0: none).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithOptions is AddEventHandler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler unregisters a handler; removing one twice is fine.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	GetStore() Store                 // the cache
 	Run(ctx context.Context)         // runs until ctx ends; a second Run only warns
@@ -62,14 +58,13 @@ type SharedIndexInformerOptions struct {
 	Clock             Clock          // RealClock when nil (ours)
 	PipelineGates     *PipelineGates // nil: defaultPipelineGates (ours: client-go's are process-wide)
 	WatchListPageSize int64          // the Reflector's list page size
-	// WrapQueue, if set, wraps Run's queue, for tests and tools (ours). A
-	// wrapper hands every call on, also PopBatch, Bookmark and Transformer.
+	// WrapQueue wraps Run's queue, for tests and tools (ours); a wrapper must
+	// hand every call on, also PopBatch, Bookmark and Transformer.
 	WrapQueue func(Queue) Queue
 }
 
 type sharedIndexInformer struct {
 	indexer       Indexer
-	keyFunc       KeyFunc
 	gates         PipelineGates
 	processor     *sharedProcessor
 	listerWatcher ListerWatcher
@@ -102,17 +97,13 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHan
 
 // NewSharedIndexInformerWithOptions is NewSharedIndexInformer with options.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, options SharedIndexInformerOptions) SharedIndexInformer {
-	clock := options.Clock
-	if clock == nil {
-		clock = RealClock{}
-	}
+	clock := cmp.Or[Clock](options.Clock, RealClock{})
 	gates := defaultPipelineGates
 	if options.PipelineGates != nil {
 		gates = *options.PipelineGates
 	}
 	return &sharedIndexInformer{
 		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
-		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
 		gates:             gates,
 		processor:         &sharedProcessor{clock: clock},
 		clock:             clock,
@@ -124,7 +115,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 }
 
 // Run builds the pipeline and runs it and the handlers until ctx ends; it
-// returns once every goroutine it started ended.
+// returns once all it started has ended.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.startedMu.Lock()
 	if s.started {
@@ -173,8 +164,8 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 
 // The pipeline steps client-go 1.33–1.37 changed; layers.go alone sets them.
 var (
-	// newQueue builds Run's queue (a DeltaFIFO) and its batch function (nil:
-	// one Deltas per Pop); layers.go: newQueueFIFO (features.go).
+	// newQueue builds Run's queue and its batch function (nil: one Deltas
+	// per Pop); layers.go: newQueueFIFO (features.go).
 	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          s.indexer,

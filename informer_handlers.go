@@ -1,8 +1,6 @@
 // informer_handlers.go holds SharedIndexInformer's methods for handlers and
 // settings, and WaitForCacheSync.
-//
 // client-go counterpart: tools/cache shared_informer.go.
-//
 // Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
 
 package informer
@@ -17,7 +15,7 @@ import (
 )
 
 var errAlreadyStarted = errors.New("informer has already started")
-var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler") // processor.go
+var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
 
 // AddEventHandler registers handler with the default resync period.
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
@@ -108,10 +106,8 @@ func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	return ""
 }
 
-// GetStore returns the cache.
-func (s *sharedIndexInformer) GetStore() Store { return s.indexer }
-
-// GetIndexer returns the cache.
+// GetStore and GetIndexer return the cache.
+func (s *sharedIndexInformer) GetStore() Store     { return s.indexer }
 func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
 
 // AddIndexers adds indexes; deltas wait while the cache is indexed.
