@@ -81,9 +81,7 @@ type controller struct {
 }
 
 // New returns a Controller for cfg. Nothing runs until Run.
-func New(cfg *Config) Controller {
-	return &controller{config: *cfg}
-}
+func New(cfg *Config) Controller { return &controller{config: *cfg} }
 
 // Run runs the Reflector, the resync timer and the process loop until ctx
 // ends; then it closes the queue, so Pop returns, and waits for all three.

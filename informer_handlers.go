@@ -120,12 +120,10 @@ func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	return s.indexer.AddIndexers(indexers)
 }
 
-// SetWatchErrorHandler sets the handler of failed list/watch cycles.
+// SetWatchErrorHandler and SetTransform set their setting before Run.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
 	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
-
-// SetTransform sets the function applied to objects before they are cached.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeStart(func() { s.transform = handler })
 }
