@@ -1,5 +1,4 @@
-// clock.go holds the Clock the pipeline reads time through, and FakeClock,
-// which tests move by hand so backoff, resync and timeouts need no sleeping.
+// clock.go holds the Clock the pipeline reads time through, and FakeClock, which tests move by hand.
 // client-go counterpart: k8s.io/utils/clock and its testing.FakeClock.
 // Tutorial: 000 §4.3 (exponential backoff) and 004 §4.4 (resync).
 

@@ -1,5 +1,4 @@
-// controller.go holds the run loop: a Reflector fills a queue, the loop pops
-// from it into a process function, and a timer asks for resyncs.
+// controller.go holds the run loop: a Reflector fills a queue, the loop pops it, a timer resyncs.
 // client-go counterpart: tools/cache controller.go (and reflector.go's resync).
 // Tutorial: 004 §4.2 (the controller run loop) and §4.4 (resync).
 

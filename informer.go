@@ -1,5 +1,4 @@
-// informer.go holds SharedIndexInformer: one list/watch kept in an Indexer and
-// shared by many handlers; each pop updates the Indexer, then the handlers.
+// informer.go holds SharedIndexInformer: one list/watch, cached in an Indexer, shared by handlers.
 // client-go counterpart: tools/cache shared_informer.go, controller.go.
 // Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles), §4.3 (handlers).
 

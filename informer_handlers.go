@@ -1,5 +1,4 @@
-// informer_handlers.go holds SharedIndexInformer's methods for handlers and
-// settings, and WaitForCacheSync.
+// informer_handlers.go holds SharedIndexInformer's handler and settings methods, and WaitForCacheSync.
 // client-go counterpart: tools/cache shared_informer.go.
 // Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
 

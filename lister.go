@@ -1,5 +1,4 @@
-// lister.go holds PodLister, which reads *Pod straight from an informer's
-// Indexer, and the label Selector it takes (selector.go parses text ones).
+// lister.go holds PodLister, which reads *Pod from an informer's Indexer, and the label Selector.
 // client-go counterpart: listers/core/v1, tools/cache's ListAll(ByNamespace), apimachinery's labels.
 // Tutorial: 004 §3.3 (Store vs Indexer: the Indexer is what readers use).
 

@@ -1,5 +1,4 @@
-// reflector.go holds the Reflector: it lists (in pages) into a Store, then
-// watches from the list's version (reflector_watch.go); 410 → relist.
+// reflector.go holds the Reflector: it lists (in pages) into a Store, then watches (reflector_watch.go).
 // client-go counterpart: tools/cache reflector.go and tools/pager.
 // Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
 

@@ -1,5 +1,4 @@
-// reflector_watch.go holds the Reflector's watch: events become store
-// operations; a watch is redone until 410 or an error ends the cycle.
+// reflector_watch.go holds the Reflector's watch: events become store operations; re-watch until 410.
 // client-go counterpart: Reflector.watch, handleAnyWatch (tools/cache).
 // Tutorial: 004 §4.1 (watch), 000 §4.1 (events, bookmarks), §4.3 (410, backoff).
 
