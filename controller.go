@@ -71,7 +71,7 @@ type Config struct {
 type Controller interface {
 	Run(ctx context.Context)         // until ctx ends, and all it started ended
 	HasSynced() bool                 // the first list has been processed
-	LastSyncResourceVersion() string // the version the Reflector last saw
+	LastSyncResourceVersion() string // the version the Reflector last saw; "" before Run
 }
 
 type controller struct {
@@ -131,10 +131,8 @@ func (c *controller) processLoop() {
 	}
 }
 
-// HasSynced reports whether the queue has handed out the whole first list.
 func (c *controller) HasSynced() bool { return c.config.Queue.HasSynced() }
 
-// LastSyncResourceVersion is the Reflector's last seen version ("" before Run).
 func (c *controller) LastSyncResourceVersion() string {
 	if r := c.reflector.Load(); r != nil {
 		return r.LastSyncResourceVersion()

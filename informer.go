@@ -44,7 +44,7 @@ type HandlerOptions struct {
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
 type SharedIndexInformer interface {
 	SharedInformer
-	// AddIndexers adds indexes, even while running; fails once stopped.
+	// AddIndexers adds indexes, even while running (deltas wait); fails once stopped.
 	AddIndexers(indexers Indexers) error
 	GetIndexer() Indexer // the cache
 }
@@ -187,13 +187,12 @@ type PipelineGates struct {
 	WatchListClient              bool // the Reflector starts with a streaming list
 }
 
-// OnAdd distributes an add to every handler.
+// OnAdd, OnUpdate and OnDelete hand a change to every handler; an update that
+// kept the resource version (a resync, an unchanged relist) only to those due a resync.
 func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
 }
 
-// OnUpdate distributes an update; one that kept the resource version (a
-// resync, or an unchanged relist) goes only to handlers due a resync.
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	o, okOld := oldObj.(Object)
 	n, okNew := newObj.(Object)
@@ -201,7 +200,6 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
 }
 
-// OnDelete distributes a delete to every handler.
 func (s *sharedIndexInformer) OnDelete(obj any) {
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
 }

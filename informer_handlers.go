@@ -16,7 +16,8 @@ import (
 var errAlreadyStarted = errors.New("informer has already started")
 var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
 
-// AddEventHandler registers handler with the default resync period.
+// The exported methods below are documented on SharedIndexInformer (informer.go).
+
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
 }
@@ -36,7 +37,6 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	return desired
 }
 
-// AddEventHandlerWithOptions registers handler with options.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
 	period := s.options.ResyncPeriod
 	if options.ResyncPeriod != nil {
@@ -82,7 +82,6 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	return handle, nil
 }
 
-// RemoveEventHandler unregisters the handler of handle.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
@@ -91,13 +90,11 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
-// HasSynced reports whether the initial list has been processed.
 func (s *sharedIndexInformer) HasSynced() bool {
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
 
-// LastSyncResourceVersion is the last version the Reflector saw.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	if c, _ := s.controller.Load().(Controller); c != nil {
 		return c.LastSyncResourceVersion()
@@ -105,11 +102,10 @@ func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	return ""
 }
 
-// GetStore and GetIndexer return the cache.
 func (s *sharedIndexInformer) GetStore() Store     { return s.indexer }
 func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
+func (s *sharedIndexInformer) IsStopped() bool     { return s.stopped.Load() }
 
-// AddIndexers adds indexes; deltas wait while the cache is indexed.
 func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	if s.IsStopped() {
 		return errors.New("indexer was not added because the informer has stopped already")
@@ -119,10 +115,10 @@ func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	return s.indexer.AddIndexers(indexers)
 }
 
-// SetWatchErrorHandler and SetTransform set their setting before Run.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
 	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
+
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeStart(func() { s.transform = handler })
 }
@@ -137,9 +133,6 @@ func (s *sharedIndexInformer) beforeStart(set func()) error {
 	set()
 	return nil
 }
-
-// IsStopped reports whether Run has returned.
-func (s *sharedIndexInformer) IsStopped() bool { return s.stopped.Load() }
 
 // InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool
