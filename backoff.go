@@ -1,8 +1,5 @@
 // backoff.go holds the Reflector's wait after a failed list/watch, a refused connection or a 429.
-//
-// client-go counterpart: the wait.Backoff that NewReflectorWithOptions runs
-// through DelayWithReset (k8s.io/apimachinery/pkg/util/wait).
-//
+// client-go counterpart: the wait.Backoff NewReflectorWithOptions runs through DelayWithReset.
 // Tutorial: 000 §4.3 (exponential backoff after failures).
 
 package informer

@@ -1,8 +1,5 @@
-// clock.go holds the clock the pipeline reads time through, and FakeClock,
-// which tests move by hand so backoff, resync and timeouts need no sleeping.
-//
+// clock.go holds the Clock the pipeline reads time through, and FakeClock, which tests move by hand.
 // client-go counterpart: k8s.io/utils/clock and its testing.FakeClock.
-//
 // Tutorial: 000 §4.3 (exponential backoff) and 004 §4.4 (resync).
 
 package informer
@@ -28,9 +25,10 @@ type Timer interface {
 	Reset(d time.Duration) bool // fires d from now; reports whether it was active
 }
 
-// runEvery calls f every period (from the end of the last call) until ctx
-// ends, the first time after one period (client-go's wait.Until: at once).
-func runEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
+// RunEvery calls f every period on clock, counted from the end of the last
+// call, until ctx ends. Unlike client-go's wait.Until, the first call comes
+// after one period. The resync timer and the detector packages use it.
+func RunEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
 	t := clock.NewTimer(period)
 	defer t.Stop()
 	for {
@@ -42,15 +40,6 @@ func runEvery(ctx context.Context, clock Clock, period time.Duration, f func()) 
 		f()
 		t.Reset(period)
 	}
-}
-
-// RunEvery calls f once every period on clock, counted from the end of the
-// previous call, until ctx ends; the first call comes one period after the
-// start. The detectors of the consistencydetector and mutationdetector
-// packages run their checks with it. (client-go's wait.Until is the same
-// loop, except that it calls f at once.)
-func RunEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
-	runEvery(ctx, clock, period, f)
 }
 
 // RealClock is the Clock of the time package.

@@ -1,8 +1,5 @@
-// controller.go holds the run loop: a Reflector fills a queue, the loop pops
-// from it into a process function, and a timer asks for resyncs.
-//
+// controller.go holds the run loop: a Reflector fills a queue, the loop pops it, a timer resyncs.
 // client-go counterpart: tools/cache controller.go (and reflector.go's resync).
-//
 // Tutorial: 004 §4.2 (the controller run loop) and §4.4 (resync).
 
 package informer
@@ -38,11 +35,10 @@ type Queue interface {
 	Close()                                  // Pop then returns ErrFIFOClosed once empty
 }
 
-// QueueWithBatch is a Queue that can pop several deltas at once (*RealFIFO).
+// QueueWithBatch is a Queue that can pop several deltas of distinct keys at
+// once (*RealFIFO): to processBatch, or one to processSingle as Deltas.
 type QueueWithBatch interface {
 	Queue
-	// PopBatch pops deltas of distinct keys: several go to processBatch, a
-	// single one to processSingle (as Deltas); both must process alike.
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
@@ -73,10 +69,9 @@ type Config struct {
 
 // Controller is the low-level run loop behind every informer.
 type Controller interface {
-	// Run runs until ctx ends; it returns with the queue closed and all it started ended.
-	Run(ctx context.Context)
+	Run(ctx context.Context)         // until ctx ends, and all it started ended
 	HasSynced() bool                 // the first list has been processed
-	LastSyncResourceVersion() string // the version the Reflector last saw
+	LastSyncResourceVersion() string // the version the Reflector last saw; "" before Run
 }
 
 type controller struct {
@@ -85,9 +80,7 @@ type controller struct {
 }
 
 // New returns a Controller for cfg. Nothing runs until Run.
-func New(cfg *Config) Controller {
-	return &controller{config: *cfg}
-}
+func New(cfg *Config) Controller { return &controller{config: *cfg} }
 
 // Run runs the Reflector, the resync timer and the process loop until ctx
 // ends; then it closes the queue, so Pop returns, and waits for all three.
@@ -107,8 +100,8 @@ func (c *controller) Run(ctx context.Context) {
 	})
 	wg.Go(func() { r.Run(ctx) })
 	if c.config.FullResyncPeriod > 0 {
-		wg.Go(func() { // client-go's Reflector owns this timer; same behaviour
-			runEvery(ctx, r.clock, c.config.FullResyncPeriod, func() {
+		wg.Go(func() { // client-go's Reflector owns this timer
+			RunEvery(ctx, r.clock, c.config.FullResyncPeriod, func() {
 				if c.config.ShouldResync == nil || c.config.ShouldResync() {
 					if err := c.config.Queue.Resync(); err != nil {
 						slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
@@ -138,10 +131,8 @@ func (c *controller) processLoop() {
 	}
 }
 
-// HasSynced reports whether the queue has handed out the whole first list.
 func (c *controller) HasSynced() bool { return c.config.Queue.HasSynced() }
 
-// LastSyncResourceVersion is the Reflector's last seen version ("" before Run).
 func (c *controller) LastSyncResourceVersion() string {
 	if r := c.reflector.Load(); r != nil {
 		return r.LastSyncResourceVersion()

@@ -87,7 +87,7 @@ func newQueueFIFO(s *sharedIndexInformer, transform TransformFunc) (Queue, Proce
 		processBatch = func(deltas []Delta, isInInitialList bool) error {
 			s.blockDeltas.Lock()
 			defer s.blockDeltas.Unlock()
-			return processDeltasInBatch(s, clientState, deltas, isInInitialList, s.keyFunc)
+			return processDeltasInBatch(s, clientState, deltas, isInInitialList, DeletionHandlingMetaNamespaceKeyFunc)
 		}
 	}
 	opts := RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Transformer: transform}

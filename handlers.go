@@ -1,7 +1,5 @@
 // handlers.go holds ResourceEventHandler, what an informer's user writes, and two ready-made ones.
-//
 // client-go counterpart: the handler types in k8s.io/client-go/tools/cache controller.go.
-//
 // Tutorial: 004 §4.3 (handler registration and filters).
 
 package informer
@@ -16,28 +14,32 @@ type ResourceEventHandler interface {
 	OnDelete(obj any)
 }
 
-// ResourceEventHandlerFuncs adapts functions to a ResourceEventHandler; nil ones ignore theirs.
-type ResourceEventHandlerFuncs struct {
-	AddFunc    func(obj any)            // called by OnAdd, without isInInitialList
-	UpdateFunc func(oldObj, newObj any) // called by OnUpdate
-	DeleteFunc func(obj any)            // called by OnDelete
+// ResourceEventHandlerRegistration, from AddEventHandler, is the handle for RemoveEventHandler.
+type ResourceEventHandlerRegistration interface {
+	// HasSynced: the informer has synced and this handler has handled its initial list.
+	HasSynced() bool
 }
 
-// OnAdd calls AddFunc if it is set.
+// ResourceEventHandlerFuncs is a ResourceEventHandler of functions; each
+// method calls its function (AddFunc without isInInitialList) if not nil.
+type ResourceEventHandlerFuncs struct {
+	AddFunc    func(obj any)
+	UpdateFunc func(oldObj, newObj any)
+	DeleteFunc func(obj any)
+}
+
 func (r ResourceEventHandlerFuncs) OnAdd(obj any, _ bool) {
 	if r.AddFunc != nil {
 		r.AddFunc(obj)
 	}
 }
 
-// OnUpdate calls UpdateFunc if it is set.
 func (r ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj any) {
 	if r.UpdateFunc != nil {
 		r.UpdateFunc(oldObj, newObj)
 	}
 }
 
-// OnDelete calls DeleteFunc if it is set.
 func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 	if r.DeleteFunc != nil {
 		r.DeleteFunc(obj)
@@ -51,14 +53,12 @@ type FilteringResourceEventHandler struct {
 	Handler    ResourceEventHandler
 }
 
-// OnAdd passes obj on if it passes the filter.
 func (r FilteringResourceEventHandler) OnAdd(obj any, isInInitialList bool) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnAdd(obj, isInInitialList)
 	}
 }
 
-// OnUpdate passes an update on as an update, an add, a delete or nothing.
 func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
 	newer, older := r.FilterFunc(newObj), r.FilterFunc(oldObj)
 	switch {
@@ -71,15 +71,8 @@ func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
 	}
 }
 
-// OnDelete passes obj on if it passes the filter.
 func (r FilteringResourceEventHandler) OnDelete(obj any) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnDelete(obj)
 	}
-}
-
-// ResourceEventHandlerRegistration, from AddEventHandler, is the handle for RemoveEventHandler.
-type ResourceEventHandlerRegistration interface {
-	// HasSynced: the informer has synced and this handler has handled its initial list.
-	HasSynced() bool
 }

@@ -1,14 +1,11 @@
-// informer.go holds SharedIndexInformer: one list/watch kept in an Indexer and
-// shared by many handlers; each pop updates the Indexer, then the handlers.
-//
+// informer.go holds SharedIndexInformer: one list/watch, cached in an Indexer, shared by handlers.
 // client-go counterpart: tools/cache shared_informer.go, controller.go.
-//
-// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles of the
-// pieces; the cache first), §4.3 (handlers), §4.4; 000 §4.2 (tombstones).
+// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles), §4.3 (handlers).
 
 package informer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -21,14 +18,12 @@ const minimumResyncPeriod = time.Second // the least resync period of a handler
 
 // SharedInformer is one list/watch of a resource shared by many handlers.
 type SharedInformer interface {
-	// AddEventHandler registers handler with the default resync period; one
-	// added while running first gets the cache as adds. Fails once stopped.
+	// AddEventHandler registers handler with the default resync period (or
+	// its own; 0: none); one added while running first gets the cache as
+	// adds. It fails once stopped. Removing a handler twice is fine.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod: with its own resync period (0: none).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithOptions is AddEventHandler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler unregisters a handler; removing one twice is fine.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	GetStore() Store                 // the cache
 	Run(ctx context.Context)         // runs until ctx ends; a second Run only warns
@@ -49,7 +44,7 @@ type HandlerOptions struct {
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
 type SharedIndexInformer interface {
 	SharedInformer
-	// AddIndexers adds indexes, even while running; fails once stopped.
+	// AddIndexers adds indexes, even while running (deltas wait); fails once stopped.
 	AddIndexers(indexers Indexers) error
 	GetIndexer() Indexer // the cache
 }
@@ -62,14 +57,13 @@ type SharedIndexInformerOptions struct {
 	Clock             Clock          // RealClock when nil (ours)
 	PipelineGates     *PipelineGates // nil: defaultPipelineGates (ours: client-go's are process-wide)
 	WatchListPageSize int64          // the Reflector's list page size
-	// WrapQueue, if set, wraps Run's queue, for tests and tools (ours). A
-	// wrapper hands every call on, also PopBatch, Bookmark and Transformer.
+	// WrapQueue wraps Run's queue, for tests and tools (ours); a wrapper must
+	// hand every call on, also PopBatch, Bookmark and Transformer.
 	WrapQueue func(Queue) Queue
 }
 
 type sharedIndexInformer struct {
 	indexer       Indexer
-	keyFunc       KeyFunc
 	gates         PipelineGates
 	processor     *sharedProcessor
 	listerWatcher ListerWatcher
@@ -102,17 +96,13 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHan
 
 // NewSharedIndexInformerWithOptions is NewSharedIndexInformer with options.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, options SharedIndexInformerOptions) SharedIndexInformer {
-	clock := options.Clock
-	if clock == nil {
-		clock = RealClock{}
-	}
+	clock := cmp.Or[Clock](options.Clock, RealClock{})
 	gates := defaultPipelineGates
 	if options.PipelineGates != nil {
 		gates = *options.PipelineGates
 	}
 	return &sharedIndexInformer{
 		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
-		keyFunc:           DeletionHandlingMetaNamespaceKeyFunc,
 		gates:             gates,
 		processor:         &sharedProcessor{clock: clock},
 		clock:             clock,
@@ -124,7 +114,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, opti
 }
 
 // Run builds the pipeline and runs it and the handlers until ctx ends; it
-// returns once every goroutine it started ended.
+// returns once all it started has ended.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.startedMu.Lock()
 	if s.started {
@@ -173,8 +163,8 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 
 // The pipeline steps client-go 1.33–1.37 changed; layers.go alone sets them.
 var (
-	// newQueue builds Run's queue (a DeltaFIFO) and its batch function (nil:
-	// one Deltas per Pop); layers.go: newQueueFIFO (features.go).
+	// newQueue builds Run's queue and its batch function (nil: one Deltas
+	// per Pop); layers.go: newQueueFIFO (features.go).
 	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			KnownObjects:          s.indexer,
@@ -197,13 +187,12 @@ type PipelineGates struct {
 	WatchListClient              bool // the Reflector starts with a streaming list
 }
 
-// OnAdd distributes an add to every handler.
+// OnAdd, OnUpdate and OnDelete hand a change to every handler; an update that
+// kept the resource version (a resync, an unchanged relist) only to those due a resync.
 func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
 }
 
-// OnUpdate distributes an update; one that kept the resource version (a
-// resync, or an unchanged relist) goes only to handlers due a resync.
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	o, okOld := oldObj.(Object)
 	n, okNew := newObj.(Object)
@@ -211,7 +200,6 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
 }
 
-// OnDelete distributes a delete to every handler.
 func (s *sharedIndexInformer) OnDelete(obj any) {
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
 }

@@ -68,7 +68,7 @@ func TestInformerFilteringHandler(t *testing.T) {
 	web := SelectorFromSet(Set{"app": "web"})
 	got := &recorder{}
 	_, _ = inf.AddEventHandler(FilteringResourceEventHandler{
-		FilterFunc: func(obj any) bool { l, ok := labelsOf(obj); return ok && web.Matches(l) },
+		FilterFunc: func(obj any) bool { o, ok := obj.(Object); return ok && web.Matches(o.GetLabels()) },
 		Handler:    got,
 	})
 	runInformer(t, inf)

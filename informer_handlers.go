@@ -1,8 +1,5 @@
-// informer_handlers.go holds SharedIndexInformer's methods for handlers and
-// settings, and WaitForCacheSync.
-//
+// informer_handlers.go holds SharedIndexInformer's handler and settings methods, and WaitForCacheSync.
 // client-go counterpart: tools/cache shared_informer.go.
-//
 // Tutorial: 004 §4.3 (handler registration), §4.4 (resync periods).
 
 package informer
@@ -17,9 +14,10 @@ import (
 )
 
 var errAlreadyStarted = errors.New("informer has already started")
-var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler") // processor.go
+var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
 
-// AddEventHandler registers handler with the default resync period.
+// The exported methods below are documented on SharedIndexInformer (informer.go).
+
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
 }
@@ -39,7 +37,6 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 	return desired
 }
 
-// AddEventHandlerWithOptions registers handler with options.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
 	period := s.options.ResyncPeriod
 	if options.ResyncPeriod != nil {
@@ -85,7 +82,6 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	return handle, nil
 }
 
-// RemoveEventHandler unregisters the handler of handle.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
@@ -94,13 +90,11 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
-// HasSynced reports whether the initial list has been processed.
 func (s *sharedIndexInformer) HasSynced() bool {
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
 
-// LastSyncResourceVersion is the last version the Reflector saw.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	if c, _ := s.controller.Load().(Controller); c != nil {
 		return c.LastSyncResourceVersion()
@@ -108,13 +102,10 @@ func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	return ""
 }
 
-// GetStore returns the cache.
-func (s *sharedIndexInformer) GetStore() Store { return s.indexer }
-
-// GetIndexer returns the cache.
+func (s *sharedIndexInformer) GetStore() Store     { return s.indexer }
 func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
+func (s *sharedIndexInformer) IsStopped() bool     { return s.stopped.Load() }
 
-// AddIndexers adds indexes; deltas wait while the cache is indexed.
 func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	if s.IsStopped() {
 		return errors.New("indexer was not added because the informer has stopped already")
@@ -124,12 +115,10 @@ func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	return s.indexer.AddIndexers(indexers)
 }
 
-// SetWatchErrorHandler sets the handler of failed list/watch cycles.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
 	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
 
-// SetTransform sets the function applied to objects before they are cached.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeStart(func() { s.transform = handler })
 }
@@ -144,9 +133,6 @@ func (s *sharedIndexInformer) beforeStart(set func()) error {
 	set()
 	return nil
 }
-
-// IsStopped reports whether Run has returned.
-func (s *sharedIndexInformer) IsStopped() bool { return s.stopped.Load() }
 
 // InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool

@@ -1,9 +1,5 @@
-// lister.go holds PodLister, which reads *Pod straight from an informer's
-// Indexer, and the label Selector it takes (selector.go parses text ones).
-//
-// client-go counterpart: listers/core/v1, tools/cache's ListAll and
-// ListAllByNamespace, apimachinery's labels (Set, Selector, SelectorFromSet).
-//
+// lister.go holds PodLister, which reads *Pod from an informer's Indexer, and the label Selector.
+// client-go counterpart: listers/core/v1, tools/cache's ListAll(ByNamespace), apimachinery's labels.
 // Tutorial: 004 §3.3 (Store vs Indexer: the Indexer is what readers use).
 
 package informer
@@ -120,19 +116,11 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector Selector, ap
 // and, unless namespace is NamespaceAll, whose namespace is namespace.
 func listMatching(items []any, namespace string, selector Selector, appendFn func(obj any)) error {
 	for _, obj := range items {
-		labels, ok := labelsOf(obj)
-		if ok && (namespace == NamespaceAll || obj.(Object).GetNamespace() == namespace) &&
-			(selector == nil || selector.Matches(labels)) {
+		o, ok := obj.(Object)
+		if ok && !isNilPointer(obj) && (namespace == NamespaceAll || o.GetNamespace() == namespace) &&
+			(selector == nil || selector.Matches(o.GetLabels())) {
 			appendFn(obj)
 		}
 	}
 	return nil
-}
-
-// labelsOf returns obj's labels, and false if obj has no metadata.
-func labelsOf(obj any) (Set, bool) {
-	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
-		return Set(o.GetLabels()), true
-	}
-	return nil, false
 }

@@ -127,14 +127,12 @@ type processorListener struct {
 	nextResync            time.Time
 }
 
-func newProcessListener(handler ResourceEventHandler, requested, period time.Duration,
-	now time.Time, synced func() bool) *processorListener {
-	return &processorListener{handler: handler, addCh: make(chan any), nextCh: make(chan any),
-		upstreamSynced: synced, requestedResyncPeriod: requested,
-		resyncPeriod: period, nextResync: now.Add(period)}
+func newProcessListener(handler ResourceEventHandler, requested, period time.Duration, now time.Time, synced func() bool) *processorListener {
+	return &processorListener{handler: handler, addCh: make(chan any), nextCh: make(chan any), upstreamSynced: synced,
+		requestedResyncPeriod: requested, resyncPeriod: period, nextResync: now.Add(period)}
 }
 
-// HasSynced: the informer has synced (asked first: the count must not be older) and so has l.
+// HasSynced: the informer has synced (asked first, so the count is not older) and so has l.
 func (l *processorListener) HasSynced() bool {
 	return l.upstreamSynced() && l.initialPending.Load() == 0
 }

@@ -1,8 +1,5 @@
-// reflector.go holds the Reflector: it lists (in pages) into a Store, then
-// watches from the list's version (reflector_watch.go); 410 → relist.
-//
+// reflector.go holds the Reflector: it lists (in pages) into a Store, then watches (reflector_watch.go).
 // client-go counterpart: tools/cache reflector.go and tools/pager.
-//
 // Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
 
 package informer
@@ -24,8 +21,7 @@ import (
 const defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
 const defaultPageSize = 500                    // page size of a list, when paging
 
-// errStopRequested says the Reflector's context ended while watching.
-var errStopRequested = errors.New("stop requested")
+var errStopRequested = errors.New("stop requested") // ctx ended while watching
 
 // WatchErrorHandler is told when a list/watch cycle fails, before the backoff.
 type WatchErrorHandler func(r *Reflector, err error)
@@ -64,11 +60,10 @@ type Reflector struct {
 	pageSize              int64
 	watchErrorHandler     WatchErrorHandler
 
-	mu                      sync.RWMutex // guards the fields below
-	lastSyncResourceVersion string       // of the last list or event seen
-	// isLastSyncResourceVersionUnavailable: that version is gone (410) or not
-	// reached yet, so list at "". paginatedResult: the first list was paged.
-	isLastSyncResourceVersionUnavailable, paginatedResult bool
+	mu                                   sync.RWMutex // guards the fields below
+	lastSyncResourceVersion              string       // of the last list or event seen
+	isLastSyncResourceVersionUnavailable bool         // gone (410) or not reached: list at ""
+	paginatedResult                      bool         // the first list came in pages
 }
 
 // NewReflector returns a Reflector that keeps store in step with lw; objects
@@ -85,14 +80,11 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		expectedType:      reflect.TypeOf(expectedType),
 		store:             store,
 		listerWatcher:     lw,
-		clock:             options.Clock,
+		clock:             cmp.Or[Clock](options.Clock, RealClock{}),
 		minWatchTimeout:   max(options.MinWatchTimeout, defaultMinWatchTimeout),
 		useWatchList:      options.UseWatchList,
 		pageSize:          options.WatchListPageSize,
 		watchErrorHandler: options.WatchErrorHandler,
-	}
-	if r.clock == nil {
-		r.clock = RealClock{}
 	}
 	r.backoff = newBackoffManager(r.clock)
 	if r.watchErrorHandler == nil {
@@ -130,18 +122,12 @@ func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("stopping reflector", "reflector", r.name, "type", r.typeDescription)
 }
 
-// ListAndWatch runs one cycle: list (or stream the list), then watch while a
-// re-watch can continue. It fails only when it could not start watching.
+// ListAndWatch lists (or streams the list), then watches while a re-watch
+// can continue. It fails only when it could not start watching.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	var w Watcher
 	if r.useWatchList && watchList != nil {
-		var err error
-		if w, err = watchList(r, ctx); err != nil {
-			slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
-			w = nil
-		} else if w == nil {
-			return nil // ctx ended
-		}
+		w = watchList(r, ctx) // nil: list instead
 	}
 	if w == nil {
 		if err := r.list(ctx); err != nil {
@@ -151,9 +137,9 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	return r.watch(ctx, w)
 }
 
-// watchList, set by layers.go, streams the list: it returns the watch open
-// after the initial events, (nil, nil) if ctx ended, or an error (then list).
-var watchList func(r *Reflector, ctx context.Context) (Watcher, error)
+// watchList (reflector_watchlist.go, set by layers.go) streams the list and
+// returns the watch left open after it; nil if it failed or ctx ended.
+var watchList func(r *Reflector, ctx context.Context) Watcher
 
 // list lists every object and Replaces the store's contents with them.
 func (r *Reflector) list(ctx context.Context) error {
@@ -161,8 +147,7 @@ func (r *Reflector) list(ctx context.Context) error {
 	pageSize := r.listPageSize(options.ResourceVersion)
 	list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		// That version is gone (or not reached yet): list the newest ("").
-		r.setIsLastSyncResourceVersionUnavailable(true)
+		r.setIsLastSyncResourceVersionUnavailable(true) // list the newest ("")
 		list, paginated, err = listPages(ctx, r.listerWatcher, ListOptions{}, pageSize)
 	}
 	if ctx.Err() != nil {
@@ -258,23 +243,10 @@ func (r *Reflector) setIsLastSyncResourceVersionUnavailable(unavailable bool) {
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	switch {
-	case r.isLastSyncResourceVersionUnavailable:
-		return ""
-	case r.lastSyncResourceVersion == "":
-		return "0"
-	}
-	return r.lastSyncResourceVersion
-}
-
-// rewatchResourceVersion is the last version seen, or "" if unavailable.
-func (r *Reflector) rewatchResourceVersion() string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
 	if r.isLastSyncResourceVersionUnavailable {
 		return ""
 	}
-	return r.lastSyncResourceVersion
+	return cmp.Or(r.lastSyncResourceVersion, "0")
 }
 
 // isExpiredError reports a 410: Expired from current servers, Gone from old ones.

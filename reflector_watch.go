@@ -1,8 +1,5 @@
-// reflector_watch.go holds the Reflector's watch: events become store
-// operations; a watch is redone until 410 or an error ends the cycle.
-//
+// reflector_watch.go holds the Reflector's watch: events become store operations; re-watch until 410.
 // client-go counterpart: Reflector.watch, handleAnyWatch (tools/cache).
-//
 // Tutorial: 004 §4.1 (watch), 000 §4.1 (events, bookmarks), §4.3 (410, backoff).
 
 package informer
@@ -28,7 +25,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
 			if isWatchErrorRetriable(err) {
 				slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
-				r.backoff.wait(ctx) // if ctx ends, the loop's first check returns
+				r.backoff.wait(ctx)
 				continue
 			} else if err != nil {
 				return err
@@ -57,8 +54,8 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 	return nil
 }
 
-// watchOptions watch from rv, with a random timeout (a silent watch still
-// ends; clients re-watch apart) and bookmarks (a re-watch starts recent).
+// watchOptions watch from rv, with bookmarks (a re-watch starts recent) and
+// a random timeout (a silent watch still ends; clients re-watch apart).
 func (r *Reflector) watchOptions(rv string) ListOptions {
 	timeout := int64(r.minWatchTimeout.Seconds() * (rand.Float64() + 1.0))
 	return ListOptions{ResourceVersion: rv, TimeoutSeconds: &timeout, AllowWatchBookmarks: true}
@@ -79,7 +76,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			return initialEventsEnd, errStopRequested
 		case event, ok = <-w.ResultChan():
 		}
-		if !ok { // a watch ended at once and empty ends the cycle: a re-watch would too
+		if !ok { // ended at once and empty: so would a re-watch; end the cycle
 			if r.clock.Since(start) < time.Second && eventCount == 0 {
 				return initialEventsEnd, fmt.Errorf("very short watch: %s: unexpected watch close - "+
 					"watch lasted less than a second and no items received", r.name)

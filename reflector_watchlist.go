@@ -20,10 +20,21 @@ import (
 	"log/slog"
 )
 
-// watchList streams the initial list. It returns the open watch, positioned
-// after the initial events; (nil, nil) when ctx ended; an error when the
-// server cannot do streaming lists, so the caller falls back to a list.
-func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
+// watchList streams the initial list for ListAndWatch (reflector.go). It
+// returns the open watch, positioned after the initial events; nil when ctx
+// ended, or when the server cannot do streaming lists (logged), so that
+// ListAndWatch falls back to a list.
+func (r *Reflector) watchList(ctx context.Context) Watcher {
+	w, err := r.streamList(ctx)
+	if err != nil {
+		slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+	}
+	return w
+}
+
+// streamList is watchList: (nil, nil) when ctx ended; an error when the
+// server cannot do streaming lists.
+func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 	for {
 		if ctx.Err() != nil {
 			return nil, nil
@@ -70,6 +81,16 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 		r.setLastSyncResourceVersion(version)
 		return w, nil
 	}
+}
+
+// rewatchResourceVersion is the last version seen, or "" if unavailable.
+func (r *Reflector) rewatchResourceVersion() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.isLastSyncResourceVersionUnavailable {
+		return ""
+	}
+	return r.lastSyncResourceVersion
 }
 
 // retryWatchList decides whether a failed streaming list is worth another
