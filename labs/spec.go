@@ -52,6 +52,7 @@ var Labs = []Lab{
 		ProjectGraders: []string{"TestKeyFuncs", "TestSplitMetaNamespaceKey", "TestStoreAddGetDelete",
 			"TestIndexerKeepsIndexesExact", "TestIndexerQueries", "TestIndexerUnknownIndexIsAnError",
 			"TestIndexerMatchesAModelThatKeepsFiledValues", "TestIndexerReplaceIsAtomicForReaders",
+			"TestIndexerFailingIndexFuncLeavesStoreUnchanged", "TestIndexerAddIndexers",
 			"TestStep04StoreAndIndexes"},
 	},
 	{
@@ -66,7 +67,9 @@ var Labs = []Lab{
 			"TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails", "TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued",
 			"TestDeltaFIFOHasSyncedAcrossTheInitialList", "TestDeltaFIFOPopAfterClose",
 			"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", "TestDeltaFIFOPopBlocksUntilAnAddOrClose",
-			"TestDeltaFIFOConcurrentAddAndPop", "TestStep02DeltaFIFO"},
+			"TestDeltaFIFOConcurrentAddAndPop", "TestDeltaFIFOReplaceFailingPartWay", "TestDeltaFIFOHasSyncedShortcuts",
+			"TestDeltaFIFOTransformerRules", "TestDeltaFIFOTransformerError", "TestDeltaFIFOGetReturnsACopy",
+			"TestStep02DeltaFIFO"},
 	},
 	{
 		N: 3, Title: "ListerWatcher and the Reflector", TitleZH: "ListerWatcher 与 Reflector",

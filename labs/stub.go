@@ -148,7 +148,11 @@ func gateTests(name string, src []byte) ([]byte, []string, error) {
 		if len(param.Names) == 0 || param.Names[0].Name == "_" {
 			param.Names = []*ast.Ident{ast.NewIdent("labT")}
 		}
-		gate := &ast.ExprStmt{X: &ast.CallExpr{Fun: ast.NewIdent("labGate"), Args: []ast.Expr{ast.NewIdent(param.Names[0].Name)}}}
+		// The call gets the position just after the brace, so that a comment
+		// opening the body stays below it instead of inside its parentheses.
+		at := fd.Body.Lbrace + 1
+		gate := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{Name: "labGate", NamePos: at}, Lparen: at, Rparen: at,
+			Args: []ast.Expr{&ast.Ident{Name: param.Names[0].Name, NamePos: at}}}}
 		fd.Body.List = append([]ast.Stmt{gate}, fd.Body.List...)
 		gated = append(gated, fd.Name.Name)
 	}

@@ -84,6 +84,7 @@ func TestLab01StoreAddGetUpdateDelete(t *testing.T) {
 	keys = s.ListKeys()
 	sort.Strings(keys)
 	labExpect(t, 1, 3, "ListKeys after Replace (the list replaces everything)", "Replace 之后 ListKeys（新列表替换全部内容）", []string{"x/1", "x/2"}, keys)
+	labExpect(t, 1, 3, "LastStoreSyncResourceVersion after Replace(list, \"5\") (Replace swaps in the version too)", "Replace(list, \"5\") 之后的 LastStoreSyncResourceVersion（Replace 也换上版本）", "5", s.LastStoreSyncResourceVersion())
 }
 
 // lab01Indexers are the two indexes the Indexer graders use: by namespace,

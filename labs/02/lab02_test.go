@@ -114,6 +114,14 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 process 的错误，实际 %v", err)
 	}
 	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "process 失败之后的键（不重新入队）", []string{}, f.ListKeys())
+	_ = f.Add(labPod("ns", "l", "1", nil))
+	_, _ = f.Pop(func(any, bool) error {
+		if f.lock.TryLock() { // succeeds only if Pop let go of the lock before calling process
+			f.lock.Unlock()
+			labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 process 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
+		}
+		return nil
+	})
 	_ = f.Add(labPod("ns", "c", "1", nil))
 	f.Close()
 	labExpect(t, 2, 3, "Pop after Close still drains what is queued", "Close 之后 Pop 仍然先取完队列里的内容", []string{"Added ns/c@1"}, lab02Pop(t, f))

@@ -13,6 +13,7 @@
 package informer
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -131,6 +132,48 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	if err := processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false); err == nil {
 		labFailf(t, 4, 3, "a ReplacedAll without a ReplacedAllInfo: expected an error, got none", "不含 ReplacedAllInfo 的 ReplacedAll：期望返回错误，实际没有")
 	}
+	// A handler that reads the cache must find it already written.
+	seen := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	var inCache []string
+	look := func(obj any) { _, ok, _ := seen.Get(obj); inCache = append(inCache, fmt.Sprint(ok)) }
+	lookHandler := ResourceEventHandlerFuncs{AddFunc: look, UpdateFunc: func(_, n any) { look(n) }, DeleteFunc: look}
+	_ = processDeltasAtomic(lookHandler, seen, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Deleted, Object: a2}}, false)
+	labExpect(t, 4, 3, "is the object in the cache when OnAdd, OnUpdate, OnDelete run? (write the cache first, then call the handler)", "OnAdd、OnUpdate、OnDelete 运行时对象在缓存里吗？（先写缓存，再调用处理器）",
+		[]string{"true", "true", "false"}, inCache)
+}
+
+// TestLab04ProcessLoopGoesOnAfterAFailure runs processLoop over a closed
+// queue of two keys whose first fails to process: the failure is logged,
+// the item dropped, and the second is still processed.
+func TestLab04ProcessLoopGoesOnAfterAFailure(t *testing.T) {
+	defer labStart(t, 4)()
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	var popped []string
+	c := &controller{config: Config{Queue: fifo, Process: func(obj any, _ bool) error {
+		name := lab04Name(obj.(Deltas).Newest().Object)
+		popped = append(popped, name)
+		if name == "ns/a@1" {
+			return errors.New("the handler failed")
+		}
+		return nil
+	}}}
+	_ = fifo.Add(labPod("ns", "a", "1", nil))
+	_ = fifo.Add(labPod("ns", "b", "1", nil))
+	fifo.Close() // Pop drains what is queued, then returns ErrFIFOClosed
+	done := make(chan struct{})
+	go func() { c.processLoop(); close(done) }()
+	if !labWaitFor(func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}) {
+		labFailf(t, 4, 2, "processLoop did not return once the closed queue was drained (stop at ErrFIFOClosed)", "关闭的队列取空之后 processLoop 没有返回（遇到 ErrFIFOClosed 应停止）")
+		return
+	}
+	labExpect(t, 4, 2, "items processed when the first one fails (log it, drop it, go on)", "第一个条目处理失败时处理过的条目（记录日志、丢弃、继续）", []string{"ns/a@1", "ns/b@1"}, popped)
 }
 
 func TestLab04ResyncTimer(t *testing.T) {
