@@ -300,8 +300,8 @@ func TestStep05ListWatch(t *testing.T) {
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
 		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，")
-	say(t, "then watches from the list's version (Step 6 shows the streaming list too).",
-		"然后从列表的版本开始监视（第 6 步还会展示流式列表）。")
+	say(t, "then watches from the list's version (with WatchListClient on it streams the list: Step 6).",
+		"然后从列表的版本开始监视（特性门控 WatchListClient 开启时它改用流式列表：第 6 步）。")
 	mu.Lock()
 	lists, watches = nil, nil
 	mu.Unlock()
@@ -516,8 +516,8 @@ func TestStep07Bookmarks(t *testing.T) {
 func TestStep08RunLoop(t *testing.T) {
 	say(t, "Step 8 — the run loop: the Reflector fills a DeltaFIFO; the Pop loop pops and processes.",
 		"第 8 步 — 运行循环：Reflector 往 DeltaFIFO 里填，Pop 循环不断弹出并处理。")
-	say(t, "Tutorial 004 §4.2. File: controller.go. (Step08PopBatchLoop shows v0.37.2's loop.)",
-		"教程 004 §4.2。文件：controller.go。（v0.37.2 的循环见 Step08PopBatchLoop。）")
+	say(t, "Tutorial 004 §4.2. File: controller.go. (The second reading's Step08PopBatchLoop: v0.37.2's.)",
+		"教程 004 §4.2。文件：controller.go。（v0.37.2 的循环见第二遍阅读的 Step08PopBatchLoop。）")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)

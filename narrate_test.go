@@ -74,8 +74,9 @@ func sayDiffers(t testing.TB, en, zh string, args ...any) {
 	tell(t, en, zh, args...)
 }
 
-// tell logs the line and fails the test if, as go test -v prints it
-// ("    file_test.go:123: " and the line), it is wider than maxNarrationWidth.
+// tell logs the line. In a walkthrough Step (a TestStep test) it fails the
+// test if the line, as go test -v prints it ("    file_test.go:123: " and
+// the line), is wider than maxNarrationWidth.
 func tell(t testing.TB, en, zh string, args ...any) {
 	t.Helper()
 	format := en
@@ -84,6 +85,9 @@ func tell(t testing.TB, en, zh string, args ...any) {
 	}
 	line := fmt.Sprintf(format, args...)
 	t.Log(line)
+	if !strings.HasPrefix(t.Name(), "TestStep") {
+		return
+	}
 	if _, file, n, ok := runtime.Caller(2); ok {
 		prefix := fmt.Sprintf("    %s:%d: ", filepath.Base(file), n)
 		if w := width(prefix + line); w > maxNarrationWidth {

@@ -45,8 +45,8 @@ func Language() string {
 // are the same line in English and Chinese, format strings taking the same
 // args. CheckNarration checks every call.
 // In the second pipeline's run (Main) it is silent: the story is told once.
-// A line wider than maxColumns as go test -v prints it, with its
-// "    file_test.go:12: " prefix, fails the test.
+// In a Step (a TestStep test), a line wider than maxColumns as go test -v
+// prints it, with its "    file_test.go:12: " prefix, fails the test.
 func Say(t testing.TB, en, zh string, args ...any) {
 	t.Helper()
 	if quiet {
@@ -58,7 +58,7 @@ func Say(t testing.TB, en, zh string, args ...any) {
 	}
 	line := fmt.Sprintf(format, args...)
 	t.Log(line)
-	if _, file, n, ok := runtime.Caller(1); ok {
+	if _, file, n, ok := runtime.Caller(1); ok && strings.HasPrefix(t.Name(), "TestStep") {
 		if w := columns(fmt.Sprintf("    %s:%d: %s", filepath.Base(file), n, line)); w > maxColumns {
 			t.Errorf("this narration line takes %d columns as printed, over %d: wrap it: %q", w, maxColumns, line)
 		}
