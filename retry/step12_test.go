@@ -86,7 +86,8 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 	}
 	wg.Wait()
 	if firstConflict != nil {
-		walkthrough.Say(t, "Each stale PUT got 409 Conflict; the server's message:", "每个过期的 PUT 都得到 409 Conflict；服务器的消息是：")
+		walkthrough.Say(t, "Each stale PUT got 409 Conflict; the server's message:",
+			"每个过期的 PUT 都得到 409 Conflict；服务器的消息（Status 的 message，原文是英文）：")
 		for _, part := range strings.SplitAfter(firstConflict.Error(), "; ") {
 			walkthrough.Say(t, "  %s", "  %s", strings.TrimSpace(part))
 		}
