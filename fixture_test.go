@@ -98,6 +98,9 @@ type recordingLW struct {
 	full    []ListOptions // lists and streaming lists, in order
 	// gate, while set, holds every new watch request until it is closed.
 	gate chan struct{}
+	// tap, if set, records every event of every watch in events.
+	tap    bool
+	events []WatchEvent
 }
 
 // holdWatches makes new watch requests wait until the returned function is
@@ -151,7 +154,56 @@ func (r *recordingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error)
 			return nil, err
 		}
 	}
-	return r.inner.Watch(ctx, o)
+	w, err := r.inner.Watch(ctx, o)
+	if err != nil || !r.tap {
+		return w, err
+	}
+	return newTappedWatcher(w, func(ev WatchEvent) {
+		r.mu.Lock()
+		r.events = append(r.events, ev)
+		r.mu.Unlock()
+	}), nil
+}
+
+// watchEvents returns the events the watches received so far (with tap set).
+func (r *recordingLW) watchEvents() []WatchEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]WatchEvent(nil), r.events...)
+}
+
+// tappedWatcher hands on the events of a watch, recording each first.
+type tappedWatcher struct {
+	Watcher
+	out  chan WatchEvent
+	stop chan struct{}
+	once sync.Once
+}
+
+// newTappedWatcher starts passing w's events on; the goroutine ends when w's
+// channel closes (after Stop, at the latest).
+func newTappedWatcher(w Watcher, record func(WatchEvent)) *tappedWatcher {
+	tw := &tappedWatcher{Watcher: w, out: make(chan WatchEvent), stop: make(chan struct{})}
+	go func() {
+		defer close(tw.out)
+		for ev := range w.ResultChan() {
+			record(ev)
+			select {
+			case tw.out <- ev:
+			case <-tw.stop:
+				return
+			}
+		}
+	}()
+	return tw
+}
+
+func (tw *tappedWatcher) ResultChan() <-chan WatchEvent { return tw.out }
+
+// Stop stops the watch it taps.
+func (tw *tappedWatcher) Stop() {
+	tw.once.Do(func() { close(tw.stop) })
+	tw.Watcher.Stop()
 }
 
 // calls returns copies of the recorded list and watch options.

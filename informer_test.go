@@ -40,8 +40,9 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 
 	say(t, "A Kubernetes object is JSON with two parts an informer relies on (004 §3.2):",
 		"Kubernetes 对象是一段 JSON，其中有两部分是 informer 依赖的（004 §3.2）：")
-	say(t, "  TypeMeta (kind, apiVersion) says what it is; ObjectMeta (name, namespace, uid, resourceVersion) which one.",
-		"  TypeMeta（kind、apiVersion）说明它是什么；ObjectMeta（name、namespace、uid、resourceVersion）说明是哪一个。")
+	say(t, "  TypeMeta (kind, apiVersion) says what it is;", "  TypeMeta（kind、apiVersion）说明它是什么；")
+	say(t, "  ObjectMeta (name, namespace, uid, resourceVersion) says which one.",
+		"  ObjectMeta（name、namespace、uid、resourceVersion）说明是哪一个。")
 	raw, err := os.ReadFile("testdata/pod-get.json")
 	must(t, err)
 	var fromServer Pod
@@ -49,9 +50,10 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 	say(t, "  a Pod from a real kube-apiserver (testdata/pod-get.json): kind=%q apiVersion=%q",
 		"  真实 kube-apiserver 返回的 Pod（testdata/pod-get.json）：kind=%q apiVersion=%q",
 		fromServer.Kind, fromServer.APIVersion)
-	say(t, "  name=%q namespace=%q uid=%q resourceVersion=%q",
-		"  名字 name=%q，命名空间 namespace=%q，uid=%q，资源版本 resourceVersion=%q",
-		fromServer.Name, fromServer.Namespace, fromServer.UID, fromServer.ResourceVersion)
+	say(t, "  name=%q namespace=%q resourceVersion=%q",
+		"  名字 name=%q，命名空间 namespace=%q，资源版本 resourceVersion=%q",
+		fromServer.Name, fromServer.Namespace, fromServer.ResourceVersion)
+	say(t, "  uid=%q", "  唯一标识 uid=%q", fromServer.UID)
 	if fromServer.Kind != "Pod" || fromServer.Name == "" || fromServer.ResourceVersion == "" {
 		t.Fatalf("decoded %+v", fromServer.ObjectMeta)
 	}
@@ -62,9 +64,9 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 		"SetResourceVersion 和 DeepCopyObject（client-go 里是 metav1.Object 和 runtime.Object）。")
 	var obj Object = &fromServer
 	copied := obj.DeepCopyObject()
-	say(t, "  *Pod gets the getters by embedding ObjectMeta and writes DeepCopyObject itself: a copy is a %T at %q",
-		"  *Pod 通过嵌入 ObjectMeta 得到取值方法，DeepCopyObject 自己实现：拷贝是一个 %T，版本 %q",
-		copied, copied.GetResourceVersion())
+	say(t, "  *Pod gets the getters by embedding ObjectMeta and writes DeepCopyObject itself:",
+		"  *Pod 通过嵌入 ObjectMeta 得到取值方法，DeepCopyObject 则自己实现：")
+	say(t, "  a copy is a %T at %q", "  拷贝是一个 %T，版本 %q", copied, copied.GetResourceVersion())
 	if copied.GetResourceVersion() != fromServer.ResourceVersion {
 		t.Fatalf("the copy is at version %q", copied.GetResourceVersion())
 	}
@@ -80,7 +82,8 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 	if _, err := MetaNamespaceKeyFunc(struct{ Name string }{"no-methods"}); err == nil {
 		t.Fatal("a struct without GetNamespace/GetName got a key")
 	} else {
-		say(t, "  a struct without them → error: %v", "  没有这两个方法的结构体 → 错误：%v", err)
+		say(t, "  a struct without them → error:", "  没有这两个方法的结构体 → 错误：")
+		say(t, "    %v", "    %v", err)
 	}
 
 	say(t, "Every object carries ObjectMeta. A cache names it by a key: \"namespace/name\".", "每个对象都带着 ObjectMeta。缓存用一个键来称呼它：\"namespace/name\"。")
@@ -124,7 +127,9 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 }
 
 func TestStep02DeltaFIFO(t *testing.T) {
-	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2; files delta.go, fifo.go.", "第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2；文件 delta.go、fifo.go。")
+	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2.",
+		"第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2。")
+	say(t, "Files: delta.go, fifo.go.", "文件：delta.go、fifo.go。")
 
 	say(t, "The Reflector writes changes into a DeltaFIFO. Each key is queued once;", "Reflector 把变化写进 DeltaFIFO。每个键只排一次队；")
 	say(t, "what happens to it while it waits piles up as Deltas, oldest first.", "它排队期间发生的事情作为 Delta 依次累积，最早的在前。")
@@ -159,7 +164,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	}
 
 	say(t, "A relist (Replace) that no longer contains a queued key proves it was deleted while", "重新 List（Replace）的结果里不再有某个排队中的键，说明它是在我们")
-	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在 watch 时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
+	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在监视时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: "6"}}))
 	must(t, f.Replace([]any{nginx("7")}, "7"))
 	item, _, _ = f.GetByKey("default/web")
@@ -232,17 +237,20 @@ func TestStep05ListWatch(t *testing.T) {
 	createPod(t, s, "default", "web-1", nil)
 	createPod(t, s, "kube-system", "dns", nil)
 
-	say(t, "A ListerWatcher has two methods, List(ctx, options) and Watch(ctx, options). ListWatch makes one",
-		"ListerWatcher 只有两个方法：List(ctx, options) 和 Watch(ctx, options)。ListWatch 用两个函数")
-	say(t, "from two functions, ListFunc and WatchFunc (client-go: ListWithContextFunc, WatchFuncWithContext).",
-		"ListFunc 和 WatchFunc 拼出一个（client-go 里叫 ListWithContextFunc、WatchFuncWithContext）。")
-	say(t, "NewListWatchFromClient fills both with HTTP: GET .../namespaces/default/pods, then the same with watch=true.",
-		"NewListWatchFromClient 用 HTTP 填好这两个函数：GET .../namespaces/default/pods，然后同一路径加 watch=true。")
+	say(t, "A ListerWatcher has two methods, List(ctx, options) and Watch(ctx, options).",
+		"ListerWatcher 只有两个方法：List(ctx, options) 和 Watch(ctx, options)。")
+	say(t, "ListWatch makes one from two functions, ListFunc and WatchFunc",
+		"ListWatch 用两个函数 ListFunc 和 WatchFunc 拼出一个")
+	say(t, "(client-go: ListWithContextFunc, WatchFuncWithContext). NewListWatchFromClient fills both",
+		"（client-go 里叫 ListWithContextFunc、WatchFuncWithContext）。NewListWatchFromClient 用 HTTP")
+	say(t, "with HTTP: GET .../namespaces/default/pods, then the same with watch=true.",
+		"填好这两个函数：GET .../namespaces/default/pods，然后同一路径加 watch=true。")
 	overHTTP := podsLW(t, s, "default")
 
-	say(t, "Our own ListWatch wraps it, as client-go's NewFilteredListWatchFromClient wraps the REST client:",
-		"我们自己的 ListWatch 包住它，就像 client-go 的 NewFilteredListWatchFromClient 包住 REST 客户端：")
-	say(t, "it records each call's options before passing it on.", "它先记下每次调用的参数，再转交下去。")
+	say(t, "Our own ListWatch wraps it, as client-go's NewFilteredListWatchFromClient wraps",
+		"我们自己的 ListWatch 包住它，就像 client-go 的 NewFilteredListWatchFromClient")
+	say(t, "the REST client: it records each call's options before passing it on.",
+		"包住 REST 客户端：它先记下每次调用的参数，再转交下去。")
 	var mu sync.Mutex
 	var lists, watches []ListOptions
 	lw := &ListWatch{
@@ -290,20 +298,25 @@ func TestStep05ListWatch(t *testing.T) {
 	}
 	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
 
-	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once, then watches from the list's version.",
-		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，然后从列表的版本开始 watch。")
+	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
+		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，")
+	say(t, "then watches from the list's version (with WatchListClient on it streams the list: Step 6).",
+		"然后从列表的版本开始监视（特性门控 WatchListClient 开启时它改用流式列表：第 6 步）。")
 	mu.Lock()
 	lists, watches = nil, nil
 	mu.Unlock()
 	store := NewStore(MetaNamespaceKeyFunc)
+	// A re-watch cut short by the test's end may log "context canceled": not part of the story.
+	quietLogs(t)
 	runReflector(t, NewReflector(lw, &Pod{}, store))
 	waitFor(t, "the Reflector's watch", func() bool { mu.Lock(); defer mu.Unlock(); return len(watches) == 1 })
 	mu.Lock()
 	l, wo := lists[0], watches[0]
 	mu.Unlock()
-	say(t, "  our ListFunc got resourceVersion=%q limit=%d; our WatchFunc got resourceVersion=%q allowWatchBookmarks=%v",
-		"  我们的 ListFunc 收到 resourceVersion=%q limit=%d；WatchFunc 收到 resourceVersion=%q allowWatchBookmarks=%v",
-		l.ResourceVersion, l.Limit, wo.ResourceVersion, wo.AllowWatchBookmarks)
+	say(t, "  our ListFunc got resourceVersion=%q limit=%d;", "  我们的 ListFunc 收到 resourceVersion=%q limit=%d；",
+		l.ResourceVersion, l.Limit)
+	say(t, "  our WatchFunc got resourceVersion=%q allowWatchBookmarks=%v",
+		"  WatchFunc 收到 resourceVersion=%q allowWatchBookmarks=%v", wo.ResourceVersion, wo.AllowWatchBookmarks)
 	if wo.ResourceVersion != s.ResourceVersion() || len(store.ListKeys()) != 2 {
 		t.Fatalf("watch from %q (server at %s); store %v", wo.ResourceVersion, s.ResourceVersion(), store.ListKeys())
 	}
@@ -312,79 +325,136 @@ func TestStep05ListWatch(t *testing.T) {
 }
 
 func TestStep06Reflector(t *testing.T) {
-	say(t, "Step 6 — the Reflector: list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.", "第 6 步 — Reflector：先 List，再 watch。教程 004 §2.4、§4.1；000 §4.1。")
-	say(t, "Files: reflector.go, reflector_watch.go, restclient.go, watch.go.", "文件：reflector.go、reflector_watch.go、restclient.go、watch.go。")
+	say(t, "Step 6 — the Reflector: the initial list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.",
+		"第 6 步 — Reflector：先取得初始列表，再监视。教程 004 §2.4、§4.1；000 §4.1。")
+	say(t, "Files: reflector.go, reflector_watch.go, reflector_watchlist.go, restclient.go, watch.go.",
+		"文件：reflector.go、reflector_watch.go、reflector_watchlist.go、restclient.go、watch.go。")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
 	createPod(t, s, "default", "web-2", nil)
 	createPod(t, s, "kube-system", "dns", nil) // another namespace: not ours
 
-	lw := &recordingLW{inner: podsLW(t, s, "default")}
+	// The WatchListClient gate of the pipeline this run tests decides how
+	// the Reflector gets its initial list (client-go: Reflector.ListAndWatchWithContext
+	// in tools/cache reflector.go asks r.useWatchList, then Reflector.watchList).
+	lw := &recordingLW{inner: podsLW(t, s, "default"), tap: true}
 	store := NewStore(MetaNamespaceKeyFunc)
-	r := NewReflector(lw, &Pod{}, store)
+	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: defaultPipelineGates.WatchListClient})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
 
-	say(t, "The Reflector lists the pods of namespace default once and Replaces the store with them.", "Reflector 把命名空间 default 的 Pod List 一次，用它们 Replace 整个存储。")
-	waitFor(t, "the first list", func() bool { return len(store.ListKeys()) == 2 })
+	say(t, "The Reflector gets the pods of namespace default and Replaces the store with them at once.",
+		"Reflector 取得命名空间 default 的 Pod，一步用它们 Replace 整个存储。")
+	waitFor(t, "the initial list", func() bool { return len(store.ListKeys()) == 2 })
+	waitFor(t, "the watch", func() bool { return lw.watchCount() == 1 })
+	lists, watches := lw.calls()
+	if len(lists) == 0 {
+		step06Streamed(t, watches[0], lw.watchEvents())
+	} else {
+		step06Listed(t, lists[0], watches[0])
+	}
 	keys := store.ListKeys()
 	slices.Sort(keys)
-	say(t, "store keys after the list: %v", "List 之后存储里的键：%v", keys)
+	say(t, "Store keys after the initial list: %v", "初始列表之后存储里的键：%v", keys)
 	if !slices.Equal(keys, []string{"default/web-1", "default/web-2"}) {
 		t.Fatalf("got %v", keys)
 	}
-	waitFor(t, "the watch", func() bool { return lw.watchCount() == 1 })
-	lists, watches := lw.calls()
-	say(t, "first list asked for resourceVersion=%q (\"0\": anything the server has cached will do)", "第一次 List 请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", lists[0].ResourceVersion)
-	if lists[0].ResourceVersion != "0" {
-		t.Fatalf("first list resourceVersion %q, want \"0\"", lists[0].ResourceVersion)
-	}
-	w := watches[0]
-	say(t, "then it watches from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d", "然后从 List 返回的版本 %q 开始 watch，allowWatchBookmarks=%v，timeoutSeconds=%d",
-		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
-	if w.ResourceVersion == "" || w.ResourceVersion == "0" || !w.AllowWatchBookmarks ||
-		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
-		t.Fatalf("watch options %+v", w)
-	}
 
-	say(t, "Each watch event becomes a store operation: ADDED → Add, MODIFIED → Update, DELETED → Delete.", "每个 watch 事件变成一次存储操作：ADDED → Add，MODIFIED → Update，DELETED → Delete。")
+	say(t, "Each watch event becomes a store call: ADDED → Add, MODIFIED → Update, DELETED → Delete.",
+		"每个监视事件变成一次存储操作：ADDED → Add，MODIFIED → Update，DELETED → Delete。")
 	rv := createPod(t, s, "default", "web-3", nil)
 	waitFor(t, "ADDED web-3", func() bool { _, ok, _ := store.GetByKey("default/web-3"); return ok })
-	say(t, "ADDED default/web-3 at version %s", "ADDED default/web-3，版本 %s", rv)
+	say(t, "  ADDED default/web-3 at version %s", "  ADDED default/web-3，版本 %s", rv)
 	rv = relabelPod(t, s, "default", "web-3", map[string]string{"tier": "frontend"})
 	waitFor(t, "MODIFIED web-3", func() bool {
 		obj, _, _ := store.GetByKey("default/web-3")
 		return obj != nil && obj.(*Pod).Labels["tier"] == "frontend"
 	})
-	say(t, "MODIFIED default/web-3 at version %s: the store holds the new labels", "MODIFIED default/web-3，版本 %s：存储里是新的标签", rv)
+	say(t, "  MODIFIED default/web-3 at version %s: the store holds the new labels",
+		"  MODIFIED default/web-3，版本 %s：存储里是新的标签", rv)
 	deletePod(t, s, "default", "web-1")
 	waitFor(t, "DELETED web-1", func() bool { _, ok, _ := store.GetByKey("default/web-1"); return !ok })
-	say(t, "DELETED default/web-1: gone from the store", "DELETED default/web-1：已从存储中移除")
+	say(t, "  DELETED default/web-1: gone from the store", "  DELETED default/web-1：已从存储中移除")
 
 	waitFor(t, "the last version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
-	say(t, "LastSyncResourceVersion = %s, the server's current version", "LastSyncResourceVersion = %s，就是服务器当前的版本", r.LastSyncResourceVersion())
+	say(t, "LastSyncResourceVersion = %s, the server's current version",
+		"LastSyncResourceVersion = %s，就是服务器当前的版本", r.LastSyncResourceVersion())
 	if n := lw.listCount(); n != 1 {
-		t.Fatalf("%d lists; a healthy watch never relists", n)
+		t.Fatalf("%d initial lists; a healthy watch never relists", n)
 	}
 
-	say(t, "Cancelling the context stops the Reflector and every goroutine it started.", "取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
+	say(t, "Cancelling the context stops the Reflector and every goroutine it started.",
+		"取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
 	cancel()
 	<-done
+}
+
+// step06Listed tells and checks Step 6's list then watch: client-go 1.32's
+// way, and the way with the WatchListClient gate off (client-go:
+// Reflector.list, then Reflector.watch, in tools/cache reflector.go).
+func step06Listed(t *testing.T, list, w ListOptions) {
+	sayDiffers(t, "WatchListClient is off (client-go 1.32's gates): the Reflector lists, then watches.",
+		"特性门控 WatchListClient 关闭（client-go 1.32 的设置）：Reflector 先 List，再监视。")
+	sayDiffers(t, "  the list asked for resourceVersion=%q (\"0\": anything the server has cached will do)",
+		"  List 请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", list.ResourceVersion)
+	if list.ResourceVersion != "0" {
+		t.Fatalf("first list resourceVersion %q, want \"0\"", list.ResourceVersion)
+	}
+	sayDiffers(t, "  then a watch from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d",
+		"  然后从 List 返回的版本 %q 开始监视，allowWatchBookmarks=%v，timeoutSeconds=%d",
+		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
+	if w.ResourceVersion == "" || w.ResourceVersion == "0" || !w.AllowWatchBookmarks ||
+		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 || w.SendInitialEvents != nil {
+		t.Fatalf("watch options %+v", w)
+	}
+}
+
+// step06Streamed tells and checks Step 6's streaming list, client-go
+// v0.37.2's default (WatchListClient on; client-go: Reflector.watchList in
+// tools/cache reflector.go): one watch with sendInitialEvents=true, whose
+// events up to the initial-events-end bookmark are the list.
+func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
+	sayDiffers(t, "WatchListClient is on (client-go v0.37.2's default): no list request, one watch that",
+		"特性门控 WatchListClient 开启（client-go v0.37.2 的默认值）：没有 List 请求，只有一个监视，")
+	sayDiffers(t, "streams the list: sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
+		"它以流式送来列表：sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
+		*w.SendInitialEvents, w.ResourceVersionMatch, w.ResourceVersion)
+	if !*w.SendInitialEvents || w.ResourceVersionMatch != ResourceVersionMatchNotOlderThan || !w.AllowWatchBookmarks {
+		t.Fatalf("streaming list options %+v", w)
+	}
+	for _, ev := range events {
+		o := ev.Object.(*Pod)
+		if ev.Type != WatchBookmark {
+			sayDiffers(t, "  %s %s/%s: an initial event", "  %s %s/%s：一个初始事件", ev.Type, o.Namespace, o.Name)
+			continue
+		}
+		if o.Annotations[InitialEventsAnnotationKey] != "true" {
+			continue // a bookmark before the end (fakeapi sends none here)
+		}
+		sayDiffers(t, "  %s at resourceVersion %q, annotated %s: the list ends",
+			"  %s，资源版本 %q，带注解 %s：列表到此为止", ev.Type, o.ResourceVersion, InitialEventsAnnotationKey)
+		sayDiffers(t, "The Reflector gathered the ADDED objects aside, Replaced the store with them at that bookmark;",
+			"Reflector 先把这些 ADDED 对象收集在一边，收到这个书签时用它们 Replace 存储；")
+		sayDiffers(t, "the same watch then goes on with live events. (PipelineGates132() lists, then watches.)",
+			"之后同一个监视继续送来实时事件。（PipelineGates132() 则是先 List 再监视。）")
+		return
+	}
+	t.Fatalf("no initial-events-end bookmark among %d events", len(events))
 }
 
 func TestStep07Bookmarks(t *testing.T) {
 	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",
 		"第 7 步 — 书签（BOOKMARK）：服务器说\"你已经到版本 N 了\"，却没有任何对象变化。")
-	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go, informer.go (fakeapi sends them).",
-		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go、informer.go（由 fakeapi 发送）。")
+	say(t, "Tutorial 000 §4.1, §4.3. Files: reflector_watch.go, watch.go, informer.go.",
+		"教程 000 §4.1、§4.3。文件：reflector_watch.go、watch.go、informer.go。")
 	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
 	createPod(t, s, "default", "web", nil)
 	lw := podsLW(t, s, "default")
 
 	say(t, "On the wire: a watch with allowWatchBookmarks=true; pods change in another namespace only.",
-		"在 HTTP 请求里看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
+		"在 HTTP 请求里看：带 allowWatchBookmarks=true 的监视；只有别的命名空间里的 Pod 在变。")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	list, err := lw.List(ctx, ListOptions{})
@@ -403,9 +473,10 @@ func TestStep07Bookmarks(t *testing.T) {
 				continue // an earlier bookmark
 			}
 			o := ev.Object.(*Pod)
-			say(t, "  BOOKMARK: a %T with only metadata.resourceVersion=%q (name %q): no object, just a version",
-				"  BOOKMARK：一个 %T，只有 metadata.resourceVersion=%q（name 是 %q）：没有对象，只有版本",
+			say(t, "  BOOKMARK: a %T with only metadata.resourceVersion=%q (name %q):",
+				"  BOOKMARK：一个 %T，只有 metadata.resourceVersion=%q（name 是 %q）：",
 				o, o.ResourceVersion, o.Name)
+			say(t, "  no object, just a version", "  没有对象，只有版本")
 			if o.Name != "" {
 				t.Fatalf("a bookmark with a name: %+v", o.ObjectMeta)
 			}
@@ -416,8 +487,9 @@ func TestStep07Bookmarks(t *testing.T) {
 	}
 	w.Stop()
 
-	say(t, "Through a Reflector into a DeltaFIFO (client-go ≤1.32): the list queues default/web; then only bookmarks.",
-		"经过 Reflector 进入 DeltaFIFO（client-go ≤1.32）：List 把 default/web 放进队列；之后到来的只有书签。")
+	say(t, "Through a Reflector into a DeltaFIFO (client-go ≤1.32): the list queues default/web;",
+		"经过 Reflector 进入 DeltaFIFO（client-go ≤1.32）：List 把 default/web 放进队列；")
+	say(t, "then only bookmarks come.", "之后到来的只有书签。")
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 	r := NewReflector(lw, &Pod{}, fifo)
 	runReflector(t, r)
@@ -428,21 +500,24 @@ func TestStep07Bookmarks(t *testing.T) {
 	}
 	waitFor(t, "a bookmark at the server's version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
 	item, _, _ := fifo.GetByKey("default/web")
-	say(t, "  LastSyncResourceVersion %s → %s; the queue still holds %v, default/web with %d delta (Replaced)",
-		"  LastSyncResourceVersion %s → %s；队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）",
-		before, r.LastSyncResourceVersion(), fifo.ListKeys(), len(item.(Deltas)))
+	say(t, "  LastSyncResourceVersion %s → %s;", "  LastSyncResourceVersion 从 %s 变成 %s；", before, r.LastSyncResourceVersion())
+	say(t, "  the queue still holds %v, default/web with %d delta (Replaced)",
+		"  队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）", fifo.ListKeys(), len(item.(Deltas)))
 	if keys := fifo.ListKeys(); len(keys) != 1 || len(item.(Deltas)) != 1 {
 		t.Fatalf("a bookmark queued something: keys %v, deltas %v", keys, item)
 	}
-	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server still",
-		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
-	say(t, "remembers, so a quiet resource does not fall out of the history into 410 and a full relist (000 §4.3).",
-		"所以一个安静的资源不会掉出历史、得到 410、再付出一次全量 List 的代价（000 §4.3）。")
+	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server",
+		"版本前进了，却没有产生 Delta。下一次重新监视就从这个版本开始，服务器的历史里还有它，")
+	say(t, "still remembers, so a quiet resource does not fall out of the history into 410",
+		"所以一个安静的资源不会掉出历史、得到 410、")
+	say(t, "and a full relist (000 §4.3).", "再付出一次全量 List 的代价（000 §4.3）。")
 }
 
 func TestStep08RunLoop(t *testing.T) {
-	say(t, "Step 8 — the run loop: the Reflector fills the DeltaFIFO, the loop pops and processes.", "第 8 步 — 运行循环：Reflector 往 DeltaFIFO 里填，循环不断 Pop 并处理。")
-	say(t, "Tutorial 004 §4.2. File: controller.go.", "教程 004 §4.2。文件：controller.go。")
+	say(t, "Step 8 — the run loop: the Reflector fills a DeltaFIFO; the Pop loop pops and processes.",
+		"第 8 步 — 运行循环：Reflector 往 DeltaFIFO 里填，Pop 循环不断弹出并处理。")
+	say(t, "Tutorial 004 §4.2. File: controller.go. (The second reading's Step08PopBatchLoop: v0.37.2's.)",
+		"教程 004 §4.2。文件：controller.go。（v0.37.2 的循环见第二遍阅读的 Step08PopBatchLoop。）")
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -490,7 +565,7 @@ func TestStep08RunLoop(t *testing.T) {
 	if d := <-popped; d != "Deleted default/a" {
 		t.Fatalf("got %q", d)
 	}
-	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个 watch 事件就是一个 Delta：Added default/c，Deleted default/a。")
+	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个监视事件就是一个 Delta：Added default/c，Deleted default/a。")
 
 	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
@@ -515,11 +590,11 @@ func TestStep09SharedInformer(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	say(t, "Both handlers get the initial list as adds with isInInitialList=true.", "两个处理器都以 add 收到初始 List，isInInitialList=true。")
+	say(t, "Both handlers get the initial list as adds with isInInitialList=true.", "两个事件处理器都以 add 收到初始 List，isInInitialList=true。")
 	logger.waitLine(t, "add default/db initial=true")
 	auditor.waitLine(t, "add default/db initial=true")
 
-	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个处理器都收到 ADD event for default/nginx-pod。")
+	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个事件处理器都收到 ADD event for default/nginx-pod。")
 	createPod(t, s, "default", "nginx-pod", map[string]string{"app": "web"})
 	logger.waitLine(t, "add default/nginx-pod initial=false")
 	auditor.waitLine(t, "add default/nginx-pod initial=false")
@@ -527,7 +602,7 @@ func TestStep09SharedInformer(t *testing.T) {
 	logger.waitLine(t, "update default/nginx-pod")
 	say(t, "An update arrives as OnUpdate(old, new) with two different resource versions.", "更新以 OnUpdate(old, new) 到达，两者的资源版本不同。")
 
-	say(t, "The cache is updated before handlers are told: a lister reads it without asking the server.", "先更新缓存，再通知处理器：lister 直接读缓存，不用问服务器。")
+	say(t, "The cache is updated before handlers are told: a lister reads it without asking the server.", "先更新缓存，再通知事件处理器：lister 直接读缓存，不用问服务器。")
 	lister := NewPodLister(inf.GetIndexer())
 	pod, err := lister.Pods("default").Get("nginx-pod")
 	if err != nil || pod.Labels["version"] != "2" {
@@ -545,7 +620,9 @@ func TestStep09SharedInformer(t *testing.T) {
 	auditor.waitLine(t, "delete default/nginx-pod")
 	say(t, "A delete reaches OnDelete with the pod's last state.", "删除到达 OnDelete，带着 Pod 最后的状态。")
 
-	say(t, "A handler added while the informer runs first gets the cache's contents as adds, then live events.", "informer 运行中新加的处理器，先以 add 收到缓存里的全部内容，然后才是实时事件。")
+	say(t, "A handler added while the informer runs first gets the cache's contents as adds,",
+		"informer 运行中新加的事件处理器，先以 add 收到缓存里的全部内容，")
+	say(t, "then live events.", "然后才是实时事件。")
 	late := &recorder{}
 	reg, err := inf.AddEventHandler(late)
 	if err != nil {
@@ -553,11 +630,11 @@ func TestStep09SharedInformer(t *testing.T) {
 	}
 	late.waitLine(t, "add default/db initial=true")
 	waitFor(t, "the late handler's HasSynced", reg.HasSynced)
-	say(t, "late handler: %v; its registration HasSynced = %v", "后加的处理器：%v；它的注册 HasSynced = %v", late.get(), reg.HasSynced())
+	say(t, "late handler: %v; its registration HasSynced = %v", "后加的事件处理器：%v；它的注册 HasSynced = %v", late.get(), reg.HasSynced())
 }
 
 func TestStep10Resync(t *testing.T) {
-	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的处理器会再收到缓存里的每个对象，")
+	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的事件处理器会再收到缓存里的每个对象，")
 	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -573,7 +650,7 @@ func TestStep10Resync(t *testing.T) {
 		r.waitLine(t, "add default/a initial=true")
 	}
 
-	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：resync 定时器触发；只有周期 30 秒的处理器到期。")
+	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：resync 定时器触发；只有周期 30 秒的事件处理器到期。")
 	waitFor(t, "the resync timer", clock.HasWaiters)
 	clock.Step(30 * time.Second)
 	every30s.waitLine(t, "update default/a same")
@@ -583,7 +660,7 @@ func TestStep10Resync(t *testing.T) {
 	if every60s.has("update default/a same") || never.has("update default/a same") {
 		t.Fatalf("resync reached a handler that was not due: 60s=%v never=%v", every60s.get(), never.get())
 	}
-	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性处理器都到期；周期为 0 的处理器从不 resync。")
+	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性事件处理器都到期；周期为 0 的事件处理器从不 resync。")
 	clock.Step(30 * time.Second)
 	every60s.waitLine(t, "update default/a same")
 	createPod(t, s, "default", "marker-2", nil)
@@ -591,11 +668,16 @@ func TestStep10Resync(t *testing.T) {
 	if never.has("update default/a same") {
 		t.Fatal("the handler with resync period 0 was resynced")
 	}
-	say(t, "30s handler: %v", "30 秒的处理器：%v", every30s.get())
+	say(t, "The 30-second handler heard:", "周期 30 秒的事件处理器收到：")
+	for _, line := range every30s.get() {
+		say(t, "  %s", "  %s", line)
+	}
 }
 
 func TestStep11WhenThingsGoWrong(t *testing.T) {
-	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429, and 410 after a compaction.", "第 11 步 — 出错的时候：watch 断开、服务器宕机、429，以及压缩之后的 410。")
+	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429,",
+		"第 11 步 — 出错的时候：监视断开、服务器宕机、429，")
+	say(t, "and 410 after a compaction.", "以及压缩之后的 410。")
 	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector.go, backoff.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go、reflector.go、backoff.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
@@ -608,9 +690,9 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	runInformer(t, inf)
 	h.waitLine(t, "add default/keep initial=true")
 
-	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了 watch（连接断开，或到了 timeoutSeconds）：")
+	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了监视（连接断开，或到了 timeoutSeconds）：")
 
-	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新 watch，不重新 List。")
+	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新监视，不重新 List。")
 	createPod(t, s, "default", "p1", nil)
 	h.waitLine(t, "add default/p1 initial=false")
 	watches := lw.watchCount()
@@ -618,14 +700,15 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
 	createPod(t, s, "default", "p2", nil)
 	h.waitLine(t, "add default/p2 initial=false")
-	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新 watch；到目前为止 List 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
+	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新监视；到目前为止 List 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("a dropped watch caused a relist (%d lists)", lw.listCount())
 	}
 
-	say(t, "2. The server goes down: connection refused. The Reflector backs off (800 ms, doubling, with jitter)", "2. 服务器宕机：连接被拒绝。Reflector 退避（800 毫秒起，逐次翻倍，带抖动），")
-
-	say(t, "   and re-watches; still no relist.", "   然后重新 watch；仍然不重新 List。")
+	say(t, "2. The server goes down: connection refused. The Reflector backs off",
+		"2. 服务器宕机：连接被拒绝。Reflector 退避")
+	say(t, "   (800 ms, doubling, with jitter) and re-watches; still no relist.",
+		"   （800 毫秒起，逐次翻倍，带抖动），然后重新监视；仍然不重新 List。")
 	stopServer(t, s, lw)
 	first := stepBackoff(t, clock)
 	second := stepBackoff(t, clock)
@@ -640,12 +723,12 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	stepBackoff(t, clock)
 	createPod(t, s, "default", "p3", nil)
 	h.waitLine(t, "add default/p3 initial=false")
-	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；watch 接着进行；到目前为止 List 了 %d 次", lw.listCount())
+	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；监视接着进行；到目前为止 List 了 %d 次", lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
 	}
 
-	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新 watch，不重新 List。")
+	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新监视，不重新 List。")
 	failedBefore := s.Stats().Failed
 	s.FailNext(1, 429)
 	s.CloseWatches()
@@ -653,16 +736,16 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	createPod(t, s, "default", "p4", nil)
 	h.waitLine(t, "add default/p4 initial=false")
 	say(t, "one 429 (failed requests %d → %d), a backoff of %v, and the watch resumed",
-		"一次 429（失败请求 %d → %d），退避 %v，然后 watch 接着进行", failedBefore, s.Stats().Failed, wait)
+		"一次 429（失败请求 %d → %d），退避 %v，然后监视接着进行", failedBefore, s.Stats().Failed, wait)
 	say(t, "  (the backoff is still growing: two healthy minutes have not passed)",
 		"  （退避还在增长：还没有连续健康两分钟）")
 	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 {
 		t.Fatalf("failed %d, lists %d", s.Stats().Failed, lw.listCount())
 	}
 
-	say(t, "4. While the server is down, doomed is deleted and born is created, and the history is compacted.", "4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
-
-	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新 watch 得到 410 Expired：Reflector 重新 List。")
+	say(t, "4. While the server is down, doomed is deleted, born is created, the history compacted.",
+		"4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
+	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新监视得到 410 Expired：Reflector 重新 List。")
 	lastSeen := inf.LastSyncResourceVersion()
 	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)
@@ -679,7 +762,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	h.waitLine(t, "update default/keep same")
 	lists := lw.fullLists() // plain lists, or streaming lists (the default since client-go 1.35)
 	say(t, "relisted from resourceVersion %q (the last seen was %s); the handlers got:",
-		"从 resourceVersion %q 重新 List（最后见到的是 %s）；处理器收到：", lists[len(lists)-1].ResourceVersion, lastSeen)
+		"从 resourceVersion %q 重新 List（最后见到的是 %s）；事件处理器收到：", lists[len(lists)-1].ResourceVersion, lastSeen)
 	say(t, "  delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
 		"  以 DeletedFinalStateUnknown 删除 doomed，add born，以 old == new 更新 keep")
 	if len(lists) != 2 {

@@ -15,12 +15,14 @@
 package informer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +38,8 @@ import (
 func narrationLanguage() string { return readerLanguage(os.Getenv) }
 
 // narrationOff silences say: TestMain (pipelines_test.go) sets it while the
-// suite runs again in the other pipeline, so the story is told once.
+// suite runs again in the other pipeline, so the story is told once; only
+// sayDiffers speaks there, for what that pipeline does differently.
 var narrationOff bool
 
 // readerLanguage picks the narration's language from environment variables.
@@ -57,18 +60,47 @@ func readerLanguage(getenv func(string) string) string {
 // the same arguments (in Chinese, %[2]v and the like may reorder them).
 func say(t testing.TB, en, zh string, args ...any) {
 	t.Helper()
-	if narrationOff {
-		return
+	if !narrationOff {
+		tell(t, en, zh, args...)
 	}
+}
+
+// sayDiffers is say for a line that tells what this pipeline did, where the
+// other pipeline does something else (Step 6's streaming list, or list then
+// watch): it speaks in the silent second run too, so that one run of the
+// walkthrough tells each pipeline's part once.
+func sayDiffers(t testing.TB, en, zh string, args ...any) {
+	t.Helper()
+	tell(t, en, zh, args...)
+}
+
+// tell logs the line. In a walkthrough Step (a TestStep test) it fails the
+// test if the line, as go test -v prints it ("    file_test.go:123: " and
+// the line), is wider than maxNarrationWidth.
+func tell(t testing.TB, en, zh string, args ...any) {
+	t.Helper()
+	format := en
 	if narrationLanguage() == "zh" {
-		t.Logf(zh, args...)
+		format = zh
+	}
+	line := fmt.Sprintf(format, args...)
+	t.Log(line)
+	if !strings.HasPrefix(t.Name(), "TestStep") {
 		return
 	}
-	t.Logf(en, args...)
+	if _, file, n, ok := runtime.Caller(2); ok {
+		prefix := fmt.Sprintf("    %s:%d: ", filepath.Base(file), n)
+		if w := width(prefix + line); w > maxNarrationWidth {
+			t.Errorf("this narration line takes %d columns as printed, over %d: wrap it: %q",
+				w, maxNarrationWidth, line)
+		}
+	}
 }
 
 // maxNarrationWidth is the widest a narration line may be, in terminal
-// columns (a Chinese character takes two), before its arguments are filled in.
+// columns (a Chinese character takes two): its format before the arguments
+// are filled in (TestNarrationIsBilingual), and the whole line as go test -v
+// prints it, with its file:line prefix (tell).
 const maxNarrationWidth = 120
 
 func TestReaderLanguage(t *testing.T) {
@@ -120,7 +152,7 @@ func TestNarrationIsBilingual(t *testing.T) {
 						pos, exprString(fn.X), fn.Sel.Name)
 				}
 			case *ast.Ident:
-				if fn.Name == "say" && len(call.Args) >= 3 {
+				if (fn.Name == "say" || fn.Name == "sayDiffers") && len(call.Args) >= 3 {
 					lines++
 					if msg := checkNarration(call.Args[1], call.Args[2]); msg != "" {
 						t.Errorf("%s: %s", pos, msg)

@@ -40,14 +40,11 @@ func TestMain(m *testing.M) {
 		}
 		defaultPipelineGates = p.gates
 		// The walkthrough is told once, in the first pipeline; the second
-		// runs every test again in silence (set INFORMER_PIPELINE to hear it).
+		// runs every test again and tells only what it does differently
+		// (sayDiffers). INFORMER_PIPELINE=deltafifo tells all of it.
 		narrationOff = i > 0 && only == ""
 		if testing.Verbose() {
-			fmt.Printf("\n##### informer pipeline: %s — %v\n", p.name, p.gates)
-			if narrationOff {
-				fmt.Printf("##### (the same tests again; the story is told only in the first pipeline)\n")
-			}
-			fmt.Println()
+			printPipelineHeader(p.name, p.gates, narrationOff)
 		}
 		if c := m.Run(); c != 0 {
 			code = c
@@ -73,4 +70,22 @@ func TestInformerPipelineVariable(t *testing.T) {
 		}
 	}
 	t.Errorf("INFORMER_PIPELINE=%q names no pipeline; use realfifo or deltafifo", only)
+}
+
+// printPipelineHeader announces the run of one pipeline, in the reader's
+// language (the tests read the language again, so go test's cache sees it).
+func printPipelineHeader(name string, gates PipelineGates, quiet bool) {
+	zh := readerLanguage(os.Getenv) == "zh"
+	if zh {
+		fmt.Printf("\n##### informer 流水线：%s — %v\n", name, gates)
+	} else {
+		fmt.Printf("\n##### informer pipeline: %s — %v\n", name, gates)
+	}
+	switch {
+	case quiet && zh:
+		fmt.Printf("##### （同样的测试再运行一遍；只讲这条流水线不同的地方）\n")
+	case quiet:
+		fmt.Printf("##### (the same tests again; only what this pipeline does differently is told)\n")
+	}
+	fmt.Println()
 }

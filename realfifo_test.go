@@ -321,39 +321,57 @@ func TestRealFIFOCloseDrainsThenFails(t *testing.T) {
 }
 
 func TestStep03RealFIFO(t *testing.T) {
-	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs. Files realfifo.go, informer.go, features.go.",
-		"第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。文件 realfifo.go、informer.go、features.go。")
+	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs.", "第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。")
+	say(t, "Files: realfifo.go, realfifo_relist.go, realfifo_batch.go, features.go.",
+		"文件：realfifo.go、realfifo_relist.go、realfifo_batch.go、features.go。")
 	say(t, "The cache holds a, b, c, e. Then: a changes, b changes, a changes again, c is deleted;",
 		"缓存里有 a、b、c、e。接着：a 变了，b 变了，a 又变了，c 被删除；")
 	say(t, "the watch drops, e is deleted meanwhile, d is created, and the Reflector relists.",
-		"watch 断开，期间 e 被删除、d 被创建，Reflector 重新 List。")
-	say(t, "The same history goes into both queues; an informer's processing (informer.go) drains each.",
-		"同一段历史分别送进两个队列；informer 的处理逻辑（informer.go）依次处理两个队列弹出的内容。")
+		"监视断开，期间 e 被删除、d 被创建，Reflector 重新 List。")
+	say(t, "The same history goes into both queues, drained as an informer drains each (informer.go):",
+		"同一段历史分别送进两个队列，再像 informer 那样（informer.go）处理弹出的内容：")
+	say(t, "the DeltaFIFO with Pop; the RealFIFO with PopBatch (gate InOrderInformersBatchProcess, on).",
+		"DeltaFIFO 用 Pop；RealFIFO 用 PopBatch（特性门控 InOrderInformersBatchProcess，默认开启）。")
 	delta := runStep03History(t, NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-		KnownObjects: step03Cache(), EmitDeltaTypeReplaced: true}))
-	real := runStep03History(t, NewRealFIFOWithOptions(RealFIFOOptions{
-		AtomicEvents: true, EmitDeltaTypeBookmark: true, UnlockWhileProcessing: true}))
+		KnownObjects: step03Cache(), EmitDeltaTypeReplaced: true}), false)
+	newRealFIFO := func() *RealFIFO {
+		return NewRealFIFOWithOptions(RealFIFOOptions{
+			AtomicEvents: true, EmitDeltaTypeBookmark: true, UnlockWhileProcessing: true})
+	}
+	real := runStep03History(t, newRealFIFO(), true)
+	single := runStep03History(t, newRealFIFO(), false)
 
-	say(t, "  %-46s | %s", "  %-46s | %s", "DeltaFIFO (client-go ≤1.32) pops", "RealFIFO (client-go v0.37.2) pops")
+	say(t, "  DeltaFIFO (client-go ≤1.32): each Pop        | RealFIFO (v0.37.2): each PopBatch",
+		"  DeltaFIFO（client-go ≤1.32）：每次 Pop       | RealFIFO（v0.37.2）：每次 PopBatch")
 	for i := range max(len(delta.pops), len(real.pops)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.pops, i), step03At(real.pops, i))
+		say(t, "  %s", "  %s", step03Row(step03At(delta.pops, i), step03At(real.pops, i)))
 	}
 	wantDelta := []string{
 		"a: Updated a@2, Updated a@4, Replaced a@4", "b: Updated b@3, Replaced b@3", "c: Deleted c@5",
 		"d: Replaced d@6", "e: Deleted tombstone(e)",
 	}
-	wantReal := []string{"Updated a@2", "Updated b@3", "Updated a@4", "Deleted c@5", "ReplacedAll@7 [a@4 b@3 d@6]"}
-	if !slices.Equal(delta.pops, wantDelta) || !slices.Equal(real.pops, wantReal) {
-		t.Fatalf("pops:\nDeltaFIFO %q\n RealFIFO %q", delta.pops, real.pops)
+	// client-go v0.37.2's RealFIFO.PopBatch (tools/cache the_real_fifo.go)
+	// ends a batch before a second delta of a key already in it, and before
+	// a delta that is not batchable (ReplacedAll), which then pops alone.
+	wantReal := []string{"[Updated a@2, Updated b@3]", "[Updated a@4, Deleted c@5]", "[ReplacedAll@7 (a@4 b@3 d@6)]"}
+	wantSingle := []string{"Updated a@2", "Updated b@3", "Updated a@4", "Deleted c@5", "ReplacedAll@7 (a@4 b@3 d@6)"}
+	if !slices.Equal(delta.pops, wantDelta) || !slices.Equal(real.pops, wantReal) || !slices.Equal(single.pops, wantSingle) {
+		t.Fatalf("pops:\nDeltaFIFO %q\n RealFIFO PopBatch %q\n RealFIFO Pop %q", delta.pops, real.pops, single.pops)
 	}
-	say(t, "1. Order: the DeltaFIFO hands out a's whole story before b's; the RealFIFO keeps a, b, a as it happened.",
-		"1. 顺序：DeltaFIFO 先交出 a 的全部经过，再交出 b 的；RealFIFO 按发生的顺序 a、b、a 交出。")
-	say(t, "2. The relist: the DeltaFIFO spreads it over every key; the RealFIFO queues it as one ReplacedAll.",
-		"2. 重新 List：DeltaFIFO 把它分散到每个键上；RealFIFO 把它作为一个 ReplacedAll 排队。")
+	say(t, "1. Order: the DeltaFIFO hands out a's whole story before b's; the RealFIFO keeps a, b, a",
+		"1. 顺序：DeltaFIFO 先交出 a 的全部经过，再交出 b 的；RealFIFO 按发生的顺序")
+	say(t, "   in the order they happened.", "   a、b、a 交出。")
+	say(t, "2. A batch is a run of deltas of distinct keys: it ends before the second a, and before the",
+		"2. 一批是一串键各不相同的 Delta：遇到第二个 a 之前就结束，遇到 ReplacedAll 之前也结束，")
+	say(t, "   ReplacedAll, which pops alone. With that gate off, Pop hands out one delta per call:",
+		"   ReplacedAll 单独弹出。关掉这个特性门控，Pop 每次只交出一个 Delta：")
+	say(t, "   %s", "   %s", strings.Join(single.pops, ", "))
+	say(t, "3. The relist: the DeltaFIFO spreads it over every key; the RealFIFO queues one ReplacedAll.",
+		"3. 重新 List：DeltaFIFO 把它分散到每个键上；RealFIFO 把它作为一个 ReplacedAll 排队。")
 
-	say(t, "The handlers hear (DeltaFIFO | RealFIFO):", "处理器收到的（DeltaFIFO | RealFIFO）：")
+	say(t, "The handlers hear (DeltaFIFO | RealFIFO):", "事件处理器收到的（DeltaFIFO | RealFIFO）：")
 	for i := range max(len(delta.heard), len(real.heard)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.heard, i), step03At(real.heard, i))
+		say(t, "  %s", "  %s", step03Row(step03At(delta.heard, i), step03At(real.heard, i)))
 	}
 	wantDeltaHeard := []string{"update a@1→a@2", "update a@2→a@4", "update a@4→a@4", "update b@1→b@3",
 		"update b@3→b@3", "delete c@5", "add d@6", "delete tombstone(e)"}
@@ -362,26 +380,28 @@ func TestStep03RealFIFO(t *testing.T) {
 	if !slices.Equal(delta.heard, wantDeltaHeard) || !slices.Equal(real.heard, wantRealHeard) {
 		t.Fatalf("handlers heard:\nDeltaFIFO %q\n RealFIFO %q", delta.heard, real.heard)
 	}
-	say(t, "After a ReplacedAll the cache is replaced first; then the handlers get the deletions, then the list in order.",
-		"处理 ReplacedAll 时先整体替换缓存；然后处理器先收到删除，再按列表顺序收到新增和更新。")
+	say(t, "A batch is written to the cache in one Transaction, then the handlers hear it in order.",
+		"一批 Delta 在一个 Transaction 里写进缓存，然后事件处理器按顺序收到每一个。")
+	say(t, "A ReplacedAll replaces the cache first; the handlers hear the deletions, then the list.",
+		"ReplacedAll 先整体替换缓存；事件处理器先收到删除，再按列表顺序收到其余的。")
 
-	say(t, "3. What a reader of the cache could see after each pop (DeltaFIFO | RealFIFO):",
-		"3. 每次 Pop 之后，读缓存的人可能看到的内容（DeltaFIFO | RealFIFO）：")
+	say(t, "4. What a reader of the cache could see after each pop (DeltaFIFO | RealFIFO):",
+		"4. 每次弹出之后，读缓存的人可能看到的内容（DeltaFIFO | RealFIFO）：")
 	for i := range max(len(delta.caches), len(real.caches)) {
-		say(t, "  %-46s | %s", "  %-46s | %s", step03At(delta.caches, i), step03At(real.caches, i))
+		say(t, "  %s", "  %s", step03Row(step03At(delta.caches, i), step03At(real.caches, i)))
 	}
 	if !slices.Contains(delta.caches, "a b d e") || slices.Contains(real.caches, "a b d e") {
 		t.Fatalf("caches:\nDeltaFIFO %q\n RealFIFO %q", delta.caches, real.caches)
 	}
-	say(t, "The DeltaFIFO's cache once held d and e together, a state the server never had: a half-applied relist.",
-		"DeltaFIFO 的缓存一度同时有 d 和 e，服务器上从来没有过这种状态：重新 List 只应用了一半。")
-	say(t, "The RealFIFO's cache goes from the watch's state to the list's in one step.",
-		"RealFIFO 的缓存从 watch 的状态一步跳到 List 的状态。")
+	say(t, "The DeltaFIFO's cache once held d and e together, a state the server never had:",
+		"DeltaFIFO 的缓存一度同时有 d 和 e，服务器上从来没有过这种状态：")
+	say(t, "a half-applied relist. The RealFIFO's cache goes from the watch's state to the list's at once.",
+		"重新 List 只应用了一半。RealFIFO 的缓存从监视的状态一步跳到 List 的状态。")
 	say(t, "That is why client-go moved: events in the order they happened, across keys; an atomic relist;",
 		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 List 是原子的；")
-	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait while handlers are told.",
-		"队列也不再读缓存，所以通知处理器的时候 Reflector 不必等待。")
-	say(t, "PipelineGates132() gives an informer the DeltaFIFO again; the default is DefaultPipelineGates().",
+	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait for the handlers.",
+		"队列也不再读缓存，所以 Reflector 不必等事件处理器。")
+	say(t, "PipelineGates132() gives an informer the DeltaFIFO again; the default: DefaultPipelineGates().",
 		"PipelineGates132() 让 informer 重新用 DeltaFIFO；默认是 DefaultPipelineGates()。")
 }
 
@@ -391,10 +411,10 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	s := startServer(t, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond})
 	createPod(t, s, "default", "web", nil)
 	lw := podsLW(t, s, "default")
-	say(t, "client-go v0.37.2 runs a RealFIFO (Step 3) with AtomicFIFO on: there a bookmark does travel, as a",
-		"client-go v0.37.2 运行的是开启 AtomicFIFO 的 RealFIFO（第 3 步）：在那里书签会一路传到缓存，")
-	say(t, "Bookmark delta that carries only the version, and reaches the cache (informer.go, features.go).",
-		"变成一个只带版本的 Bookmark Delta，一直送到缓存（informer.go、features.go）。")
+	say(t, "Step 7 in client-go v0.37.2: a RealFIFO (Step 3) with AtomicFIFO on. There a bookmark does",
+		"第 7 步在 client-go v0.37.2 里：开启 AtomicFIFO 的 RealFIFO（第 3 步）。在那里书签会")
+	say(t, "travel, as a Bookmark delta that carries only the version, to the cache (informer.go).",
+		"变成一个只带版本的 Bookmark Delta，一路送到缓存（informer.go）。")
 	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
 	r2 := NewReflector(lw, &Pod{}, realFIFO)
 	runReflector(t, r2)
@@ -424,10 +444,10 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	waitFor(t, "the cache at the server's version", func() bool {
 		return inf.GetIndexer().LastStoreSyncResourceVersion() == s.ResourceVersion()
 	})
-	say(t, "  an informer with the v0.37.2 defaults: its cache says LastStoreSyncResourceVersion %s, and the handler",
-		"  使用 v0.37.2 默认设置的 informer：缓存的 LastStoreSyncResourceVersion 是 %s，而处理器",
+	say(t, "  an informer with the v0.37.2 defaults: its cache says LastStoreSyncResourceVersion %s,",
+		"  使用 v0.37.2 默认设置的 informer：缓存的 LastStoreSyncResourceVersion 是 %s，",
 		inf.GetIndexer().LastStoreSyncResourceVersion())
-	say(t, "  heard nothing but the initial add: %v", "  除了初始的 add 什么都没收到：%v", events.get())
+	say(t, "  and the handler heard nothing but the initial add: %v", "  而事件处理器除了初始的 add 什么都没收到：%v", events.get())
 	if got := events.get(); len(got) != 1 {
 		t.Fatalf("a bookmark reached the handler: %v", got)
 	}

@@ -10,6 +10,7 @@
 package informer
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func step03Short(obj any) string {
 		for _, x := range o.Objects {
 			names = append(names, step03Short(x))
 		}
-		return "@" + o.ResourceVersion + " [" + strings.Join(names, " ") + "]"
+		return "@" + o.ResourceVersion + " (" + strings.Join(names, " ") + ")"
 	}
 	return "?"
 }
@@ -53,8 +54,11 @@ type step03Run struct {
 
 // runStep03History feeds the history into q, then pops until it is empty,
 // processing each pop into a cache (the DeltaFIFO's KnownObjects, or a
-// fresh step03Cache for the RealFIFO) as an informer would.
-func runStep03History(t *testing.T, q Queue) step03Run {
+// fresh step03Cache for the RealFIFO) as an informer would. With batch, a
+// RealFIFO is popped with PopBatch, as client-go v0.37.2's informer does
+// (the InOrderInformersBatchProcess gate): a run goes through
+// processDeltasInBatch, one delta through processDeltasAtomic.
+func runStep03History(t *testing.T, q Queue, batch bool) step03Run {
 	t.Helper()
 	var cache Indexer
 	if d, ok := q.(*DeltaFIFO); ok {
@@ -77,30 +81,47 @@ func runStep03History(t *testing.T, q Queue) step03Run {
 		},
 		DeleteFunc: func(obj any) { run.heard = append(run.heard, "delete "+step03Short(obj)) },
 	}
+	// record notes what one pop handed out and, after processing, the cache.
+	record := func(deltas []Delta, process func() error) error {
+		var parts []string
+		for _, d := range deltas {
+			parts = append(parts, string(d.Type)+" "+step03Short(d.Object))
+		}
+		line := strings.Join(parts, ", ")
+		if _, isDeltaFIFO := q.(*DeltaFIFO); isDeltaFIFO {
+			key, _ := DeletionHandlingMetaNamespaceKeyFunc(deltas[len(deltas)-1].Object)
+			line = strings.TrimPrefix(key, "ns/") + ": " + line
+		} else {
+			line = strings.Replace(line, "ReplacedAll @", "ReplacedAll@", 1)
+		}
+		if batch {
+			line = "[" + line + "]"
+		}
+		run.pops = append(run.pops, line)
+		err := process()
+		keys := cache.ListKeys()
+		for i := range keys {
+			keys[i] = strings.TrimPrefix(keys[i], "ns/")
+		}
+		slices.Sort(keys)
+		run.caches = append(run.caches, strings.Join(keys, " "))
+		return err
+	}
+	single := func(obj any, initial bool) error {
+		deltas := obj.(Deltas)
+		return record(deltas, func() error { return processDeltasAtomic(handler, cache, deltas, initial) })
+	}
 	for {
-		_, err := q.Pop(func(obj any, initial bool) error {
-			deltas := obj.(Deltas)
-			var parts []string
-			for _, d := range deltas {
-				parts = append(parts, string(d.Type)+" "+step03Short(d.Object))
-			}
-			line := strings.Join(parts, ", ")
-			if _, isDeltaFIFO := q.(*DeltaFIFO); isDeltaFIFO {
-				key, _ := DeletionHandlingMetaNamespaceKeyFunc(deltas.Newest().Object)
-				line = strings.TrimPrefix(key, "ns/") + ": " + line
-			} else {
-				line = strings.Replace(line, "ReplacedAll @", "ReplacedAll@", 1)
-			}
-			run.pops = append(run.pops, line)
-			err := processDeltasAtomic(handler, cache, deltas, initial)
-			keys := cache.ListKeys()
-			for i := range keys {
-				keys[i] = strings.TrimPrefix(keys[i], "ns/")
-			}
-			slices.Sort(keys)
-			run.caches = append(run.caches, strings.Join(keys, " "))
-			return err
-		})
+		var err error
+		if batch {
+			err = q.(QueueWithBatch).PopBatch(func(deltas []Delta, initial bool) error {
+				return record(deltas, func() error {
+					return processDeltasInBatch(handler, cache, deltas, initial, DeletionHandlingMetaNamespaceKeyFunc)
+				})
+			}, single)
+		} else {
+			_, err = q.Pop(single)
+		}
 		if err != nil {
 			return run // ErrFIFOClosed: drained
 		}
@@ -113,4 +134,9 @@ func step03At(s []string, i int) string {
 		return s[i]
 	}
 	return ""
+}
+
+// step03Row lays out one row of Step 3's side-by-side tables.
+func step03Row(left, right string) string {
+	return strings.TrimRight(fmt.Sprintf("%-44s | %s", left, right), " |")
 }

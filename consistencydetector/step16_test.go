@@ -35,12 +35,14 @@ func TestStep16ConsistencyDetector(t *testing.T) {
 	detector.Settle = 50 * time.Millisecond
 	report, err := detector.Check(ctx)
 	walkthrough.Must(t, err)
-	walkthrough.Say(t, "A healthy cache: compared at resourceVersion %s, consistent = %v.", "健康的缓存：在 resourceVersion %s 比对，consistent = %v。", report.ResourceVersion, report.Consistent())
+	walkthrough.Say(t, "A healthy cache: compared at resourceVersion %s, consistent = %v.",
+		"健康的缓存：在资源版本 %s 比对，consistent = %v。", report.ResourceVersion, report.Consistent())
 	if !report.Consistent() {
 		t.Fatalf("healthy cache reported: %v", report.Problems)
 	}
 
-	walkthrough.Say(t, "Now corrupt the cache on purpose, behind the informer's back: drop a, invent ghost, age b.", "现在背着 informer 故意弄坏缓存：删掉 a，凭空造出 ghost，把 b 改旧。")
+	walkthrough.Say(t, "Now corrupt the cache on purpose, behind the informer's back: drop a, invent ghost, age b.",
+		"现在背着 informer 故意弄坏缓存：删掉 a，凭空造出 ghost，把 b 改旧。")
 	idx := inf.GetIndexer()
 	a, _, _ := idx.GetByKey("default/a")
 	walkthrough.Must(t, idx.Delete(a))
@@ -54,15 +56,24 @@ func TestStep16ConsistencyDetector(t *testing.T) {
 
 	report, err = detector.Check(ctx)
 	walkthrough.Must(t, err)
-	for _, p := range report.Problems {
-		walkthrough.Say(t, "  %s", "  %s", p)
+	for _, key := range report.Diff.Added {
+		walkthrough.Say(t, "  %s: on the server, missing from the cache", "  %s：服务器上有，缓存里没有", key)
+	}
+	for _, key := range report.Diff.Deleted {
+		walkthrough.Say(t, "  %s: in the cache, not on the server", "  %s：缓存里有，服务器上没有", key)
+	}
+	for _, key := range report.Diff.Updated {
+		walkthrough.Say(t, "  %s: the cache holds an older resourceVersion than the server",
+			"  %s：缓存里的资源版本比服务器上的旧", key)
 	}
 	want := diff.Changes{Added: []string{"default/a"}, Updated: []string{"default/b"}, Deleted: []string{"default/ghost"}}
 	if !reflect.DeepEqual(report.Diff, want) || len(report.Problems) != 3 {
 		t.Fatalf("report = %+v, want %+v with one problem each", report.Diff, want)
 	}
-	walkthrough.Say(t, "Every difference is reported. The informer cannot heal this by itself (no event will come):", "每一处差异都报告了。informer 自己修不好它（不会有事件来）：")
-	walkthrough.Say(t, "the fix is to find the code that wrote into the cache, and a restart (a fresh list) in the meantime.", "办法是找出往缓存里写的那段代码，在那之前先重启（重新 List 一次）。")
+	walkthrough.Say(t, "Every difference is reported. The informer cannot heal this by itself (no event will come):",
+		"每一处差异都报告了。informer 自己修不好它（不会有事件来）：")
+	walkthrough.Say(t, "the fix is to find the code that wrote into the cache,", "办法是找出往缓存里写的那段代码，")
+	walkthrough.Say(t, "and a restart (a fresh list) in the meantime.", "在那之前先重启（重新 List 一次）。")
 }
 
 func TestNarrationIsBilingual(t *testing.T) { walkthrough.CheckNarration(t, 5) }

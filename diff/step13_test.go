@@ -22,8 +22,10 @@ import (
 )
 
 func TestStep13SnapshotDiff(t *testing.T) {
-	walkthrough.Say(t, "Step 13 — snapshot diff: added, updated, deleted by key and resource version. Tutorial 000 §3.2.", "第 13 步 — 快照比对：按键和资源版本区分新增、更新、删除。教程 000 §3.2。")
-	walkthrough.Say(t, "File: diff/diff.go (and the root's fifo.go, Replace).", "文件：diff/diff.go（以及根包 fifo.go 的 Replace）。")
+	walkthrough.Say(t, "Step 13 — snapshot diff: added, updated, deleted by key and resource version.",
+		"第 13 步 — 快照比对：按键和资源版本区分新增、更新、删除。")
+	walkthrough.Say(t, "Tutorial 000 §3.2. File: diff/diff.go (and the root's fifo.go, Replace).",
+		"教程 000 §3.2。文件：diff/diff.go（以及根包 fifo.go 的 Replace）。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
 	ctx := context.Background()
@@ -53,7 +55,8 @@ func TestStep13SnapshotDiff(t *testing.T) {
 	walkthrough.Must(t, err)
 
 	d := diff.Snapshots(before, after)
-	walkthrough.Say(t, "diff.Snapshots(snapshot 1, snapshot 2) = added %v, updated %v, deleted %v", "diff.Snapshots(快照 1, 快照 2) = 新增 %v，更新 %v，删除 %v", d.Added, d.Updated, d.Deleted)
+	walkthrough.Say(t, "diff.Snapshots(snapshot 1, snapshot 2) =", "diff.Snapshots(快照 1, 快照 2) =")
+	walkthrough.Say(t, "  added %v, updated %v, deleted %v", "  新增 %v，更新 %v，删除 %v", d.Added, d.Updated, d.Deleted)
 	want := diff.Changes{Added: []string{"default/new"}, Updated: []string{"default/change"}, Deleted: []string{"default/remove"}}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("diff = %+v, want %+v", d, want)

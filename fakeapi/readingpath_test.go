@@ -7,7 +7,9 @@
 package fakeapi
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -90,6 +92,9 @@ func checkReadingPathDocs(t *testing.T, files []string, total int) {
 	t.Helper()
 	for _, doc := range []string{"../docs/fakeapi.md", "../docs/fakeapi.zh-CN.md"} {
 		raw, err := os.ReadFile(doc)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a copy without docs/ (docs/coursework.md's first reading): nothing to compare
+		}
 		if err != nil {
 			t.Error(err)
 			continue

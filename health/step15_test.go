@@ -22,8 +22,9 @@ import (
 )
 
 func TestStep15HealthFigures(t *testing.T) {
-	walkthrough.Say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors, resync, a stuck handler.",
-		"第 15 步 — 健康指标：新鲜度、List、重新 List、watch 重启、错误、resync、卡住的处理器。")
+	walkthrough.Say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors,",
+		"第 15 步 — 健康指标：新鲜度、List、重新 List、监视重启、错误、")
+	walkthrough.Say(t, "resync, a stuck handler.", "resync、卡住的事件处理器。")
 	walkthrough.Say(t, "Tutorial 000 ch. 5 (observability, backpressure); package health.", "教程 000 第五章（可观测性、背压）；包 health。")
 	srv := walkthrough.StartServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
@@ -32,10 +33,11 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.CreatePods(t, c, "a", "b")
 	clock := informer.NewFakeClock(time.Now())
 
-	walkthrough.Say(t, "The Recorder wraps three things, each explicit at its call site: the ListerWatcher (lists, watches,",
-		"Recorder 包住三样东西，每一样都在调用处写明：ListerWatcher（List、watch、")
-	walkthrough.Say(t, "events, failures), the queue through WrapQueue (resyncs), and the handler (its progress).",
-		"事件、失败），通过 WrapQueue 包住的队列（resync），以及处理器（它的进度）。")
+	walkthrough.Say(t, "The Recorder wraps three things, each explicit at its call site: the ListerWatcher",
+		"Recorder 包住三样东西，每一样都在调用处写明：ListerWatcher")
+	walkthrough.Say(t, "(lists, watches, events, failures), the queue through WrapQueue (resyncs),",
+		"（List、监视、事件、失败），通过 WrapQueue 包住的队列（resync），")
+	walkthrough.Say(t, "and the handler (its progress).", "以及事件处理器（它的进度）。")
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{
@@ -58,17 +60,19 @@ func TestStep15HealthFigures(t *testing.T) {
 		t.Fatalf("after the first list: %+v (the server is at %s)", h, srv.ResourceVersion())
 	}
 
-	walkthrough.Say(t, "Half a minute passes without news from the server: staleness grows, and so does the handler's busy time.",
-		"半分钟过去，服务器没有任何消息：staleness（陈旧度）增长，处理器的忙碌时间也在增长。")
+	walkthrough.Say(t, "Half a minute passes without news from the server: staleness grows,",
+		"半分钟过去，服务器没有任何消息：staleness（陈旧度）增长，")
+	walkthrough.Say(t, "and so does the handler's busy time.", "事件处理器的忙碌时间也在增长。")
 	clock.Step(30 * time.Second)
 	if h := rec.Health(inf); h.Staleness != 30*time.Second || h.Handlers[0].Busy != 30*time.Second {
 		t.Fatalf("staleness = %v, busy = %v; want 30s each", h.Staleness, h.Handlers[0].Busy)
 	}
 	walkthrough.CreatePods(t, c, "c")
 	walkthrough.WaitFor(t, "the event to reset staleness", func() bool { return rec.Health(inf).Staleness == 0 })
-	walkthrough.Say(t, "  an event arrives: staleness %v; the handler is still busy after %v (its notifications wait, kept)",
-		"  来了一个事件：staleness %v；处理器已经忙了 %v（它的通知在排队，不会丢）",
+	walkthrough.Say(t, "  an event arrives: staleness %v; the handler is still busy after %v",
+		"  来了一个事件：staleness %v；事件处理器已经忙了 %v",
 		rec.Health(inf).Staleness, rec.Health(inf).Handlers[0].Busy)
+	walkthrough.Say(t, "  (its notifications wait, kept)", "  （它的通知在排队，不会丢）")
 	for range 3 {
 		gate <- struct{}{}
 	}
@@ -101,9 +105,10 @@ func TestStep15HealthFigures(t *testing.T) {
 	}()
 	walkthrough.WaitStepping(t, clock, "the relist after 410", func() bool { return rec.Health(inf).RelistsAfterExpired == 1 })
 	h = rec.Health(inf)
-	walkthrough.Say(t, "  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v",
-		"  lists=%d relistsAfterExpired=%d watchRestarts=%d watchErrors=%v（List、410 后重新 List、watch 重启、watch 错误）",
-		h.Lists, h.RelistsAfterExpired, h.WatchRestarts, h.WatchErrors)
+	walkthrough.Say(t, "  lists=%d relistsAfterExpired=%d watchRestarts=%d",
+		"  lists=%d relistsAfterExpired=%d watchRestarts=%d（List、410 后重新 List、监视重启的次数）",
+		h.Lists, h.RelistsAfterExpired, h.WatchRestarts)
+	walkthrough.Say(t, "  watchErrors=%v", "  watchErrors=%v（按原因统计的监视错误）", h.WatchErrors)
 	if h.Lists != 2 || h.WatchRestarts < 1 || h.WatchErrors["Expired"] != 1 || h.WatchErrors["ConnectionRefused"] < 1 {
 		t.Fatalf("after the outage: %+v", h)
 	}

@@ -21,9 +21,9 @@ import (
 )
 
 func TestStep17MutationDetector(t *testing.T) {
-	walkthrough.Say(t, "Step 17 — the cache mutation detector: handlers must not change cached objects. Tutorial 000 §2.3;",
-		"第 17 步 — 缓存修改检测器：处理器不得修改缓存里的对象。教程 000 §2.3；")
-	walkthrough.Say(t, "package mutationdetector.", "包 mutationdetector。")
+	walkthrough.Say(t, "Step 17 — the cache mutation detector: handlers must not change cached objects.",
+		"第 17 步 — 缓存修改检测器：事件处理器不得修改缓存里的对象。")
+	walkthrough.Say(t, "Tutorial 000 §2.3; package mutationdetector.", "教程 000 §2.3；包 mutationdetector。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
 	walkthrough.CreatePods(t, c, "web", "db")
@@ -60,7 +60,8 @@ func TestStep17MutationDetector(t *testing.T) {
 
 	found := detector.CompareObjects()
 	for _, m := range found {
-		walkthrough.Say(t, "  caught: %s", "  抓到：%s", m)
+		walkthrough.Say(t, "  caught: %s was changed after it was cached:", "  抓到：%s 进入缓存之后被改了：", m.Key)
+		walkthrough.Say(t, "    %v", "    %v", m.Changes)
 	}
 	if len(found) != 1 || found[0].Key != "default/web" ||
 		!slices.Equal(found[0].Changes, []string{`metadata.labels.touched-by: null → "careless"`}) {

@@ -12,6 +12,7 @@ package retry_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,9 +24,9 @@ import (
 )
 
 func TestStep12OptimisticConcurrency(t *testing.T) {
-	walkthrough.Say(t, "Step 12 — optimistic concurrency: 409 Conflict and RetryOnConflict. Tutorial 000 §3.3 (and 004 §2.5);",
-		"第 12 步 — 乐观并发：409 Conflict 与 RetryOnConflict。教程 000 §3.3（以及 004 §2.5）；")
-	walkthrough.Say(t, "file retry/retry.go.", "文件 retry/retry.go。")
+	walkthrough.Say(t, "Step 12 — optimistic concurrency: 409 Conflict and RetryOnConflict.",
+		"第 12 步 — 乐观并发：409 Conflict 与 RetryOnConflict。")
+	walkthrough.Say(t, "Tutorial 000 §3.3 (and 004 §2.5); file retry/retry.go.", "教程 000 §3.3（以及 004 §2.5）；文件 retry/retry.go。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
 	ctx := context.Background()
@@ -33,9 +34,15 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 	walkthrough.CreatePods(t, c, "counter")
 
 	const writers, increments = 4, 5
-	walkthrough.Say(t, "%d writers each add 1 to the pod's %q annotation %d times: GET, change, PUT with the resourceVersion read.", "%d 个写者，每个给 Pod 的注解 %q 加 1，各加 %d 次：GET，修改，带着读到的 resourceVersion PUT。", writers, counter, increments)
-	walkthrough.Say(t, "They all read before any of them writes, so all but one of the first writes are stale.", "它们都在任何人写之前读，所以第一轮写入只有一个不是过期的。")
+	walkthrough.Say(t, "%d writers each add 1 to the pod's %q annotation %d times:",
+		"%d 个写者，每个给 Pod 的注解 %q 加 1，各加 %d 次：", writers, counter, increments)
+	walkthrough.Say(t, "GET, change, PUT with the resourceVersion read.", "GET，修改，带着读到的 resourceVersion PUT。")
+	walkthrough.Say(t, "They all read before any of them writes, so all but one of the first writes are stale.",
+		"它们都在任何人写之前读，所以第一轮写入只有一个不是过期的。")
 	var conflicts atomic.Int64
+	var mu sync.Mutex
+	perWriter := make([]int, writers) // 409s each writer got
+	var firstConflict error
 	var firstRead sync.WaitGroup // the writers' first reads, all done before any write
 	firstRead.Add(writers)
 	var wg sync.WaitGroup
@@ -61,7 +68,12 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 					_, err = c.Update(ctx, walkthrough.PodsGVR, pod)
 					if informer.IsConflict(err) {
 						conflicts.Add(1)
-						walkthrough.Say(t, "  writer %d: 409 Conflict writing over resourceVersion %s: %v", "  写者 %d：在 resourceVersion %s 上写入得到 409 Conflict：%v", w, pod.ResourceVersion, err)
+						mu.Lock()
+						perWriter[w]++
+						if firstConflict == nil {
+							firstConflict = err
+						}
+						mu.Unlock()
 					}
 					return err
 				})
@@ -73,6 +85,14 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if firstConflict != nil {
+		walkthrough.Say(t, "Each stale PUT got 409 Conflict; the server's message:",
+			"每个过期的 PUT 都得到 409 Conflict；服务器的消息（Status 的 message，原文是英文）：")
+		for _, part := range strings.SplitAfter(firstConflict.Error(), "; ") {
+			walkthrough.Say(t, "  %s", "  %s", strings.TrimSpace(part))
+		}
+		walkthrough.Say(t, "  409s per writer: %v", "  每个写者得到的 409 次数：%v", perWriter)
+	}
 
 	obj, err := c.Get(ctx, walkthrough.PodsGVR, "default", "counter")
 	walkthrough.Must(t, err)
@@ -84,7 +104,8 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 	if conflicts.Load() < writers-1 {
 		t.Fatalf("saw %d conflicts, want at least %d: the first round of writes should have collided", conflicts.Load(), writers-1)
 	}
-	walkthrough.Say(t, "No increment was lost: the server refused every stale write, and each writer re-read and tried again.", "没有丢失任何一次加 1：服务器拒绝了每个过期的写入，每个写者都重新读、再试一次。")
+	walkthrough.Say(t, "No increment was lost: the server refused every stale write,", "没有丢失任何一次加 1：服务器拒绝了每个过期的写入，")
+	walkthrough.Say(t, "and each writer re-read and tried again.", "每个写者都重新读、再试一次。")
 }
 
 // annotationInt reads an integer annotation of a pod (0 when absent).

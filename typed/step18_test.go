@@ -23,9 +23,10 @@ import (
 )
 
 func TestStep18TypedHelpers(t *testing.T) {
-	walkthrough.Say(t, "Step 18 — generics around the untyped core: client-go's typed handlers, and listers for *Pod. Tutorial 004 §3.1;",
-		"第 18 步 — 无类型核心外面的泛型：client-go 的有类型处理器，以及 *Pod 的 lister。教程 004 §3.1；")
-	walkthrough.Say(t, "packages typed and listers.", "包 typed 和 listers。")
+	walkthrough.Say(t, "Step 18 — generics on top of the untyped core: client-go's typed handlers,",
+		"第 18 步 — 在无类型的核心之上加泛型：client-go 的有类型事件处理器，")
+	walkthrough.Say(t, "and listers for *Pod. Tutorial 004 §3.1; packages typed and listers.",
+		"以及 *Pod 的 lister。教程 004 §3.1；包 typed 和 listers。")
 	srv := walkthrough.StartServer(t)
 	// The server is stopped on purpose below: no Reflector log lines in the story.
 	walkthrough.QuietLogs(t)
@@ -80,15 +81,19 @@ func TestStep18TypedHelpers(t *testing.T) {
 		t.Fatalf("Get of a missing pod: %v, want NotFound", err)
 	}
 
-	walkthrough.Say(t, "Now a deletion the informer misses: stop the server, delete default/doomed, forget the history, restart.", "现在来一个 informer 错过的删除：停掉服务器，删除 default/doomed，丢掉历史，重启。")
+	walkthrough.Say(t, "Now a deletion the informer misses: stop the server, delete default/doomed,",
+		"现在来一个 informer 错过的删除：停掉服务器，删除 default/doomed，")
+	walkthrough.Say(t, "forget the history, restart.", "丢掉历史，重启。")
 	walkthrough.Must(t, srv.Stop())
 	walkthrough.Must(t, srv.Delete(fakeapi.Pods, "default", "doomed"))
 	srv.Compact(0)
 	walkthrough.Must(t, srv.Restart())
 	walkthrough.WaitStepping(t, clock, "the relist's tombstone", func() bool { return saw("tombstone default/doomed last image nginx:1.27") })
-	walkthrough.Say(t, "  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown, and the typed", "  重新 List 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，有类型的")
-	walkthrough.Say(t, "  handler got a DeletedObject: FinalStateUnknown set, OptionalObj the last known *Pod (maybe stale).",
-		"  处理器收到 DeletedObject：FinalStateUnknown 非空，OptionalObj 是最后已知的 *Pod（可能已过时）。")
+	walkthrough.Say(t, "  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown,",
+		"  重新 List 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，")
+	walkthrough.Say(t, "  and the typed handler got a DeletedObject: FinalStateUnknown set,",
+		"  有类型的事件处理器收到 DeletedObject：FinalStateUnknown 非空，")
+	walkthrough.Say(t, "  OptionalObj the last known *Pod (maybe stale).", "  OptionalObj 是最后已知的 *Pod（可能已过时）。")
 	if saw("delete doomed") {
 		t.Fatal("DeleteFunc was called too: a tombstone must be delivered once")
 	}

@@ -22,7 +22,7 @@ import (
 // section with no entry is off topic for every file (004 §5 is about a
 // neural network; 000 §4.4's hook is not a client-go concept); "*" is the
 // whole package. "fakeapi/" matches every file of the server. The example
-// programs and the walkthrough's Step files (steps*_test.go, example*_test.go)
+// programs and the walkthrough's Step files (step*_test.go, example*_test.go)
 // tell the whole story, so they may cite any section that has a topic.
 // A file's words are its path without ".go" and "_test": the package a file
 // is in is its topic too (health/record.go is about health figures,
@@ -215,7 +215,7 @@ func offTopic(file, c string, sections map[string]string) string {
 		return "which the seed guide does not have"
 	}
 	base := filepath.Base(file)
-	story := strings.HasPrefix(file, "examples/") || strings.HasPrefix(base, "steps") || strings.HasPrefix(base, "example")
+	story := strings.HasPrefix(file, "examples/") || strings.HasPrefix(base, "step") || strings.HasPrefix(base, "example")
 	words := strings.TrimSuffix(strings.TrimSuffix(filepath.ToSlash(file), ".go"), "_test") + " " + subjects[file]
 	for _, k := range keys {
 		for _, w := range topics[k] {

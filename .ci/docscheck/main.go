@@ -69,10 +69,7 @@ var (
 // notYet are chapters whose blocks are not marked yet: their owners mark them
 // (a server that runs until Ctrl-C needs <!-- not run: ... -->), then remove
 // them from here.
-var notYet = map[string]string{
-	"docs/liveview.md":       "not marked yet (its `go run ./examples/liveview` serves until Ctrl-C)",
-	"docs/liveview.zh-CN.md": "not marked yet (its `go run ./examples/liveview` serves until Ctrl-C)",
-}
+var notYet = map[string]string{}
 
 // tally counts what the run did, for the summary line.
 type tally struct {

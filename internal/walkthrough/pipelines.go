@@ -25,6 +25,10 @@ import (
 // between runs, when no test is running.
 var currentGates = informer.DefaultPipelineGates()
 
+// quiet silences Say while the second pipeline runs: the Steps are told
+// once, in the first; only Main sets it, between runs.
+var quiet bool
+
 // Gates returns the pipeline gates of the run in progress, for
 // SharedIndexInformerOptions.PipelineGates.
 func Gates() *informer.PipelineGates {
@@ -38,7 +42,7 @@ func Main(m *testing.M) {
 	flag.Parse() // testing.Verbose needs the flags
 	only := os.Getenv("INFORMER_PIPELINE")
 	code := 0
-	for _, p := range []struct {
+	for i, p := range []struct {
 		name  string
 		gates informer.PipelineGates
 	}{{"realfifo", informer.DefaultPipelineGates()}, {"deltafifo", informer.PipelineGates132()}} {
@@ -46,8 +50,19 @@ func Main(m *testing.M) {
 			continue
 		}
 		currentGates = p.gates
+		quiet = i > 0 && only == ""
 		if testing.Verbose() {
-			fmt.Printf("\n##### informer pipeline: %s — %v\n\n", p.name, p.gates)
+			header := "\n##### informer pipeline: %s — %v\n"
+			if Language() == "zh" {
+				header = "\n##### informer 流水线：%s — %v\n"
+			}
+			fmt.Printf(header, p.name, p.gates)
+			if quiet && Language() == "zh" {
+				fmt.Println("##### （同样的测试再运行一遍，不再讲述）")
+			} else if quiet {
+				fmt.Println("##### (the same tests again, told once above)")
+			}
+			fmt.Println()
 		}
 		if c := m.Run(); c != 0 && code == 0 {
 			code = c

@@ -12,8 +12,11 @@ package walkthrough
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -41,13 +44,25 @@ func Language() string {
 // Say logs one line of a Step's story in the reader's language: en and zh
 // are the same line in English and Chinese, format strings taking the same
 // args. CheckNarration checks every call.
+// In the second pipeline's run (Main) it is silent: the story is told once.
+// In a Step (a TestStep test), a line wider than maxColumns as go test -v
+// prints it, with its "    file_test.go:12: " prefix, fails the test.
 func Say(t testing.TB, en, zh string, args ...any) {
 	t.Helper()
-	if Language() == "zh" {
-		t.Logf(zh, args...)
+	if quiet {
 		return
 	}
-	t.Logf(en, args...)
+	format := en
+	if Language() == "zh" {
+		format = zh
+	}
+	line := fmt.Sprintf(format, args...)
+	t.Log(line)
+	if _, file, n, ok := runtime.Caller(1); ok && strings.HasPrefix(t.Name(), "TestStep") {
+		if w := columns(fmt.Sprintf("    %s:%d: %s", filepath.Base(file), n, line)); w > maxColumns {
+			t.Errorf("this narration line takes %d columns as printed, over %d: wrap it: %q", w, maxColumns, line)
+		}
+	}
 }
 
 // Must fails the test at once on a non-nil error.
