@@ -67,6 +67,19 @@ func say(t testing.TB, en, zh string, args ...any) {
 	t.Logf(en, args...)
 }
 
+// sayFailure fails the test with one line in the reader's language, even
+// while narration is off: a failure explains itself in both pipelines. en and
+// zh are as for say; the test goes on, so a line of more explanation may
+// follow before t.FailNow.
+func sayFailure(t testing.TB, en, zh string, args ...any) {
+	t.Helper()
+	if narrationLanguage() == "zh" {
+		t.Errorf(zh, args...)
+		return
+	}
+	t.Errorf(en, args...)
+}
+
 // maxNarrationWidth is the widest a narration line may be, in terminal
 // columns (a Chinese character takes two), before its arguments are filled in.
 const maxNarrationWidth = 120
@@ -92,9 +105,10 @@ func TestReaderLanguage(t *testing.T) {
 }
 
 // TestNarrationIsBilingual reads this package's test files and checks every
-// narration line: say is called with two literal strings, English and
-// Chinese, taking the same arguments, neither wider than maxNarrationWidth;
-// and no test logs with t.Log or t.Logf directly (an English-only line).
+// narration line: say (and sayFailure) is called with two literal strings,
+// English and Chinese, taking the same arguments, neither wider than
+// maxNarrationWidth; and no test logs with t.Log or t.Logf directly (an
+// English-only line).
 func TestNarrationIsBilingual(t *testing.T) {
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
@@ -120,7 +134,7 @@ func TestNarrationIsBilingual(t *testing.T) {
 						pos, exprString(fn.X), fn.Sel.Name)
 				}
 			case *ast.Ident:
-				if fn.Name == "say" && len(call.Args) >= 3 {
+				if (fn.Name == "say" || fn.Name == "sayFailure") && len(call.Args) >= 3 {
 					lines++
 					if msg := checkNarration(call.Args[1], call.Args[2]); msg != "" {
 						t.Errorf("%s: %s", pos, msg)
