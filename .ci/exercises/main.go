@@ -54,40 +54,65 @@ type part struct {
 // An edit replaces old, which must occur exactly once in file, with new.
 type edit struct{ file, old, new string }
 
-var only = flag.String("only", "", "run only the exercise with this id")
+var (
+	only     = flag.String("only", "", "run only the exercise with this id")
+	parallel = flag.Int("parallel", 3, "how many exercises to check at once, each in its own copy")
+)
 
 func main() {
 	flag.Parse()
 	start := time.Now()
+	var chosen []exercise
+	for _, e := range exercises {
+		if *only == "" || e.id == *only {
+			chosen = append(chosen, e)
+		}
+	}
+	// Each exercise gets its own copy, so that several can run at once: much
+	// of a check is waiting (for a server, a story, a timeout) while another
+	// one builds.
+	results := make([]chan string, len(chosen))
+	slots := make(chan struct{}, max(1, *parallel))
+	for i, e := range chosen {
+		results[i] = make(chan string, 1)
+		go func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			results[i] <- e.check()
+		}()
+	}
+	ok := 0
+	for i, e := range chosen {
+		failure := <-results[i]
+		if failure != "" {
+			fmt.Printf("exercise %s %s\n", e.id, failure)
+			continue
+		}
+		fmt.Printf("exercise %s behaves as written\n", e.id)
+		ok++
+	}
+	fmt.Printf("exercises: %d/%d behave as written (in %s)\n", ok, len(chosen), time.Since(start).Round(time.Second))
+	if ok < len(chosen) || ok == 0 {
+		os.Exit(1)
+	}
+}
+
+// check runs e in a fresh copy of the repository and returns "" if it
+// behaves as written, or what went wrong.
+func (e exercise) check() string {
+	if addr := e.busyAddress(); addr != "" {
+		return fmt.Sprintf("not checked: its server needs %s, which is in use", addr)
+	}
 	dir, err := freshCopy()
 	defer os.RemoveAll(dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "exercises:", err)
-		os.Exit(2)
+		return "not checked: " + err.Error()
 	}
-	ran, ok := 0, 0
-	for _, e := range exercises {
-		if *only != "" && e.id != *only {
-			continue
-		}
-		ran++
-		if addr := e.busyAddress(); addr != "" {
-			fmt.Printf("exercise %s not checked: its server needs %s, which is in use\n", e.id, addr)
-			continue
-		}
-		began := time.Now()
-		if err := e.run(dir); err != nil {
-			fmt.Printf("exercise %s does not behave as written: %v\n", e.id, err)
-			continue
-		}
-		fmt.Printf("exercise %s behaves as written (%s)\n", e.id, time.Since(began).Round(time.Second))
-		ok++
+	began := time.Now()
+	if err := e.run(dir); err != nil {
+		return fmt.Sprintf("does not behave as written (%s): %v", time.Since(began).Round(time.Second), err)
 	}
-	fmt.Printf("exercises: %d/%d behave as written (in %s)\n", ok, ran, time.Since(start).Round(time.Second))
-	if ok < ran || ran == 0 {
-		os.RemoveAll(dir) // os.Exit skips the deferred one
-		os.Exit(1)
-	}
+	return ""
 }
 
 // busyAddress returns an address a server of e listens on that is in use,
@@ -187,18 +212,26 @@ func tail(out string, n int) string {
 
 // runFor runs command with bash in dir, for a reader of language lang, and
 // returns what it printed (stdout and stderr), killing its process group
-// after timeout. GOFLAGS=-count=1: a test result cached by an earlier run
-// never stands in for the run the text asks for.
+// after timeout.
 func runFor(dir, command, lang string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "INFORMER_LANG="+lang, "GOFLAGS=-count=1")
+	cmd.Env = environment(lang)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// environment is what every command runs with: the reader's language, and
+// GOFLAGS: -count=1, so that a test result cached by an earlier run never
+// stands in for the run the text asks for; -trimpath, so that the copies
+// (each in its own directory) share the build cache, and only what an edit
+// changes is compiled again.
+func environment(lang string) []string {
+	return append(os.Environ(), "INFORMER_LANG="+lang, "GOFLAGS=-count=1 -trimpath")
 }
 
 // startServer starts command in dir and waits until it prints something
@@ -206,7 +239,7 @@ func runFor(dir, command, lang string, timeout time.Duration) (string, error) {
 func startServer(dir, command string) (stop func(), err error) {
 	var out syncBuffer
 	cmd := exec.Command("bash", "-c", "exec "+command)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &out, &out, environment("en")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, err
