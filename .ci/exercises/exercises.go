@@ -47,7 +47,7 @@ var exercises = []exercise{
 	{
 		id: "2",
 		names: []cited{
-			{"informer_test.go", "func TestInformerBlockedHandlerDoesNotDelayAnother("},
+			{"informer_edge_test.go", "func TestInformerBlockedHandlerDoesNotDelayAnother("},
 			{"processor_test.go", "func TestProcessorStuckHandlerBlocksNobody("},
 			{"docs/health.md", ""},
 		},
@@ -110,7 +110,7 @@ var exercises = []exercise{
 					fails(out, err, "TestStep11WhenThingsGoWrong"),
 					// at once, not after a timeout
 					showsNot(out, "timed out"),
-					shows(out, "part 4: the re-watch from resourceVersion", "got no 410: the history still held that version",
+					shows(out, "part 4: the re-watch from resourceVersion 7 got no 410: the history still held that version,",
 						"so the watch went on (doomed's deletion came as a plain DELETED event) and nothing relisted"))
 			},
 		}, {
@@ -120,7 +120,7 @@ var exercises = []exercise{
 			check: func(out string, err error) error {
 				return all(
 					fails(out, err, "TestStep11WhenThingsGoWrong"),
-					shows(out, "重新监视没有得到 410：历史里还留着这个版本", "于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 List"))
+					shows(out, "第 4 部分：从资源版本 7 重新监视没有得到 410：历史里还留着这个版本，", "于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 List"))
 			},
 		}},
 	},
@@ -189,7 +189,7 @@ var exercises = []exercise{
 				if err != nil {
 					return err
 				}
-				return shows(out, "--- PASS: TestStep10Resync", "resync")
+				return shows(out, "--- PASS: TestStep10Resync", "old == new")
 			},
 		}},
 	},
@@ -205,7 +205,7 @@ var exercises = []exercise{
 					showsNot(out, "timed out"),
 					shows(out, "the watch did not ask for bookmarks (allowWatchBookmarks=false); client-go's Reflector always does",
 						"the Reflector watches without allowWatchBookmarks=true, so the server sends it no bookmarks",
-						"its version stays at"))
+						"while only other namespaces change, its version stays at 2 however far the server moves"))
 			},
 		}, {
 			edits:   []edit{{"reflector_watch.go", "AllowWatchBookmarks: true}", "AllowWatchBookmarks: false}"}},
@@ -214,7 +214,8 @@ var exercises = []exercise{
 			check: func(out string, err error) error {
 				return all(
 					fails(out, err, "TestReflectorBookmarksMoveTheVersionWithoutEvents", "TestStep06Reflector"),
-					shows(out, "这次监视没有请求书签（allowWatchBookmarks=false）", "服务器就不给它发书签"))
+					shows(out, "这次监视没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求",
+						"Reflector 监视时没有带 allowWatchBookmarks=true，服务器就不给它发书签"))
 			},
 		}},
 	},
