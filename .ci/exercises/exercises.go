@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"time"
 )
 
@@ -167,21 +166,11 @@ var exercises = []exercise{
 		names: []cited{{"examples/podwatch/scenario.go", "ResyncPeriod"}, {"examples/podwatch/scenario.go", "SharedIndexInformerOptions"}},
 		parts: []part{{
 			command: "go run ./examples/podwatch -resync 1s",
-			check: func(out string, err error) error {
-				if err != nil {
-					return err
-				}
-				// "Every second, both handlers get an UPDATE for every cached
-				// pod with the same version": more than the relist's 2 × 5.
-				if n := countOf(out, "(same version: re-delivered by a relist or a resync)"); n <= 10 {
-					return fmt.Errorf("%d same-version UPDATEs, want more than the relist's 10", n)
-				}
-				// "The closing line still says lists so far 2"
-				if !regexp.MustCompile(`(?m)^# the end: .*lists so far 2,`).MatchString(out) {
-					return errors.New("the closing line does not say lists so far 2")
-				}
-				return nil
-			},
+			check:   resyncStory("(same version: re-delivered by a relist or a resync)", `(?m)^# the end: .*lists so far 2,`),
+		}, {
+			command: "go run ./examples/podwatch -resync 1s",
+			lang:    "zh",
+			check:   resyncStory("（版本相同：重新 list 或重新同步时再次送达）", `(?m)^# 结束：.*list 2 次`),
 		}, {
 			// "go test -v -run Step10 shows the same with a fake clock"
 			command: "go test -v -run Step10",
@@ -283,6 +272,22 @@ var exercises = []exercise{
 			},
 		}},
 	},
+}
+
+// resyncStory checks exercise 6's podwatch story, in either language.
+// "Every second, both handlers get an UPDATE for every cached pod with the
+// same version, marked so": more than the relist's 2 × 5; and "the closing
+// line still says lists so far 2" (closing matches it).
+func resyncStory(marker, closing string) func(out string, err error) error {
+	return func(out string, err error) error {
+		if err != nil {
+			return err
+		}
+		if n := countOf(out, marker); n <= 10 {
+			return fmt.Errorf("%d same-version UPDATEs, want more than the relist's 10", n)
+		}
+		return matches(out, closing)
+	}
 }
 
 // layoutOff gives the decoder an empty jsonread.Layout{}: a return before the
