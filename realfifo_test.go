@@ -397,7 +397,6 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 		"变成一个只带版本的 Bookmark Delta，一直送到缓存（informer.go、features.go）。")
 	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
 	giveUp := time.AfterFunc(10*time.Second, realFIFO.Close) // Pop waits for ever for a bookmark that never comes
-	defer giveUp.Stop()
 	r2 := NewReflector(lw, &Pod{}, realFIFO)
 	runReflector(t, r2)
 	first, err := realFIFO.Pop(func(any, bool) error { return nil })
@@ -419,6 +418,7 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 		}
 		bookmark = d.Object.(BookmarkInfo)
 	}
+	giveUp.Stop()
 	say(t, "  then a %s delta: %+v", "  然后是一个 %s Delta：%+v", Bookmark, bookmark)
 
 	gates := DefaultPipelineGates()
