@@ -344,6 +344,7 @@ func TestStep06Reflector(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done }) // also when the test fails half-way
 
 	say(t, "The Reflector gets the pods of namespace default and Replaces the store with them at once.",
 		"Reflector 取得命名空间 default 的 Pod，一步用它们 Replace 整个存储。")
@@ -405,7 +406,14 @@ func step06Listed(t *testing.T, list, w ListOptions) {
 	sayDiffers(t, "  then a watch from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d",
 		"  然后从 List 返回的版本 %q 开始监视，allowWatchBookmarks=%v，timeoutSeconds=%d",
 		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
-	if w.ResourceVersion == "" || w.ResourceVersion == "0" || !w.AllowWatchBookmarks ||
+	if !w.AllowWatchBookmarks {
+		sayFailure(t, "the watch did not ask for bookmarks (allowWatchBookmarks=false); client-go's Reflector always does:",
+			"这次监视没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求：")
+		sayFailure(t, "bookmarks keep a quiet watch's version recent, so that a re-watch does not start too old (410)",
+			"书签让一个安静的监视记下的版本保持较新，重新监视时就不会因版本太旧而得到 410")
+		t.FailNow()
+	}
+	if w.ResourceVersion == "" || w.ResourceVersion == "0" ||
 		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 || w.SendInitialEvents != nil {
 		t.Fatalf("watch options %+v", w)
 	}
@@ -756,6 +764,18 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 		t.Fatal(err)
 	}
 	stepBackoff(t, clock) // the re-watch: 410, the cycle ends
+	// Had the history kept lastSeen, the re-watch would go on: doomed's
+	// deletion would arrive as a plain watch event, and no backoff follow.
+	waitFor(t, "a backoff after the 410, or the re-watch going on", func() bool {
+		return clock.HasWaiters() || h.has("delete default/doomed")
+	})
+	if h.has("delete default/doomed") {
+		sayFailure(t, "part 4: the re-watch from resourceVersion %s got no 410: the history still held that version,",
+			"第 4 部分：从资源版本 %s 重新监视没有得到 410：历史里还留着这个版本，", lastSeen)
+		sayFailure(t, "so the watch went on (doomed's deletion came as a plain DELETED event) and nothing relisted",
+			"于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 List")
+		t.FailNow()
+	}
 	stepBackoff(t, clock) // the backoff between cycles; then the relist
 	h.waitLine(t, "delete default/doomed tombstone")
 	h.waitLine(t, "add default/born initial=false")

@@ -97,6 +97,19 @@ func tell(t testing.TB, en, zh string, args ...any) {
 	}
 }
 
+// sayFailure fails the test with one line in the reader's language, even
+// while narration is off: a failure explains itself in both pipelines. en and
+// zh are as for say; the test goes on, so a line of more explanation may
+// follow before t.FailNow.
+func sayFailure(t testing.TB, en, zh string, args ...any) {
+	t.Helper()
+	if narrationLanguage() == "zh" {
+		t.Errorf(zh, args...)
+		return
+	}
+	t.Errorf(en, args...)
+}
+
 // maxNarrationWidth is the widest a narration line may be, in terminal
 // columns (a Chinese character takes two): its format before the arguments
 // are filled in (TestNarrationIsBilingual), and the whole line as go test -v
@@ -124,9 +137,10 @@ func TestReaderLanguage(t *testing.T) {
 }
 
 // TestNarrationIsBilingual reads this package's test files and checks every
-// narration line: say is called with two literal strings, English and
-// Chinese, taking the same arguments, neither wider than maxNarrationWidth;
-// and no test logs with t.Log or t.Logf directly (an English-only line).
+// narration line: say (and sayFailure) is called with two literal strings,
+// English and Chinese, taking the same arguments, neither wider than
+// maxNarrationWidth; and no test logs with t.Log or t.Logf directly (an
+// English-only line).
 func TestNarrationIsBilingual(t *testing.T) {
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
@@ -152,7 +166,7 @@ func TestNarrationIsBilingual(t *testing.T) {
 						pos, exprString(fn.X), fn.Sel.Name)
 				}
 			case *ast.Ident:
-				if (fn.Name == "say" || fn.Name == "sayDiffers") && len(call.Args) >= 3 {
+				if (fn.Name == "say" || fn.Name == "sayDiffers" || fn.Name == "sayFailure") && len(call.Args) >= 3 {
 					lines++
 					if msg := checkNarration(call.Args[1], call.Args[2]); msg != "" {
 						t.Errorf("%s: %s", pos, msg)

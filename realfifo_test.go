@@ -416,6 +416,7 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	say(t, "travel, as a Bookmark delta that carries only the version, to the cache (informer.go).",
 		"变成一个只带版本的 Bookmark Delta，一路送到缓存（informer.go）。")
 	realFIFO := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, EmitDeltaTypeBookmark: true})
+	giveUp := time.AfterFunc(10*time.Second, realFIFO.Close) // Pop waits for ever for a bookmark that never comes
 	r2 := NewReflector(lw, &Pod{}, realFIFO)
 	runReflector(t, r2)
 	first, err := realFIFO.Pop(func(any, bool) error { return nil })
@@ -425,6 +426,11 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	var bookmark BookmarkInfo
 	for bookmark.ResourceVersion != s.ResourceVersion() {
 		popped, err := realFIFO.Pop(func(any, bool) error { return nil })
+		if errors.Is(err, ErrFIFOClosed) {
+			sayFailure(t, "no bookmark at the server's version %s in 10 s: does the watch ask for them (allowWatchBookmarks)?",
+				"10 秒内没有收到服务器版本 %s 的书签：监视请求书签了吗（allowWatchBookmarks）？", s.ResourceVersion())
+			t.FailNow()
+		}
 		must(t, err)
 		d := popped.(Deltas)[0]
 		if d.Type != Bookmark {
@@ -432,6 +438,7 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 		}
 		bookmark = d.Object.(BookmarkInfo)
 	}
+	giveUp.Stop()
 	say(t, "  then a %s delta: %+v", "  然后是一个 %s Delta：%+v", Bookmark, bookmark)
 
 	gates := DefaultPipelineGates()

@@ -70,10 +70,19 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 	s := startServer(t, fakeapi.Options{BookmarkInterval: 10 * time.Millisecond})
 	createPod(t, s, "default", "a", nil)
 	store := newCountingStore()
-	r := NewReflector(podsLW(t, s, "default"), &Pod{}, store)
+	lw := &recordingLW{inner: podsLW(t, s, "default")}
+	r := NewReflector(lw, &Pod{}, store)
 	runReflector(t, r)
 	waitFor(t, "the first list", func() bool { _, _, _, n := store.counts(); return n == 1 })
 	before := r.LastSyncResourceVersion()
+	waitFor(t, "the watch", func() bool { return lw.watchCount() > 0 })
+	if !lw.lastWatch().AllowWatchBookmarks {
+		sayFailure(t, "the Reflector watches without allowWatchBookmarks=true, so the server sends it no bookmarks:",
+			"Reflector 监视时没有带 allowWatchBookmarks=true，服务器就不给它发书签：")
+		sayFailure(t, "while only other namespaces change, its version stays at %s however far the server moves",
+			"只有别的命名空间在变化时，不管服务器的版本走了多远，它记下的版本都停在 %s", before)
+		t.FailNow()
+	}
 	// Changes in another namespace move the server's version, not our objects.
 	for i := range 3 {
 		createPod(t, s, "elsewhere", fmt.Sprint("p", i), nil)
