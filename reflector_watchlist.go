@@ -50,6 +50,7 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 		sendInitialEvents := true
 		options.SendInitialEvents = &sendInitialEvents
 		options.ResourceVersionMatch = ResourceVersionMatchNotOlderThan
+		options.AllowWatchBookmarks = true // set here too, as client-go's watchList does: the list ends at a bookmark
 		start := r.clock.Now()
 		w, err := startWatch(ctx, r.listerWatcher, options)
 		if err != nil {
