@@ -429,7 +429,7 @@ func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 	sayDiffers(t, "streams the list: sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		"它以流式送来列表：sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		*w.SendInitialEvents, w.ResourceVersionMatch, w.ResourceVersion)
-	if !*w.SendInitialEvents || w.ResourceVersionMatch != ResourceVersionMatchNotOlderThan || !w.AllowWatchBookmarks {
+	if !*w.SendInitialEvents || w.ResourceVersionMatch != "NotOlderThan" || !w.AllowWatchBookmarks {
 		t.Fatalf("streaming list options %+v", w)
 	}
 	for _, ev := range events {

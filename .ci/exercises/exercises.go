@@ -292,8 +292,8 @@ func resyncStory(marker, closing string) func(out string, err error) error {
 
 // layoutOff gives the decoder an empty jsonread.Layout{}: a return before the
 // real one, so that the edit is one line.
-var layoutOff = edit{"lossless.go", "return jsonread.NewDecoder(body, jsonread.Layout{\n",
-	"return jsonread.NewDecoder(body, jsonread.Layout{})\n\treturn jsonread.NewDecoder(body, jsonread.Layout{\n"}
+var layoutOff = edit{"lossless.go", "return fastBodyDecoder{jsonread.NewDecoder(body, jsonread.Layout{\n",
+	"return fastBodyDecoder{jsonread.NewDecoder(body, jsonread.Layout{})}\n\treturn fastBodyDecoder{jsonread.NewDecoder(body, jsonread.Layout{\n"}
 
 // decodeBenchmarks checks that exercise 10's benchmarks ran.
 func decodeBenchmarks(out string, err error) error {
