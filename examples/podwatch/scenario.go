@@ -111,8 +111,13 @@ func playScenario(gates informer.PipelineGates, resync time.Duration, n *narrato
 	n.describePipeline(gates)
 	n.say("# fakeapi is serving on %s; it already holds default/existing",
 		"# fakeapi 在 %s 上提供服务；里面已经有 default/existing", s.URL())
-	n.say("# an informer with two handlers, \"fast\" and \"slow\", lists and watches all pods",
-		"# 一个带两个事件处理器（“fast”和“slow”）的 Informer，对所有 Pod 先 list 再监视")
+	if gates.WatchListClient {
+		n.say("# an informer with two handlers, \"fast\" and \"slow\": one watch streams it the list of all pods, then goes on",
+			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer：一个监视以流式列表送来所有 Pod，然后接着监视")
+	} else {
+		n.say("# an informer with two handlers, \"fast\" and \"slow\", lists all pods, then watches them",
+			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer，对所有 Pod 先 list 再监视")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { st.inf.Run(ctx); close(done) }()
