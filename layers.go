@@ -17,4 +17,5 @@ func init() {
 	newQueue = newQueueFIFO                       // informer.go → features.go
 	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
 	watchList = (*Reflector).watchList            // reflector.go → reflector_watchlist.go
+	newListPager = newPager                       // reflector.go → reflector_watchlist.go
 }
