@@ -16,6 +16,7 @@ func init() {
 	defaultPipelineGates = DefaultPipelineGates() // informer.go
 	newQueue = newQueueFIFO                       // informer.go → features.go
 	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
+	popAndProcess = popBatch                      // controller.go → realfifo_batch.go
 	watchList = (*Reflector).watchList            // reflector.go → reflector_watchlist.go
 	newListPager = newPager                       // reflector.go → reflector_watchlist.go
 }
