@@ -22,11 +22,6 @@ type ReflectorStore interface {
 	Resync() error                                    // re-deliver what the consumer holds (queues only)
 }
 
-// ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
-type ReflectorBookmarkStore interface {
-	Bookmark(resourceVersion string) error
-}
-
 // Queue is the run loop's queue (*DeltaFIFO, *RealFIFO).
 type Queue interface {
 	ReflectorStore

@@ -14,6 +14,7 @@ func init() {
 	transportFor = func(cfg RESTConfig) (http.RoundTripper, error) { return newTransport(cfg) } // restclient.go → transport.go
 	newGenericObject = func() Object { return &Unstructured{} }                                 // restclient.go → unstructured.go
 	endsWatchNormally = endsWatchLikeClientGo                                                   // watch.go → transport.go
+	describeType = describeKind(describeType)                                                   // reflector.go → unstructured.go
 	errorFromResponse = statusErrorFromResponse                                                 // restclient.go → status_errors.go
 	isTooLargeResourceVersionError = isResourceVersionTooLarge                                  // reflector.go → status_errors.go
 

@@ -90,14 +90,9 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	return r
 }
 
-// describeType names expectedType for log messages (an Unstructured by its kind).
-func describeType(expectedType any) string {
-	if u, ok := expectedType.(interface {
-		GetAPIVersion() string
-		GetKind() string
-	}); ok && u.GetKind() != "" {
-		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
-	}
+// describeType names expectedType for log messages, by its Go type; layers_wire.go
+// sets unstructured.go's, which names an Unstructured by its kind.
+var describeType = func(expectedType any) string {
 	if expectedType == nil {
 		return "<unspecified>"
 	}
