@@ -32,9 +32,9 @@
 // lists under "First reading", which build and run on their own. The second
 // reading is what client-go 1.33–1.37 changed, which v0.37.2 runs by default
 // and so does this package: a RealFIFO (one delta per event, in order; a
-// relist is one ReplacedAll), popped in batches, after a streaming list or
-// a list in pages (features.go, realfifo*.go, reflector_watchlist.go;
-// PipelineGates132() switches back, per informer). The third is the real
+// relist is one ReplacedAll), popped in batches, after a streaming list
+// (features.go, realfifo*.go, reflector_watchlist.go, which also lists in
+// pages; PipelineGates132() switches back, per informer). The third is the real
 // wire: TLS and pings, how a watch ends, failures as client-go reads them,
 // any kind as Unstructured, lossless typed objects (transport.go,
 // status_errors.go, unstructured.go, lossless*.go). layers.go and
