@@ -219,9 +219,7 @@ func (f *RealFIFO) pushLocked(d Delta) {
 }
 
 // ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
-type ReflectorBookmarkStore interface {
-	Bookmark(resourceVersion string) error
-}
+type ReflectorBookmarkStore interface{ Bookmark(resourceVersion string) error }
 
 // bookmarkIfTaken is reflector_watch.go's bookmarkStore: the Reflector tells
 // every watch bookmark to a store that takes them (a ReflectorBookmarkStore).
