@@ -219,10 +219,11 @@ func (f *RealFIFO) pushLocked(d Delta) {
 }
 
 // ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
-type ReflectorBookmarkStore interface{ Bookmark(resourceVersion string) error }
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
 
-// bookmarkIfTaken is reflector_watch.go's bookmarkStore: the Reflector tells
-// every watch bookmark to a store that takes them (a ReflectorBookmarkStore).
+// bookmarkIfTaken is reflector_watch.go's bookmarkStore: it tells a ReflectorBookmarkStore.
 func bookmarkIfTaken(store ReflectorStore, resourceVersion string) error {
 	if b, ok := store.(ReflectorBookmarkStore); ok {
 		return b.Bookmark(resourceVersion)
