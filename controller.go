@@ -22,24 +22,12 @@ type ReflectorStore interface {
 	Resync() error                                    // re-deliver what the consumer holds (queues only)
 }
 
-// ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
-type ReflectorBookmarkStore interface {
-	Bookmark(resourceVersion string) error
-}
-
 // Queue is the run loop's queue (*DeltaFIFO, *RealFIFO).
 type Queue interface {
 	ReflectorStore
 	Pop(process PopProcessFunc) (any, error) // blocks for an item, then calls process with it
 	HasSynced() bool                         // the first list has been popped
 	Close()                                  // Pop then returns ErrFIFOClosed once empty
-}
-
-// QueueWithBatch is a Queue that can pop several deltas of distinct keys at
-// once (*RealFIFO): to processBatch, or one to processSingle as Deltas.
-type QueueWithBatch interface {
-	Queue
-	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
 // ProcessFunc processes one popped item (a Deltas).
@@ -56,7 +44,7 @@ type Config struct {
 	Queue             Queue             // filled by the Reflector, drained by the loop
 	ListerWatcher     ListerWatcher     // how the Reflector reaches the server
 	Process           ProcessFunc       // handles each popped item
-	ProcessBatch      ProcessBatchFunc  // if set and Queue is a QueueWithBatch: pop with PopBatch
+	ProcessBatch      ProcessBatchFunc  // if set, and Queue is a QueueWithBatch, pop with PopBatch
 	ObjectType        any               // an object of the expected type, e.g. &Pod{}
 	ObjectDescription string            // names the objects in log messages
 	FullResyncPeriod  time.Duration     // how often to consider a resync; 0 never
@@ -117,18 +105,20 @@ func (c *controller) Run(ctx context.Context) {
 // processLoop pops until the queue is closed. A failed item is logged and
 // dropped (client-go drops it silently); a relist or resync redelivers it.
 func (c *controller) processLoop() {
-	process := PopProcessFunc(c.config.Process)
-	pop := func() error { _, err := c.config.Queue.Pop(process); return err }
-	if q, ok := c.config.Queue.(QueueWithBatch); ok && c.config.ProcessBatch != nil {
-		pop = func() error { return q.PopBatch(c.config.ProcessBatch, process) }
-	}
 	for {
-		if err := pop(); errors.Is(err, ErrFIFOClosed) {
+		if err := popAndProcess(c.config); errors.Is(err, ErrFIFOClosed) { // hook: layers.go
 			return
 		} else if err != nil {
 			slog.Error("processing an item failed", "type", c.config.ObjectDescription, "err", err)
 		}
 	}
+}
+
+// popAndProcess pops one item of cfg.Queue to cfg.Process; layers.go sets
+// realfifo_batch.go's popBatch, which pops runs of deltas to cfg.ProcessBatch.
+var popAndProcess = func(cfg Config) error {
+	_, err := cfg.Queue.Pop(PopProcessFunc(cfg.Process))
+	return err
 }
 
 func (c *controller) HasSynced() bool { return c.config.Queue.HasSynced() }

@@ -33,10 +33,11 @@
 // reading is what client-go 1.33–1.37 changed, which v0.37.2 runs by default
 // and so does this package: a RealFIFO (one delta per event, in order; a
 // relist is one ReplacedAll), popped in batches, after a streaming list
-// (features.go, realfifo*.go, reflector_watchlist.go; PipelineGates132()
-// switches back, per informer). The third is the real wire: TLS and pings,
-// how a watch ends, any kind as Unstructured, lossless typed objects
-// (transport.go, unstructured.go, lossless*.go). layers.go and
+// (features.go, realfifo*.go, reflector_watchlist.go, which also lists in
+// pages; PipelineGates132() switches back, per informer). The third is the real
+// wire: TLS and pings, how a watch ends, failures as client-go reads them,
+// any kind as Unstructured, lossless typed objects (transport.go,
+// status_errors.go, unstructured.go, lossless*.go). layers.go and
 // layers_wire.go plug the later readings into the first. The one-pass JSON
 // decoding (internal/jsonread) exists only for speed: skip it.
 //

@@ -16,5 +16,8 @@ func init() {
 	defaultPipelineGates = DefaultPipelineGates() // informer.go
 	newQueue = newQueueFIFO                       // informer.go → features.go
 	processPop = processDeltasAtomic              // informer.go → realfifo_batch.go
+	popAndProcess = popBatch                      // controller.go → realfifo_batch.go
+	bookmarkStore = bookmarkIfTaken               // reflector_watch.go → realfifo.go
 	watchList = (*Reflector).watchList            // reflector.go → reflector_watchlist.go
+	newListPager = newPager                       // reflector.go → reflector_watchlist.go
 }

@@ -218,6 +218,19 @@ func (f *RealFIFO) pushLocked(d Delta) {
 	f.cond.Broadcast()
 }
 
+// ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
+
+// bookmarkIfTaken is reflector_watch.go's bookmarkStore: it tells a ReflectorBookmarkStore.
+func bookmarkIfTaken(store ReflectorStore, resourceVersion string) error {
+	if b, ok := store.(ReflectorBookmarkStore); ok {
+		return b.Bookmark(resourceVersion)
+	}
+	return nil
+}
+
 // Bookmark queues a Bookmark delta carrying resourceVersion, when the queue
 // was made with EmitDeltaTypeBookmark; otherwise it does nothing. The
 // Reflector calls it for every watch bookmark.

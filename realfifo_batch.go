@@ -1,5 +1,6 @@
 // realfifo_batch.go holds what is new on the consumer's side of a RealFIFO:
-// PopBatch, which cuts the queue into runs of deltas, and what an informer
+// PopBatch, which cuts the queue into runs of deltas (the controller pops
+// them through QueueWithBatch), and what an informer
 // does with what it pops — a run applied to its cache in one Transaction
 // (processDeltasInBatch, and the cache's Transaction at the end of the
 // file: a batch of writes under one lock, so readers never see half of
@@ -17,6 +18,23 @@
 package informer
 
 import "fmt"
+
+// QueueWithBatch is a Queue that can pop several deltas of distinct keys at
+// once (*RealFIFO): to processBatch, or one to processSingle as Deltas.
+type QueueWithBatch interface {
+	Queue
+	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
+}
+
+// popBatch is controller.go's popAndProcess: with PopBatch when the queue can and
+// cfg.ProcessBatch is set, else one item with Pop.
+func popBatch(cfg Config) error {
+	if q, ok := cfg.Queue.(QueueWithBatch); ok && cfg.ProcessBatch != nil {
+		return q.PopBatch(cfg.ProcessBatch, PopProcessFunc(cfg.Process))
+	}
+	_, err := cfg.Queue.Pop(PopProcessFunc(cfg.Process))
+	return err
+}
 
 // batchable reports whether deltas of type t may share a batch: the
 // whole-queue deltas (ReplacedAll, SyncAll, Bookmark) are popped alone.

@@ -1,4 +1,4 @@
-// reflector.go holds the Reflector: it lists (in pages) into a Store, then watches (reflector_watch.go).
+// reflector.go holds the Reflector: it lists into a Store, then watches (reflector_watch.go).
 // client-go counterpart: tools/cache reflector.go and tools/pager.
 // Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
 
@@ -12,14 +12,11 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 )
 
 const defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
-const defaultPageSize = 500                    // page size of a list, when paging
 
 var errStopRequested = errors.New("stop requested") // ctx ended while watching
 
@@ -63,7 +60,7 @@ type Reflector struct {
 	mu                                   sync.RWMutex // guards the fields below
 	lastSyncResourceVersion              string       // of the last list or event seen
 	isLastSyncResourceVersionUnavailable bool         // gone (410) or not reached: list at ""
-	paginatedResult                      bool         // the first list came in pages
+	paginatedResult                      bool         // a list at "0" came in pages (reflector_watchlist.go)
 }
 
 // NewReflector returns a Reflector that keeps store in step with lw; objects
@@ -93,14 +90,9 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	return r
 }
 
-// describeType names expectedType for log messages (an Unstructured by its kind).
-func describeType(expectedType any) string {
-	if u, ok := expectedType.(interface {
-		GetAPIVersion() string
-		GetKind() string
-	}); ok && u.GetKind() != "" {
-		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
-	}
+// describeType names expectedType for log messages, by its Go type; layers_wire.go
+// sets unstructured.go's, which names an Unstructured by its kind.
+var describeType = func(expectedType any) string {
 	if expectedType == nil {
 		return "<unspecified>"
 	}
@@ -144,22 +136,18 @@ var watchList func(r *Reflector, ctx context.Context) Watcher
 // list lists every object and Replaces the store's contents with them.
 func (r *Reflector) list(ctx context.Context) error {
 	options := ListOptions{ResourceVersion: r.relistResourceVersion()}
-	pageSize := r.listPageSize(options.ResourceVersion)
-	list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
+	pager := newListPager(ctx, r, options.ResourceVersion) // hook: layers.go
+	list, err := pager(options)
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
 		r.setIsLastSyncResourceVersionUnavailable(true) // list the newest ("")
-		list, paginated, err = listPages(ctx, r.listerWatcher, ListOptions{}, pageSize)
+		list, err = pager(ListOptions{})
 	}
 	if ctx.Err() != nil {
 		return nil // stopping; not a failure
 	} else if err != nil {
 		return fmt.Errorf("failed to list %s: %w", r.typeDescription, err)
 	}
-	r.mu.Lock()
-	// A paged answer to "0" means the server lists from its database.
-	r.paginatedResult = r.paginatedResult || options.ResourceVersion == "0" && paginated
-	r.isLastSyncResourceVersionUnavailable = false
-	r.mu.Unlock()
+	r.setIsLastSyncResourceVersionUnavailable(false)
 	items := make([]any, len(list.Items))
 	for i, item := range list.Items {
 		items[i] = item
@@ -171,46 +159,13 @@ func (r *Reflector) list(ctx context.Context) error {
 	return nil
 }
 
-// listPageSize is the configured size, else the default; none when relisting
-// at a known version from a server not seen to page (its watch cache).
-func (r *Reflector) listPageSize(rv string) int64 {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.pageSize == 0 && !r.paginatedResult && rv != "" && rv != "0" {
-		return 0
-	}
-	return cmp.Or(r.pageSize, defaultPageSize)
+// newListPager returns how one relist from version rv lists: here in one
+// request; layers.go sets reflector_watchlist.go's, which lists in pages.
+var newListPager = func(ctx context.Context, r *Reflector, rv string) func(ListOptions) (*ObjectList, error) {
+	return func(options ListOptions) (*ObjectList, error) { return listPage(ctx, r.listerWatcher, options) }
 }
 
-// listPages joins pages of pageSize (0: one request), or makes one full list
-// if a continue token expires; it reports if the answer came in pages.
-func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageSize int64) (*ObjectList, bool, error) {
-	options.Limit = cmp.Or(options.Limit, pageSize)
-	first, all, paginated := options, &ObjectList{}, false
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, paginated, err
-		}
-		page, err := listPage(ctx, lw, options)
-		if IsResourceExpired(err) && options.Continue != "" {
-			first.Limit, first.Continue = 0, "" // the paged snapshot was compacted
-			page, err = listPage(ctx, lw, first)
-			return page, paginated, err
-		} else if err != nil {
-			return nil, paginated, err
-		}
-		all.TypeMeta, all.ResourceVersion = page.TypeMeta, page.ResourceVersion
-		all.Items = append(all.Items, page.Items...)
-		if page.Continue == "" {
-			return all, paginated, nil
-		}
-		// The continue token holds the version; the request must not name one.
-		options.Continue, options.ResourceVersion, options.ResourceVersionMatch = page.Continue, "", ""
-		paginated = true
-	}
-}
-
-// listPage asks lw for one page; no list and no error is an error, not a panic.
+// listPage asks lw for one list; no list and no error is an error, not a panic.
 func listPage(ctx context.Context, lw ListerWatcher, options ListOptions) (*ObjectList, error) {
 	page, err := lw.List(ctx, options)
 	if err == nil && page == nil {
@@ -253,13 +208,5 @@ func (r *Reflector) relistResourceVersion() string {
 func isExpiredError(err error) bool { return IsResourceExpired(err) || IsGone(err) }
 
 // isTooLargeResourceVersionError reports the 504 for a version the server
-// has not reached yet (older servers said so only in a message).
-func isTooLargeResourceVersionError(err error) bool {
-	const msg = "Too large resource version"
-	if HasStatusCause(err, CauseTypeResourceVersionTooLarge) {
-		return true
-	}
-	s, ok := statusOf(err)
-	return ok && IsTimeout(err) && (strings.Contains(s.Message, msg) || s.Details != nil &&
-		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Message == msg }))
-}
+// has not reached yet: never here; layers_wire.go sets status_errors.go's.
+var isTooLargeResourceVersionError = func(err error) bool { return false }

@@ -102,9 +102,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			err = store.Delete(obj)
 		case WatchBookmark:
 			initialEventsEnd = initialEventsEnd || obj.GetAnnotations()[InitialEventsAnnotationKey] == "true"
-			if b, ok := store.(ReflectorBookmarkStore); ok {
-				err = b.Bookmark(obj.GetResourceVersion())
-			}
+			err = bookmarkStore(store, obj.GetResourceVersion()) // hook: layers.go
 		default:
 			slog.Error("unknown watch event", "reflector", r.name, "type", event.Type)
 		}
@@ -118,6 +116,10 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		}
 	}
 }
+
+// bookmarkStore tells store a bookmark's version: nothing here, where only the
+// Reflector's version moves; layers.go sets realfifo.go's, for a queue that takes them.
+var bookmarkStore = func(store ReflectorStore, resourceVersion string) error { return nil }
 
 // isWatchErrorRetriable reports a server down or busy: a backoff, not a relist, fixes it.
 func isWatchErrorRetriable(err error) bool {

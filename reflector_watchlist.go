@@ -4,16 +4,19 @@
 // "k8s.io/initial-events-end" that says "that was everything, as of this
 // version". The Reflector Replaces the store with what it gathered and goes
 // on using the same watch for live changes. A server that refuses the
-// parameters makes the Reflector fall back to list and watch.
+// parameters makes the Reflector fall back to list and watch, and that list
+// comes in pages (the second half of this file).
 //
 // client-go counterpart: Reflector.watchList in k8s.io/client-go/tools/cache
-// reflector.go (the WatchListClient feature, on by default since 1.35).
+// reflector.go (the WatchListClient feature, on by default since 1.35); the
+// pages: Reflector.list with tools/pager.
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
 
 package informer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -150,3 +153,54 @@ const (
 	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
 	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
 )
+
+const defaultPageSize = 500 // page size of a list, when paging
+
+// newPager is reflector.go's newListPager in pages: of the configured size,
+// else the default; none when relisting at a known version from a server not
+// seen to page (its watch cache answers whole).
+func newPager(ctx context.Context, r *Reflector, rv string) func(ListOptions) (*ObjectList, error) {
+	r.mu.RLock()
+	pageSize := cmp.Or(r.pageSize, defaultPageSize)
+	if r.pageSize == 0 && !r.paginatedResult && rv != "" && rv != "0" {
+		pageSize = 0
+	}
+	r.mu.RUnlock()
+	return func(options ListOptions) (*ObjectList, error) {
+		list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
+		if err == nil && ctx.Err() == nil && rv == "0" && paginated {
+			r.mu.Lock()
+			r.paginatedResult = true // a paged answer to "0": the server lists from its database
+			r.mu.Unlock()
+		}
+		return list, err
+	}
+}
+
+// listPages joins pages of pageSize (0: one request), or makes one full list
+// if a continue token expires; it reports if the answer came in pages.
+func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageSize int64) (*ObjectList, bool, error) {
+	options.Limit = cmp.Or(options.Limit, pageSize)
+	first, all, paginated := options, &ObjectList{}, false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, paginated, err
+		}
+		page, err := listPage(ctx, lw, options)
+		if IsResourceExpired(err) && options.Continue != "" {
+			first.Limit, first.Continue = 0, "" // the paged snapshot was compacted
+			page, err = listPage(ctx, lw, first)
+			return page, paginated, err
+		} else if err != nil {
+			return nil, paginated, err
+		}
+		all.TypeMeta, all.ResourceVersion = page.TypeMeta, page.ResourceVersion
+		all.Items = append(all.Items, page.Items...)
+		if page.Continue == "" {
+			return all, paginated, nil
+		}
+		// The continue token holds the version; the request must not name one.
+		options.Continue, options.ResourceVersion, options.ResourceVersionMatch = page.Continue, "", ""
+		paginated = true
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -144,18 +143,14 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	return nil, errorFromResponse(resp, raw)
 }
 
-// errorFromResponse decodes a Status body, or makes one from the code; a Retry-After
-// header becomes its retryAfterSeconds unless it has one.
-func errorFromResponse(resp *http.Response, body []byte) error {
+// errorFromResponse makes a failed answer's *StatusError: its Status body, or one
+// of the code; layers_wire.go sets status_errors.go's, which names every code.
+var errorFromResponse = func(resp *http.Response, body []byte) error {
 	var s Status
 	if json.Unmarshal(body, &s) != nil || s.Kind != "Status" {
-		return newGenericError(resp.StatusCode, strings.TrimSpace(string(body)))
+		s = Status{Status: "Failure", Message: strings.TrimSpace(string(body))}
 	}
 	s.Code = cmp.Or(s.Code, int32(resp.StatusCode))
-	if after, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && after > 0 {
-		s.Details = cmp.Or(s.Details, &StatusDetails{})
-		s.Details.RetryAfterSeconds = cmp.Or(s.Details.RetryAfterSeconds, int32(after))
-	}
 	return &StatusError{ErrStatus: s}
 }
 

@@ -8,7 +8,6 @@ package informer
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 )
 
@@ -21,12 +20,8 @@ const (
 	StatusReasonExpired         StatusReason = "Expired"
 	StatusReasonGone            StatusReason = "Gone"
 	StatusReasonTooManyRequests StatusReason = "TooManyRequests"
-	StatusReasonTimeout         StatusReason = "Timeout"
 	StatusReasonInternalError   StatusReason = "InternalError"
 )
-
-// CauseTypeResourceVersionTooLarge is the cause of a 504 for a version the server has not reached.
-const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
 
 // Status is the body of an API error, and of an ERROR watch event.
 type Status struct {
@@ -77,23 +72,6 @@ func FromObject(obj any) error {
 	return errors.New("unexpected object in an ERROR watch event")
 }
 
-// newGenericError builds the StatusError of a response whose body was not a Status.
-func newGenericError(code int, body string) *StatusError {
-	msg := "the server responded with " + strconv.Itoa(code) + " " + http.StatusText(code)
-	if body != "" {
-		msg += ": " + body
-	}
-	return &StatusError{Status{Status: "Failure", Code: int32(code), Reason: reasonForCode[code], Message: msg}}
-}
-
-// reasonForCode is the StatusReason a bare status code stands for.
-var reasonForCode = map[int]StatusReason{
-	http.StatusBadRequest: "BadRequest", http.StatusUnauthorized: "Unauthorized", http.StatusForbidden: "Forbidden",
-	http.StatusNotFound: "NotFound", http.StatusConflict: "Conflict", http.StatusGone: "Gone",
-	http.StatusTooManyRequests: "TooManyRequests", http.StatusInternalServerError: "InternalError",
-	http.StatusServiceUnavailable: "ServiceUnavailable", http.StatusGatewayTimeout: "Timeout",
-}
-
 // statusOf returns the Status inside err, through any wrapping.
 func statusOf(err error) (Status, bool) {
 	var se *StatusError
@@ -122,18 +100,6 @@ func IsGone(err error) bool { return hasReasonOrCode(err, StatusReasonGone, http
 func IsTooManyRequests(err error) bool {
 	s, ok := statusOf(err)
 	return ok && (s.Reason == StatusReasonTooManyRequests || s.Code == http.StatusTooManyRequests)
-}
-
-// IsTimeout reports a 504 Timeout.
-func IsTimeout(err error) bool {
-	return hasReasonOrCode(err, StatusReasonTimeout, http.StatusGatewayTimeout)
-}
-
-// HasStatusCause reports whether err's details list a cause of the given type.
-func HasStatusCause(err error, causeType string) bool {
-	s, ok := statusOf(err)
-	return ok && s.Details != nil &&
-		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
 }
 
 // NewNotFound returns the error a lister gives for a missing object.

@@ -75,3 +75,15 @@ func TestUnstructuredKeys(t *testing.T) {
 		t.Errorf("cluster-scoped key = %q, %v", key, err)
 	}
 }
+
+func TestReflectorDescribesAnUnstructuredByItsKind(t *testing.T) {
+	deployment := &Unstructured{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment"}}
+	for _, tt := range []struct {
+		expectedType any
+		want         string
+	}{{deployment, "apps/v1, Kind=Deployment"}, {&Unstructured{}, "*informer.Unstructured"}, {&Pod{}, "*informer.Pod"}, {nil, "<unspecified>"}} {
+		if got := NewReflector(&ListWatch{}, tt.expectedType, NewStore(nil)).typeDescription; got != tt.want {
+			t.Errorf("describing %T: %q, want %q", tt.expectedType, got, tt.want)
+		}
+	}
+}
