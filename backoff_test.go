@@ -1,6 +1,6 @@
-// backoff_test.go checks the Reflector's backoff and the FakeClock it runs
-// on: 800 ms doubling to a 30 s cap, jitter within [d, 2d), a reset after
-// two minutes of health — all without sleeping.
+// backoff_test.go checks the Reflector's backoff on clock/testing's
+// FakeClock: 800 ms doubling to a 30 s cap, jitter within [d, 2d), a reset
+// after two minutes of health — all without sleeping.
 
 package informer
 
@@ -8,10 +8,12 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 )
 
 func TestBackoffSequenceCapAndReset(t *testing.T) {
-	clock := NewFakeClock(time.Unix(1000, 0))
+	clock := testingclock.NewFakeClock(time.Unix(1000, 0))
 	b := newBackoffManager(clock)
 	b.jitter = func(d time.Duration) time.Duration { return d } // see the bare sequence
 	want := []time.Duration{
@@ -36,7 +38,7 @@ func TestBackoffSequenceCapAndReset(t *testing.T) {
 }
 
 func TestBackoffJitterStaysWithinOneToTwoTimes(t *testing.T) {
-	b := newBackoffManager(NewFakeClock(time.Unix(0, 0)))
+	b := newBackoffManager(testingclock.NewFakeClock(time.Unix(0, 0)))
 	base := backoffInitial
 	var steps []time.Duration
 	for i := range 12 {
@@ -54,7 +56,7 @@ func TestBackoffJitterStaysWithinOneToTwoTimes(t *testing.T) {
 }
 
 func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	b := newBackoffManager(clock)
 	done := make(chan bool)
 	go func() { done <- b.wait(context.Background()) }()
@@ -80,34 +82,11 @@ func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {
 	}
 }
 
-func TestFakeClockTimerStopAndReset(t *testing.T) {
-	clock := NewFakeClock(time.Unix(0, 0))
-	tm := clock.NewTimer(time.Second)
-	if !tm.Stop() || tm.Stop() {
-		t.Fatal("Stop should report active once")
-	}
-	clock.Step(2 * time.Second)
-	select {
-	case <-tm.C():
-		t.Fatal("a stopped timer fired")
-	default:
-	}
-	tm.Reset(time.Second)
-	clock.Step(999 * time.Millisecond)
-	select {
-	case <-tm.C():
-		t.Fatal("fired early")
-	default:
-	}
-	clock.Step(time.Millisecond)
-	<-tm.C()
-}
-
 // client-go v0.37.2's backoffManager.Step (wait.Backoff.DelayWithReset)
 // resets on a fixed period counted from the last reset, not after a quiet
 // period: failures that never pause still start over every two minutes.
 func TestBackoffResetsOnAFixedPeriodNotAfterQuiet(t *testing.T) {
-	clock := NewFakeClock(time.Unix(1000, 0))
+	clock := testingclock.NewFakeClock(time.Unix(1000, 0))
 	b := newBackoffManager(clock)
 	b.jitter = func(d time.Duration) time.Duration { return d }
 	var got []time.Duration

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -219,7 +220,7 @@ func (c *chaosLW) failureCount() int {
 // driveClock moves clock forward to the next timer whenever some code waits
 // on it, until ctx ends, so a backoff of seconds takes a moment of real
 // time. It looks every millisecond: a poll, not a synchronisation.
-func driveClock(ctx context.Context, clock *FakeClock) {
+func driveClock(ctx context.Context, clock *testingclock.FakeClock) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -34,6 +34,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -114,7 +115,7 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 		cfg.HTTP2ReadIdleTimeout, cfg.HTTP2PingTimeout = chaosReadIdle, chaosPingTimeout
 	})
 	lw := &chaosLW{inner: NewListWatchFromClient(client, podsResource, NamespaceAll, ""), srv: srv}
-	clock := NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 	indexers := Indexers{NamespaceIndex: MetaNamespaceIndexFunc, "app": appIndexFunc}
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{
 		Indexers: indexers, Clock: clock,

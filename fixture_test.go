@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -232,7 +233,7 @@ func (r *recordingLW) lastWatch() ListOptions {
 
 // stepBackoff waits until the code under test waits on the fake clock, then
 // moves the clock past the longest wait and returns it.
-func stepBackoff(t *testing.T, clock *FakeClock) time.Duration {
+func stepBackoff(t *testing.T, clock *testingclock.FakeClock) time.Duration {
 	t.Helper()
 	waitFor(t, "a backoff timer on the fake clock", clock.HasWaiters)
 	waits := clock.Waiters()

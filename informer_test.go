@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -646,7 +647,7 @@ func TestStep10Resync(t *testing.T) {
 	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{},
 		SharedIndexInformerOptions{ResyncPeriod: 30 * time.Second, Clock: clock})
 	every30s, every60s, never := &recorder{}, &recorder{}, &recorder{}
@@ -690,7 +691,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)
-	clock := NewFakeClock(time.Unix(0, 0)) // backoffs wait on it: the test moves it
+	clock := testingclock.NewFakeClock(time.Unix(0, 0)) // backoffs wait on it: the test moves it
 	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock})
 	h := &recorder{}

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -44,7 +45,7 @@ func tlsClient(t *testing.T, s *fakeapi.Server, edit func(*RESTConfig)) *RESTCli
 // and waits for it to sync.
 func runDrivenInformer(t *testing.T, lw ListerWatcher, h ResourceEventHandler) SharedIndexInformer {
 	t.Helper()
-	clock := NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 	inf := NewSharedIndexInformerWithOptions(lw, &Pod{}, SharedIndexInformerOptions{Clock: clock})
 	if _, err := inf.AddEventHandler(h); err != nil {
 		t.Fatal(err)
@@ -82,7 +83,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	watchesBefore := lw.watchCount()
 	// A watch that ends within a second of starting with no event is "very
 	// short" and makes the next cycle relist, in client-go too: let it age.
-	inf.(*sharedIndexInformer).clock.(*FakeClock).Step(2 * time.Second)
+	inf.(*sharedIndexInformer).clock.(*testingclock.FakeClock).Step(2 * time.Second)
 
 	say(t, "the server shuts down gracefully: GOAWAY, then the connection closes under the watches",
 		"服务器优雅关闭：先发 GOAWAY，随后在 watch 还开着时关闭连接")
@@ -130,7 +131,7 @@ func TestBlackHoleDetectedByHTTP2Pings(t *testing.T) {
 	lw := &recordingLW{inner: NewListWatchFromClient(c, podsResource, NamespaceAll, "")}
 	rec := &recorder{}
 	inf := runDrivenInformer(t, lw, rec)
-	clock := inf.(*sharedIndexInformer).clock.(*FakeClock)
+	clock := inf.(*sharedIndexInformer).clock.(*testingclock.FakeClock)
 
 	start := time.Now()
 	srv.BlackHole(readIdle / 2)

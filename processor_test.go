@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 )
 
 func TestProcessorStuckHandlerBlocksNobody(t *testing.T) {
@@ -45,7 +47,7 @@ func TestProcessorStuckHandlerBlocksNobody(t *testing.T) {
 }
 
 func TestProcessorSyncNotificationsGoOnlyToDueListeners(t *testing.T) {
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	p := &sharedProcessor{clock: clock}
 	every10s, never := &recorder{}, &recorder{}
 	synced := func() bool { return true }

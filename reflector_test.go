@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -97,7 +98,7 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 func TestReflectorRelistVersions(t *testing.T) {
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	expired := &StatusError{Status{Code: http.StatusGone, Reason: StatusReasonExpired, Message: "too old resource version"}}
 	var failWatches atomic.Bool
 	var gone atomic.Value // a version lists at are refused
@@ -146,7 +147,7 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
 	store := newCountingStore()
 	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{Clock: clock})
@@ -241,7 +242,7 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
-	clock := NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	inject := make(chan WatchEvent)
 	lw := &recordingLW{inner: &injectingLW{inner: podsLW(t, s, NamespaceAll), inject: inject}}
 	r := NewReflectorWithOptions(lw, &Pod{}, NewStore(MetaNamespaceKeyFunc),

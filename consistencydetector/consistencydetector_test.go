@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/consistencydetector"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
@@ -19,7 +19,7 @@ func TestRunAndErrors(t *testing.T) {
 	srv := walkthrough.StartServer(t)
 	walkthrough.CreatePods(t, walkthrough.Client(t, srv), "a")
 	inf, lw := walkthrough.Informer(t, srv, nil)
-	clock := informer.NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	d := consistencydetector.New(lw, inf)
 	d.Clock, d.Settle = clock, time.Second
 	if _, err := d.Check(context.Background()); err == nil {

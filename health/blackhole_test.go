@@ -10,6 +10,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 	"github.com/learn-k8s/informer/health"
 	"github.com/learn-k8s/informer/internal/walkthrough"
@@ -26,7 +27,7 @@ func TestBlackHoleFigures(t *testing.T) {
 	_, err = srv.Create(fakeapi.Pods, "default", map[string]any{"metadata": map[string]any{"name": "x"},
 		"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx"}}}})
 	walkthrough.Must(t, err)
-	clock := informer.NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{Clock: clock, PipelineGates: walkthrough.Gates()})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/health"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
@@ -27,7 +28,7 @@ func TestWatchRestartsInEveryListMode(t *testing.T) {
 			walkthrough.QuietLogs(t)
 			srv := walkthrough.StartServer(t)
 			walkthrough.CreatePods(t, walkthrough.Client(t, srv), "a")
-			clock := informer.NewFakeClock(time.Now())
+			clock := testingclock.NewFakeClock(time.Now())
 			gates := informer.DefaultPipelineGates()
 			gates.WatchListClient = watchList
 			rec := health.NewRecorder(clock)
@@ -70,7 +71,7 @@ func TestWrapQueueKeepsThePipeline(t *testing.T) {
 		t.Run(fmt.Sprint("RealFIFO=", gates.InOrderInformers), func(t *testing.T) {
 			srv := walkthrough.StartServer(t)
 			walkthrough.CreatePods(t, walkthrough.Client(t, srv), "a", "b")
-			clock := informer.NewFakeClock(time.Now())
+			clock := testingclock.NewFakeClock(time.Now())
 			rec := health.NewRecorder(clock)
 			popped := make(chan struct{}, 1)
 			inf := informer.NewSharedIndexInformerWithOptions(

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 	"github.com/learn-k8s/informer/health"
 	"github.com/learn-k8s/informer/internal/walkthrough"
@@ -31,7 +32,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.QuietLogs(t)
 	c := walkthrough.Client(t, srv)
 	walkthrough.CreatePods(t, c, "a", "b")
-	clock := informer.NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 
 	walkthrough.Say(t, "The Recorder wraps three things, each explicit at its call site: the ListerWatcher",
 		"Recorder 包住三样东西，每一样都在调用处写明：ListerWatcher")

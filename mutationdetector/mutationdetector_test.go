@@ -13,11 +13,12 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
 func TestDetectorRunReportsPeriodically(t *testing.T) {
-	clock := informer.NewFakeClock(time.Unix(0, 0))
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
 	reports := make(chan MutatedObject, 1)
 	d := New("pods")
 	d.Clock, d.Period = clock, time.Minute
@@ -73,7 +74,7 @@ func TestAttachedWhenEnabled(t *testing.T) {
 	t.Setenv("KUBE_CACHE_MUTATION_DETECTOR", "true")
 	srv := walkthrough.StartServer(t)
 	walkthrough.CreatePods(t, walkthrough.Client(t, srv), "web")
-	clock := informer.NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 	inf, _ := walkthrough.Informer(t, srv, clock)
 	found := make(chan MutatedObject, 1)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -105,7 +105,7 @@ func RetryOnConflict(backoff Backoff, fn func() error) error {
 }
 
 // onError is OnError with its clock given, so that tests can run the waits
-// on a FakeClock.
+// on clock/testing's FakeClock.
 func onError(clock informer.Clock, backoff Backoff, retriable func(error) bool, fn func() error) error {
 	for {
 		err := fn()

@@ -12,13 +12,14 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
 // instantClock is a Clock whose timers fire at once; it records the waits
 // asked for, so retry tests check their lengths without sleeping.
 type instantClock struct {
-	*informer.FakeClock
+	*testingclock.FakeClock
 	waits []time.Duration
 }
 
@@ -30,7 +31,7 @@ func (c *instantClock) NewTimer(d time.Duration) informer.Timer {
 var errConflict = &informer.StatusError{ErrStatus: informer.Status{Code: http.StatusConflict, Reason: informer.StatusReasonConflict, Message: "conflict"}}
 
 func TestOnErrorRetriesUntilSuccess(t *testing.T) {
-	clock := &instantClock{FakeClock: informer.NewFakeClock(time.Unix(0, 0))}
+	clock := &instantClock{FakeClock: testingclock.NewFakeClock(time.Unix(0, 0))}
 	calls := 0
 	err := onError(clock, Backoff{Steps: 5, Duration: 10 * time.Millisecond, Factor: 2}, informer.IsConflict, func() error {
 		calls++
@@ -46,7 +47,7 @@ func TestOnErrorRetriesUntilSuccess(t *testing.T) {
 }
 
 func TestOnErrorGivesUpWhenTriesRunOut(t *testing.T) {
-	clock := &instantClock{FakeClock: informer.NewFakeClock(time.Unix(0, 0))}
+	clock := &instantClock{FakeClock: testingclock.NewFakeClock(time.Unix(0, 0))}
 	calls := 0
 	err := onError(clock, DefaultRetry, informer.IsConflict, func() error { calls++; return errConflict })
 	if !informer.IsConflict(err) || calls != DefaultRetry.Steps || len(clock.waits) != DefaultRetry.Steps-1 {
@@ -60,7 +61,7 @@ func TestOnErrorGivesUpWhenTriesRunOut(t *testing.T) {
 }
 
 func TestOnErrorStopsAtOtherErrors(t *testing.T) {
-	clock := &instantClock{FakeClock: informer.NewFakeClock(time.Unix(0, 0))}
+	clock := &instantClock{FakeClock: testingclock.NewFakeClock(time.Unix(0, 0))}
 	boom := errors.New("boom")
 	calls := 0
 	err := onError(clock, DefaultRetry, informer.IsConflict, func() error { calls++; return boom })

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 	"github.com/learn-k8s/informer/listers"
@@ -32,7 +33,7 @@ func TestStep18TypedHelpers(t *testing.T) {
 	walkthrough.QuietLogs(t)
 	c := walkthrough.Client(t, srv)
 	walkthrough.CreatePods(t, c, "web", "doomed")
-	clock := informer.NewFakeClock(time.Now())
+	clock := testingclock.NewFakeClock(time.Now())
 	inf, _ := walkthrough.Informer(t, srv, clock)
 
 	var mu sync.Mutex

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -105,7 +106,7 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 
 // WaitStepping is WaitFor for code that waits on clock: whenever something
 // waits on it (a backoff, a period), the clock jumps a minute ahead.
-func WaitStepping(t testing.TB, clock *informer.FakeClock, what string, cond func() bool) {
+func WaitStepping(t testing.TB, clock *testingclock.FakeClock, what string, cond func() bool) {
 	t.Helper()
 	WaitFor(t, what, func() bool {
 		if clock.HasWaiters() {

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -223,7 +224,7 @@ func TestLab03RelistResourceVersion(t *testing.T) {
 
 func TestLab03BackoffSteps(t *testing.T) {
 	defer labStart(t, 3)()
-	clock := NewFakeClock(time.Unix(1000, 0))
+	clock := testingclock.NewFakeClock(time.Unix(1000, 0))
 	b := newBackoffManager(clock)
 	b.jitter = func(d time.Duration) time.Duration { return d }
 	var got []time.Duration

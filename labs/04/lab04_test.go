@@ -20,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 )
 
 // lab04Heard records handler calls as lines.
@@ -182,7 +184,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 	labCreate(t, s, "default", "a", nil, false)
 	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	h := &lab04Heard{}
-	clock := NewFakeClock(time.Unix(1000, 0))
+	clock := testingclock.NewFakeClock(time.Unix(1000, 0))
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, clock, 10*time.Second, &n)
 	if !labWaitFor(func() bool { return c.HasSynced() && len(h.get()) == 1 }) {
