@@ -308,8 +308,9 @@ func splitAlternatives(re string) []string {
 	return append(out, re[start:])
 }
 
-// pathRowRE matches a row of the reading path: the file, then its lines.
-var pathRowRE = regexp.MustCompile("^\\|(?: \\d+ \\|)? \\[`([A-Za-z0-9_]+\\.go)`\\]\\([^)]*\\) \\| (\\d+) \\|")
+// pathRowRE matches a row of the reading path: the file (a root file, or a
+// path such as clock/clock.go), then its lines.
+var pathRowRE = regexp.MustCompile("^\\|(?: \\d+ \\|)? \\[`([A-Za-z0-9_/]+\\.go)`\\]\\([^)]*\\) \\| (\\d+) \\|")
 
 // checkReadingPath checks the reading path of README.md and README.zh-CN.md.
 func checkReadingPath(files []string) []string {
