@@ -1,5 +1,5 @@
 // generate.go writes a lab workspace: a module of its own (informerlab)
-// holding the reading files, fakeapi/, their tests, every lab's graders
+// holding the reading files, fakeapi/, clock/, their tests, every lab's graders
 // and handouts, with one lab's functions stubbed. Everything is prepared in
 // memory and checked first, so a spec that no longer matches the reading
 // is reported and nothing is written.
@@ -121,7 +121,10 @@ func buildWorkspace(root string, lab Lab, solved bool) (out map[string][]byte, r
 		return nil, rule, err
 	}
 
-	for _, sub := range []string{"fakeapi", "testdata"} {
+	// clock/ whole: the first reading's clock/clock.go (the README names it
+	// with its folder, which readingFiles leaves out) and clock/testing, the
+	// fake clock the tests and graders move time with.
+	for _, sub := range []string{"fakeapi", "testdata", "clock"} {
 		if err := copyTree(root, sub, out, retarget); err != nil {
 			return nil, rule, err
 		}
@@ -225,8 +228,8 @@ func copyTree(root, sub string, out map[string][]byte, retarget func([]byte) []b
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if sub == "fakeapi" && strings.HasSuffix(p, "_test.go") {
-			return nil // fakeapi's own tests stay in the project: they grade no lab
+		if (sub == "fakeapi" || sub == "clock") && strings.HasSuffix(p, "_test.go") {
+			return nil // fakeapi's and clock's own tests stay in the project: they grade no lab
 		}
 		if strings.HasSuffix(p, ".go") {
 			b = retarget(b)
