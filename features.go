@@ -8,6 +8,8 @@
 // gates and their defaults) and newQueueFIFO in tools/cache controller.go,
 // which reads them. client-go reads them once per process (from
 // KUBE_FEATURE_<name> variables); here they are an option per informer.
+// It also holds DeltaFIFO.QueuedDeltas, a look inside the 1.32 pipeline's
+// queue for tools: v0.37.2's DeltaFIFO has none, so the first reading neither.
 //
 // Tutorial: the "what changed in client-go 1.33–1.37" chapter; the
 // walkthrough's Step03RealFIFO.
@@ -99,4 +101,19 @@ func newQueueFIFO(s *sharedIndexInformer, transform TransformFunc) (Queue, Proce
 		opts.KnownObjects = clientState
 	}
 	return NewRealFIFOWithOptions(opts), processBatch
+}
+
+// QueuedDeltas returns what the DeltaFIFO holds, without popping: one copy of
+// each queued key's Deltas (the objects are shared), in the order Pop hands
+// them out. client-go v0.37.2's DeltaFIFO has no way to look inside (it
+// dropped List, ListKeys, Get and GetByKey); this is for tools that show the
+// 1.32 pipeline's queue, such as examples/liveview, not for the informer.
+func (f *DeltaFIFO) QueuedDeltas() []Deltas {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	out := make([]Deltas, len(f.queue))
+	for i, key := range f.queue {
+		out[i] = append(Deltas(nil), f.items[key]...)
+	}
+	return out
 }

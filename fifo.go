@@ -226,43 +226,6 @@ func (f *DeltaFIFO) Resync() error {
 	return nil
 }
 
-// List returns the newest object of every queued key.
-func (f *DeltaFIFO) List() []any {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	list := make([]any, 0, len(f.items))
-	for _, key := range f.queue {
-		list = append(list, f.items[key].Newest().Object)
-	}
-	return list
-}
-
-// ListKeys returns the queued keys, in the order Pop will return them.
-func (f *DeltaFIFO) ListKeys() []string {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	return append([]string(nil), f.queue...)
-}
-
-// Get returns a copy of the Deltas queued for obj's key.
-func (f *DeltaFIFO) Get(obj any) (item any, exists bool, err error) {
-	key, err := f.KeyOf(obj)
-	if err != nil {
-		return nil, false, KeyError{Obj: obj, Err: err}
-	}
-	return f.GetByKey(key)
-}
-
-// GetByKey returns a copy of the Deltas queued for key (the objects are shared).
-func (f *DeltaFIFO) GetByKey(key string) (item any, exists bool, err error) {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	if d, exists := f.items[key]; exists {
-		return append(Deltas(nil), d...), true, nil
-	}
-	return nil, false, nil
-}
-
 // HasSynced reports whether the first Replace's keys are popped (or a write came first).
 func (f *DeltaFIFO) HasSynced() bool {
 	f.lock.RLock()

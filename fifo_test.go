@@ -52,15 +52,31 @@ func queued(t *testing.T, f *DeltaFIFO) []string {
 	t.Helper()
 	checkFIFOInvariant(t, f)
 	var out []string
-	for _, key := range f.ListKeys() {
-		item, _, _ := f.GetByKey(key)
+	for _, key := range fifoKeys(f) {
+		item, _ := fifoDeltas(f, key)
 		var parts []string
-		for _, d := range item.(Deltas) {
+		for _, d := range item {
 			parts = append(parts, describe(d))
 		}
 		out = append(out, key+": "+strings.Join(parts, ", "))
 	}
 	return out
+}
+
+// fifoKeys returns the queued keys in Pop order. client-go v0.37.2's DeltaFIFO
+// has no ListKeys or GetByKey any more, so the tests read its fields under its lock.
+func fifoKeys(f *DeltaFIFO) []string {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	return slices.Clone(f.queue)
+}
+
+// fifoDeltas returns a copy of the Deltas queued for key, and whether key is queued.
+func fifoDeltas(f *DeltaFIFO, key string) (Deltas, bool) {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	d, ok := f.items[key]
+	return slices.Clone(d), ok
 }
 
 // checkFIFOInvariant fails if the queue and the items map disagree, or if a
@@ -82,7 +98,7 @@ func checkFIFOInvariant(t *testing.T, f *DeltaFIFO) {
 // popOne pops an item that must already be queued (so Pop cannot block).
 func popOne(t *testing.T, f *DeltaFIFO) (d Deltas, isInInitialList bool) {
 	t.Helper()
-	if len(f.ListKeys()) == 0 {
+	if len(fifoKeys(f)) == 0 {
 		t.Fatal("popOne: nothing queued")
 	}
 	item, err := f.Pop(func(obj any, initial bool) error {
@@ -111,15 +127,12 @@ func TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder(t *testing.T) {
 	if got := queued(t, f); !slices.Equal(got, want) {
 		t.Fatalf("queued:\n got %q\nwant %q", got, want)
 	}
-	if got := describeObj(f.List()[0]); got != "ns/a@3" {
-		t.Errorf("List()[0] = %s, want the newest object ns/a@3", got)
-	}
 	d, _ := popOne(t, f)
 	if d.Oldest().Type != Added || d.Newest().Type != Updated {
 		t.Errorf("first pop = %v, want ns/a's deltas", d)
 	}
-	if got := f.ListKeys(); !slices.Equal(got, []string{"ns/b"}) {
-		t.Errorf("after one pop ListKeys = %v, want [ns/b]", got)
+	if got := fifoKeys(f); !slices.Equal(got, []string{"ns/b"}) {
+		t.Errorf("after one pop the queued keys are %v, want [ns/b]", got)
 	}
 	say(t, "Add a, Add b, Update a twice → a queued once with %d deltas, oldest first; the first pop hands all of them over.",
 		"Add a、Add b、两次 Update a → a 只排一次队，带 %d 个 Delta，最早的在前；第一次 Pop 把它们全部交出。", len(d))
@@ -355,7 +368,7 @@ func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T
 	// Without KnownObjects there is nothing to resync.
 	plain := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	must(t, plain.Resync())
-	if keys := plain.ListKeys(); len(keys) != 0 {
+	if keys := fifoKeys(plain); len(keys) != 0 {
 		t.Fatalf("Resync without KnownObjects queued %v", keys)
 	}
 	say(t, "known a, b, c; b has Updated queued; Resync queues %q; a second Resync changes nothing",
@@ -440,7 +453,7 @@ func TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue(t *testing.T) {
 	if _, err := f.Pop(func(any, bool) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("Pop err = %v, want the process error", err)
 	}
-	if keys := f.ListKeys(); len(keys) != 0 {
+	if keys := fifoKeys(f); len(keys) != 0 {
 		t.Fatalf("a failed item was requeued: %v", keys)
 	}
 }
@@ -500,7 +513,7 @@ func TestDeltaFIFOConcurrentAddAndPop(t *testing.T) {
 				if err := f.Add(pod(fmt.Sprintf("p%d-%d", p, i), "1")); err != nil {
 					t.Error(err)
 				}
-				f.ListKeys() // a concurrent reader too
+				fifoKeys(f) // a concurrent reader too
 			}
 		})
 	}
@@ -605,14 +618,14 @@ func TestDeltaFIFOTransformerError(t *testing.T) {
 	if err := f.Add(pod("bad", "1")); !errors.Is(err, boom) {
 		t.Fatalf("Add: err = %v, want the transformer's error", err)
 	}
-	if keys := f.ListKeys(); len(keys) != 0 {
+	if keys := fifoKeys(f); len(keys) != 0 {
 		t.Fatalf("a failed transform queued %v", keys)
 	}
 	// Replace stops at the failure, keeping what came before (as client-go).
 	if err := f.Replace([]any{pod("good", "1"), pod("bad", "1"), pod("after", "1")}, "1"); !errors.Is(err, boom) {
 		t.Fatalf("Replace: err = %v, want the transformer's error", err)
 	}
-	if keys := f.ListKeys(); !slices.Equal(keys, []string{"ns/good"}) {
+	if keys := fifoKeys(f); !slices.Equal(keys, []string{"ns/good"}) {
 		t.Fatalf("after a failed Replace the queue holds %v, want [ns/good]", keys)
 	}
 }
@@ -639,24 +652,5 @@ func TestDeltaFIFOKeyOf(t *testing.T) {
 				t.Fatalf("KeyOf = (%q, %v), want (%q, %v)", got, err, tt.want, tt.wantErr)
 			}
 		})
-	}
-}
-
-func TestDeltaFIFOGetReturnsACopy(t *testing.T) {
-	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	must(t, f.Add(pod("a", "1")))
-	item, exists, err := f.Get(pod("a", "ignored"))
-	if err != nil || !exists {
-		t.Fatalf("Get = (%v, %v, %v)", item, exists, err)
-	}
-	item.(Deltas)[0].Type = Deleted // must not reach the queue
-	if got := queued(t, f); got[0] != "ns/a: Added ns/a@1" {
-		t.Fatalf("changing Get's result changed the queue: %q", got)
-	}
-	if _, exists, _ := f.GetByKey("ns/missing"); exists {
-		t.Fatal("GetByKey of a missing key reports it exists")
-	}
-	if _, _, err := f.Get(42); err == nil {
-		t.Fatal("Get of an object without metadata: no error")
 	}
 }

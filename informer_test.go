@@ -138,9 +138,9 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	must(t, f.Add(nginx("1")))
 	must(t, f.Update(nginx("2")))
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "3"}}))
-	say(t, "  queued keys: %v", "  排队中的键：%v", f.ListKeys())
-	if !slices.Equal(f.ListKeys(), []string{"default/nginx-pod", "default/redis"}) {
-		t.Fatalf("keys = %v", f.ListKeys())
+	say(t, "  queued keys: %v", "  排队中的键：%v", fifoKeys(f))
+	if !slices.Equal(fifoKeys(f), []string{"default/nginx-pod", "default/redis"}) {
+		t.Fatalf("keys = %v", fifoKeys(f))
 	}
 
 	say(t, "Pop hands the first key to a process function, with all its deltas at once.", "Pop 把队首的键连同它的全部 Delta 一次交给处理函数。")
@@ -158,9 +158,9 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	say(t, "(000 §3.1 says the queue drops older resource versions; client-go never does.)", "（000 §3.1 说队列会丢弃较旧的资源版本；client-go 从来不这样做。）")
 	must(t, f.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "4"}}))
 	must(t, f.Delete(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "redis", ResourceVersion: "5"}}))
-	item, _, _ := f.GetByKey("default/redis")
-	say(t, "  default/redis holds %d deltas: Added, then one Deleted", "  default/redis 有 %d 个 Delta：Added，然后一个 Deleted", len(item.(Deltas)))
-	if d := item.(Deltas); len(d) != 2 || d.Newest().Type != Deleted {
+	item, _ := fifoDeltas(f, "default/redis")
+	say(t, "  default/redis holds %d deltas: Added, then one Deleted", "  default/redis 有 %d 个 Delta：Added，然后一个 Deleted", len(item))
+	if d := item; len(d) != 2 || d.Newest().Type != Deleted {
 		t.Fatalf("deltas = %v", d)
 	}
 
@@ -168,8 +168,8 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在监视时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: "6"}}))
 	must(t, f.Replace([]any{nginx("7")}, "7"))
-	item, _, _ = f.GetByKey("default/web")
-	tomb, ok := item.(Deltas).Newest().Object.(DeletedFinalStateUnknown)
+	item, _ = fifoDeltas(f, "default/web")
+	tomb, ok := item.Newest().Object.(DeletedFinalStateUnknown)
 	say(t, "  default/web now ends with: Deleted %s", "  default/web 的 Delta 列表最后一项是：Deleted %s", describeObj(tomb))
 	if !ok || tomb.Key != "default/web" {
 		t.Fatalf("deltas = %v", item)
@@ -508,11 +508,11 @@ func TestStep07Bookmarks(t *testing.T) {
 		createPod(t, s, "elsewhere", "p"+strconv.Itoa(i), nil)
 	}
 	waitFor(t, "a bookmark at the server's version", func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() })
-	item, _, _ := fifo.GetByKey("default/web")
+	item, _ := fifoDeltas(fifo, "default/web")
 	say(t, "  LastSyncResourceVersion %s → %s;", "  LastSyncResourceVersion 从 %s 变成 %s；", before, r.LastSyncResourceVersion())
 	say(t, "  the queue still holds %v, default/web with %d delta (Replaced)",
-		"  队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）", fifo.ListKeys(), len(item.(Deltas)))
-	if keys := fifo.ListKeys(); len(keys) != 1 || len(item.(Deltas)) != 1 {
+		"  队列里仍然只有 %v，default/web 只有 %d 个 Delta（Replaced）", fifoKeys(fifo), len(item))
+	if keys := fifoKeys(fifo); len(keys) != 1 || len(item) != 1 {
 		t.Fatalf("a bookmark queued something: keys %v, deltas %v", keys, item)
 	}
 	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server",

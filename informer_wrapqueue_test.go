@@ -53,8 +53,8 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 	createPod(t, s, "default", "b", nil)
 	relabelPod(t, s, "default", "a", map[string]string{"v": "2"})
 	waitFor(t, "two keys queued, a with two deltas", func() bool {
-		d, ok, _ := fifo.GetByKey("default/a")
-		return ok && len(d.(Deltas)) == 2 && len(fifo.ListKeys()) == 2
+		d, ok := fifoDeltas(fifo, "default/a")
+		return ok && len(d) == 2 && len(fifoKeys(fifo)) == 2
 	})
 	if len(rec.get()) != 0 {
 		t.Fatalf("the handler was told %q while the consumer was held", rec.get())
@@ -62,7 +62,7 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 
 	gate <- struct{}{} // exactly one Pop: default/a with both its deltas
 	rec.waitLine(t, "update default/a")
-	if got := fifo.ListKeys(); len(got) != 1 || got[0] != "default/b" {
+	if got := fifoKeys(fifo); len(got) != 1 || got[0] != "default/b" {
 		t.Fatalf("after one Pop the queue holds %q, want [default/b]", got)
 	}
 	if rec.has("add default/b initial=false") {

@@ -68,7 +68,7 @@ var Labs = []Lab{
 			"TestDeltaFIFOHasSyncedAcrossTheInitialList", "TestDeltaFIFOPopAfterClose",
 			"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", "TestDeltaFIFOPopBlocksUntilAnAddOrClose",
 			"TestDeltaFIFOConcurrentAddAndPop", "TestDeltaFIFOReplaceFailingPartWay", "TestDeltaFIFOHasSyncedShortcuts",
-			"TestDeltaFIFOTransformerRules", "TestDeltaFIFOTransformerError", "TestDeltaFIFOGetReturnsACopy",
+			"TestDeltaFIFOTransformerRules", "TestDeltaFIFOTransformerError",
 			"TestStep02DeltaFIFO"},
 	},
 	{

@@ -31,12 +31,9 @@ type queuedKey struct {
 // queuedKeys lists a DeltaFIFO's keys with their Deltas, in Pop order.
 func queuedKeys(f *informer.DeltaFIFO) []queuedKey {
 	out := []queuedKey{}
-	for _, key := range f.ListKeys() {
-		item, exists, _ := f.GetByKey(key)
-		if !exists {
-			continue // popped meanwhile
-		}
-		out = append(out, queuedKey{Key: key, Deltas: deltasOf(item.(informer.Deltas))})
+	for _, ds := range f.QueuedDeltas() {
+		key, _ := f.KeyOf(ds) // the newest object's: the key it is queued under
+		out = append(out, queuedKey{Key: key, Deltas: deltasOf(ds)})
 	}
 	return out
 }

@@ -20,7 +20,7 @@ import (
 // queuedLocked reports whether anything waits; the caller holds p.mu.
 func (p *pacedQueue) queuedLocked() bool {
 	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
-		return len(f.ListKeys()) > 0
+		return len(f.QueuedDeltas()) > 0
 	}
 	return len(p.mirror) > 0
 }
@@ -29,7 +29,7 @@ func (p *pacedQueue) queuedLocked() bool {
 // anything but a RealFIFO's Bookmarks, which pass the gate by themselves.
 func (p *pacedQueue) stepWorthyLocked() bool {
 	if f, ok := p.Queue.(*informer.DeltaFIFO); ok {
-		return len(f.ListKeys()) > 0
+		return len(f.QueuedDeltas()) > 0
 	}
 	for _, d := range p.mirror {
 		if d.Type != informer.Bookmark {
