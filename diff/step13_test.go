@@ -77,9 +77,9 @@ func TestStep13SnapshotDiff(t *testing.T) {
 	}
 	walkthrough.Must(t, fifo.Replace(items, list.ResourceVersion))
 	var relist diff.Changes
-	for _, key := range fifo.ListKeys() {
-		item, _, _ := fifo.GetByKey(key)
-		newest := item.(informer.Deltas).Newest()
+	for _, deltas := range fifo.QueuedDeltas() {
+		key, _ := fifo.KeyOf(deltas)
+		newest := deltas.Newest()
 		old, knew, _ := known.GetByKey(key)
 		switch {
 		case newest.Type == informer.Deleted:
