@@ -1,5 +1,8 @@
-// controller.go holds the run loop: a Reflector fills a queue, the loop pops it, a timer resyncs.
-// client-go counterpart: tools/cache controller.go (and reflector.go's resync).
+// controller.go holds the run loop: a Reflector fills a queue, the loop pops it, a timer resyncs
+// (RunEvery, at the end, with the root's names for package clock's Clock, Timer and RealClock;
+// tests move time with clock/testing's FakeClock).
+// client-go counterpart: tools/cache controller.go (and reflector.go's resync); RunEvery is
+// apimachinery's wait.Until, on a k8s.io/utils/clock Clock.
 // Tutorial: 004 §4.2 (the controller run loop) and §4.4 (resync).
 
 package informer
@@ -11,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/learn-k8s/informer/clock"
 )
 
 // ReflectorStore is what a Reflector writes into: a queue, or any Store.
@@ -128,4 +133,29 @@ func (c *controller) LastSyncResourceVersion() string {
 		return r.LastSyncResourceVersion()
 	}
 	return ""
+}
+
+// Clock, Timer and RealClock are package clock's (k8s.io/utils/clock in
+// client-go), named here so that Options read informer.Clock.
+type (
+	Clock     = clock.Clock
+	Timer     = clock.Timer
+	RealClock = clock.RealClock
+)
+
+// RunEvery calls f every period on clock, counted from the end of the last
+// call, until ctx ends. Unlike client-go's wait.Until, the first call comes
+// after one period. The resync timer and the detector packages use it.
+func RunEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
+	t := clock.NewTimer(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+		}
+		f()
+		t.Reset(period)
+	}
 }

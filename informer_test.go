@@ -687,7 +687,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429,",
 		"第 11 步 — 出错的时候：监视断开、服务器宕机、429，")
 	say(t, "and 410 after a compaction.", "以及压缩之后的 410。")
-	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go, reflector.go, backoff.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go、reflector.go、backoff.go。")
+	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go (with the backoff), reflector.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go（含退避）、reflector.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)

@@ -160,7 +160,7 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 
 	stopServer(t, s, lw)
 	base := backoffInitial
-	var sinceReset time.Duration // the backoff starts over every two minutes (backoff.go)
+	var sinceReset time.Duration // the backoff starts over every two minutes (reflector_watch.go)
 	for i := range 10 {
 		if sinceReset > backoffResetAfter {
 			base, sinceReset = backoffInitial, 0

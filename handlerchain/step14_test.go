@@ -26,8 +26,8 @@ import (
 func TestStep14HandlerChains(t *testing.T) {
 	walkthrough.Say(t, "Step 14 — handler chains, filters, and handlers added and removed at run time.", "第 14 步 — 处理器链、过滤，以及运行中增删处理器。")
 	walkthrough.Say(t, "Tutorial 004 §4.3 and 000 ch. 5 (hot upgrade).", "教程 004 §4.3 和 000 第五章（热升级）。")
-	walkthrough.Say(t, "File: handlerchain/handlerchain.go (with the root's handlers.go).",
-		"文件：handlerchain/handlerchain.go（以及根包的 handlers.go）。")
+	walkthrough.Say(t, "File: handlerchain/handlerchain.go (with the root's informer_handlers.go).",
+		"文件：handlerchain/handlerchain.go（以及根包的 informer_handlers.go）。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
 	ctx := context.Background()
