@@ -18,7 +18,7 @@
 //	Reflector          list, watch, relist after 410, back off   reflector.go, reflector_watch.go
 //	  │  Add / Update / Delete / Replace(list, resourceVersion)
 //	  ▼
-//	DeltaFIFO          one entry per key, its deltas in order     delta.go, fifo.go
+//	DeltaFIFO          one entry per key, its deltas in order     fifo.go
 //	  │  Pop
 //	  ▼
 //	controller         the run loop and the resync timer          controller.go

@@ -8,8 +8,8 @@
 // gates and their defaults) and newQueueFIFO in tools/cache controller.go,
 // which reads them. client-go reads them once per process (from
 // KUBE_FEATURE_<name> variables); here they are an option per informer.
-// It also holds DeltaFIFO.QueuedDeltas, a look inside the 1.32 pipeline's
-// queue for tools: v0.37.2's DeltaFIFO has none, so the first reading neither.
+// It also holds two looks at a DeltaFIFO from outside that the first reading
+// does without: IsClosed, as client-go's, and QueuedDeltas, for tools.
 //
 // Tutorial: the "what changed in client-go 1.33–1.37" chapter; the
 // walkthrough's Step03RealFIFO.
@@ -116,4 +116,11 @@ func (f *DeltaFIFO) QueuedDeltas() []Deltas {
 		out[i] = append(Deltas(nil), f.items[key]...)
 	}
 	return out
+}
+
+// IsClosed reports whether Close was called, as client-go's DeltaFIFO.IsClosed.
+func (f *DeltaFIFO) IsClosed() bool {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	return f.closed
 }

@@ -130,7 +130,7 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 func TestStep02DeltaFIFO(t *testing.T) {
 	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2.",
 		"第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2。")
-	say(t, "Files: delta.go, fifo.go.", "文件：delta.go、fifo.go。")
+	say(t, "File: fifo.go.", "文件：fifo.go。")
 
 	say(t, "The Reflector writes changes into a DeltaFIFO. Each key is queued once;", "Reflector 把变化写进 DeltaFIFO。每个键只排一次队；")
 	say(t, "what happens to it while it waits piles up as Deltas, oldest first.", "它排队期间发生的事情作为 Delta 依次累积，最早的在前。")
@@ -233,7 +233,7 @@ func (n namedThing) GetName() string      { return n.name }
 func TestStep05ListWatch(t *testing.T) {
 	say(t, "Step 5 — ListWatch: all a Reflector asks of an API server. Tutorial 004 §2.4.",
 		"第 5 步 — ListWatch：Reflector 对 API server 的全部要求。教程 004 §2.4。")
-	say(t, "Files: listwatch.go, restclient.go, watch.go.", "文件：listwatch.go、restclient.go、watch.go。")
+	say(t, "Files: restclient.go, watch.go.", "文件：restclient.go、watch.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
 	createPod(t, s, "kube-system", "dns", nil)
@@ -579,7 +579,7 @@ func TestStep08RunLoop(t *testing.T) {
 	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
 	<-done
-	if !fifo.IsClosed() {
+	if !fifoClosed(fifo) {
 		t.Fatal("the FIFO should be closed")
 	}
 }

@@ -22,7 +22,7 @@ import (
 
 // The three deltas that stand for the whole queue rather than one object,
 // which only a RealFIFO queues (DeltaType and the per-object ones are in
-// delta.go).
+// fifo.go).
 const (
 	// ReplacedAll: a whole relist in one delta, emitted by a RealFIFO with
 	// AtomicEvents instead of one Replaced per object. Its Object is a

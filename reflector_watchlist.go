@@ -148,7 +148,7 @@ func (s transformingStore) Update(obj any) error { return s.Add(obj) }
 // streaming list; the first reading's DeltaFIFO applies it itself).
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 
-// The values of ResourceVersionMatch (listwatch.go): how a list reads ResourceVersion.
+// The values of ResourceVersionMatch (restclient.go): how a list reads ResourceVersion.
 const (
 	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
 	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
