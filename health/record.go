@@ -18,15 +18,16 @@ import (
 )
 
 // listed records a completed list.
+// Like resynced, it counts under the lock that guards the time.
 func (r *Recorder) listed() {
+	now := r.clock.Now()
+	r.mu.Lock()
+	r.lastList = now
 	r.lists.Add(1)
 	if r.expiredSeen.Swap(false) {
 		r.relistsAfterExpired.Add(1)
 	}
 	r.watchesSinceList.Store(0)
-	now := r.clock.Now()
-	r.mu.Lock()
-	r.lastList = now
 	r.mu.Unlock()
 }
 
@@ -66,10 +67,12 @@ func (r *Recorder) failed(err error) {
 	r.mu.Unlock()
 }
 
-// resynced records a resync that started at start and took took.
+// resynced records a resync that started at start and took took. The count
+// goes up under the same lock as the time, so that Health never shows a
+// resync counted without its time.
 func (r *Recorder) resynced(start time.Time, took time.Duration) {
-	r.resyncs.Add(1)
 	r.mu.Lock()
 	r.lastResync, r.lastResyncDuration = start, took
+	r.resyncs.Add(1)
 	r.mu.Unlock()
 }
