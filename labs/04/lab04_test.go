@@ -87,14 +87,14 @@ func TestLab04RunLoopDeliversEveryChange(t *testing.T) {
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, nil, 0, &n)
 	if !labWaitFor(c.HasSynced) {
-		labFailf(t, 4, 2, "HasSynced: expected true once the first list was popped and processed, still false", "HasSynced：第一次 List 的内容被 Pop 并处理后应为 true，实际仍为 false")
+		labFailf(t, 4, 2, "HasSynced: expected true once the first list was popped and processed, still false", "HasSynced：第一次 list 的内容被 Pop 并处理后应为 true，实际仍为 false")
 		return
 	}
 	rv1 := labCreate(t, s, "default", "b", nil, false)
 	rv2 := labCreate(t, s, "default", "b", map[string]string{"x": "y"}, true)
 	labDelete(t, s, "default", "a")
 	if !labWaitFor(func() bool { return len(h.get()) == 4 }) {
-		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "处理器调用：期望 4 次（List 的 add，然后 add、update、delete），实际 %v", h.get())
+		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "处理器调用：期望 4 次（list 的 add，然后 add、update、delete），实际 %v", h.get())
 		return
 	}
 	want := []string{"add default/a@" + rvA, "add default/b@" + rv1,
@@ -188,7 +188,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, clock, 10*time.Second, &n)
 	if !labWaitFor(func() bool { return c.HasSynced() && len(h.get()) == 1 }) {
-		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 List 的 add，实际 %v", h.get())
+		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 list 的 add，实际 %v", h.get())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Contains(clock.Waiters(), 10*time.Second) }) {
