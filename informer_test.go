@@ -643,7 +643,7 @@ func TestStep09SharedInformer(t *testing.T) {
 }
 
 func TestStep10Resync(t *testing.T) {
-	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的事件处理器会再收到缓存里的每个对象，")
+	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求重新同步的事件处理器会再收到缓存里的每个对象，")
 	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -659,7 +659,7 @@ func TestStep10Resync(t *testing.T) {
 		r.waitLine(t, "add default/a initial=true")
 	}
 
-	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：resync 定时器触发；只有周期 30 秒的事件处理器到期。")
+	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：重新同步定时器触发；只有周期 30 秒的事件处理器到期。")
 	waitFor(t, "the resync timer", clock.HasWaiters)
 	clock.Step(30 * time.Second)
 	every30s.waitLine(t, "update default/a same")
@@ -669,7 +669,7 @@ func TestStep10Resync(t *testing.T) {
 	if every60s.has("update default/a same") || never.has("update default/a same") {
 		t.Fatalf("resync reached a handler that was not due: 60s=%v never=%v", every60s.get(), never.get())
 	}
-	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性事件处理器都到期；周期为 0 的事件处理器从不 resync。")
+	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性事件处理器都到期；周期为 0 的事件处理器从不重新同步。")
 	clock.Step(30 * time.Second)
 	every60s.waitLine(t, "update default/a same")
 	createPod(t, s, "default", "marker-2", nil)

@@ -25,7 +25,7 @@ import (
 func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.Say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors,",
 		"第 15 步 — 健康指标：新鲜度、list、重新 list、监视重启、错误、")
-	walkthrough.Say(t, "resync, a stuck handler.", "resync、卡住的事件处理器。")
+	walkthrough.Say(t, "resync, a stuck handler.", "重新同步、卡住的事件处理器。")
 	walkthrough.Say(t, "Tutorial 000 ch. 5 (observability, backpressure); package health.", "教程 000 第五章（可观测性、背压）；包 health。")
 	srv := walkthrough.StartServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
@@ -79,7 +79,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	}
 	walkthrough.WaitFor(t, "the three adds handled", func() bool { h := rec.Health(inf).Handlers[0]; return h.Handled == 3 && !h.InProgress })
 
-	walkthrough.Say(t, "A minute on, the resync runs (locally: it asks the server nothing).", "又过一分钟，resync 运行（在本地：不问服务器任何东西）。")
+	walkthrough.Say(t, "A minute on, the resync runs (locally: it asks the server nothing).", "又过一分钟，重新同步运行（在本地：不问服务器任何东西）。")
 	clock.Step(30 * time.Second)
 	walkthrough.WaitFor(t, "the resync", func() bool { return rec.Health(inf).Resyncs == 1 })
 	if h := rec.Health(inf); !h.LastResyncTime.Equal(clock.Now()) || h.Lists != 1 {

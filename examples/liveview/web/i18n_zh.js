@@ -40,7 +40,7 @@ I18N.zh = {
   "for": "已持续", "times": "×{n}，最后一次在 {at}",
   "queue.meta": "排队 {n} 个 key · 已 Pop {pops} 次",
   "queue.metaReal": "按顺序排队 {n} 个 delta · 已 Pop {pops} 次",
-  "queue.paused": "已暂停：每一步 Pop 一个条目（Bookmark 自行通过）",
+  "queue.paused": "已暂停：每一步 Pop 一个条目（书签自行通过）",
   "queue.empty": "空", "cache.empty": "空",
   "index": "索引", "pending": "积压", "received": "已收到", "delay": "每个事件耗时",
   "legend.next": "下一个 Pop", "legend.popped": "刚被 Pop", "legend.spot": "场景讲的对象",
