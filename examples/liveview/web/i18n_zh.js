@@ -28,7 +28,7 @@ I18N.zh = {
   "p.cache": "缓存：Indexer", "p.handlers": "事件处理器", "p.feed": "全部事件，按顺序", "p.control": "操作",
   "t.server": "fakeapi（<code>fakeapi/store.go</code>、<code>fakeapi/watch.go</code>）保存每个 Pod 及其资源版本，并保留一段最近事件的窗口：从窗口内的版本开始监视能接着收事件，从更早的版本开始会得到 410 Expired。教程：Step05 ListWatch、Step11 WhenThingsGoWrong。",
   "t.wire": "Reflector（<code>reflector.go</code>、<code>reflector_watch.go</code>）先 list 一次，再从 list 返回的资源版本开始监视；BOOKMARK 只推进版本，410 ERROR 结束监视，下一轮重新 list；失败后退避。教程：Step06 Reflector、Step07 Bookmarks。",
-  "t.queue": "RealFIFO（<code>realfifo.go</code>）是 client-go v0.37.2 使用的队列，按顺序保留每一条通知，一次重新 list 是一个 ReplacedAll。DeltaFIFO（<code>fifo.go</code>、<code>delta.go</code>）是 client-go ≤1.32 的队列，每个 key 只排队一次，累积它的 Deltas，直到运行循环（<code>controller.go</code>）把它们 Pop 出来。教程：Step02 DeltaFIFO、Step03 RealFIFO、Step08 RunLoop。",
+  "t.queue": "RealFIFO（<code>realfifo.go</code>）是 client-go v0.37.2 使用的队列，按顺序保留每一条通知，一次重新 list 是一个 ReplacedAll。DeltaFIFO（<code>fifo.go</code>）是 client-go ≤1.32 的队列，每个 key 只排队一次，累积它的 Deltas，直到运行循环（<code>controller.go</code>）把它们 Pop 出来。教程：Step02 DeltaFIFO、Step03 RealFIFO、Step08 RunLoop。",
   "t.cache": "每个被 Pop 的条目都先更新 Indexer（<code>store.go</code>、<code>thread_safe_store.go</code>），然后才通知事件处理器；每个索引把一个值映射到对象的 key 集合。教程：Step04 StoreAndIndexes。",
   "t.handlers": "每个事件处理器（<code>processor.go</code>、<code>informer_handlers.go</code>）有自己的缓冲区和 goroutine：慢的只会让自己的积压变长。重新同步把缓存内容以资源版本不变的更新重新投递。教程：Step09 SharedInformer、Step10 Resync。",
   "t.feed": "每个操作、请求、监视事件、队列写入、Pop、缓存写入和事件处理器调用，最早的在最上面，按观察者看到的顺序排列（<code>examples/liveview</code>）。",

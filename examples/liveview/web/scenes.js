@@ -85,7 +85,7 @@ const SCENES = [
     run: async (api, c) => { c.key2 = (await api.act("create")).text; await api.see("OnAdd", e => e.kind === "OnAdd" && e.key === c.key2); }},
 ]},
 {id: "missed", title: {en: "3 · The missed deletion: 410, relist, tombstone", zh: "3 · 错过的删除：410、重新 list、墓碑"}, steps: [
-  {panels: ["server", "wire"], press: ["update", "down"], read: "backoff.go, reflector_watch.go", next: "Step11 WhenThingsGoWrong",
+  {panels: ["server", "wire"], press: ["update", "down"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong",
     en: "After one event on the watch, the <b>server goes down</b>. The watch ends and every new try fails: connection refused (panel 2 counts the tries on one line). The Reflector <b>backs off</b>, 800 ms doubling, with jitter; it does not list.",
     zh: "监视上来过一个事件之后，<b>服务器下线</b>。监视结束，之后每次尝试都失败：连接被拒绝（面板 2 在一行里计数）。Reflector <b>退避</b>，800 毫秒起逐次翻倍，带抖动；它不重新 list。",
     run: async (api, c) => {
@@ -170,7 +170,7 @@ const SCENES = [
     }},
 ]},
 {id: "fifos", title: {en: "6 · DeltaFIFO vs RealFIFO on the same history", zh: "6 · 同一段历史：DeltaFIFO 与 RealFIFO"}, steps: [
-  {panels: ["queue"], press: ["queue", "pause"], read: "fifo.go, delta.go", next: "Step02 DeltaFIFO",
+  {panels: ["queue"], press: ["queue", "pause"], read: "fifo.go", next: "Step02 DeltaFIFO",
     en: "First the <b>DeltaFIFO</b>, the queue of client-go ≤1.32 (a clean switch: a new informer; the handlers carry over). The consumer is <b>paused</b>, so what comes in stays in the queue.",
     zh: "先看 <b>DeltaFIFO</b>，client-go ≤1.32 的队列（干净地切换：新建一个 Informer，事件处理器保留）。消费者已<b>暂停</b>，进来的东西都留在队列里。",
     run: api => fresh(api, "DeltaFIFO")},
