@@ -51,13 +51,13 @@ type Decoder struct {
 	buf    []byte // read and not yet used: buf[start:]
 	start  int
 	err    error         // what the body's Read returned last, once not nil
-	shared *sharedValues // made for the first generic object
+	shared *sharedValues // made for the first object
 }
 
 // NewDecoder returns a decoder over r. Generic objects keep numbers as
-// json.Number, as json.Decoder with UseNumber does, and share their equal
-// values (see sharedValues); typed objects decode as json.Unmarshal would
-// decode them.
+// json.Number, as json.Decoder with UseNumber does; typed objects decode as
+// json.Unmarshal would decode them. Both share their equal strings (see
+// sharedValues).
 func NewDecoder(r io.Reader, layout Layout) *Decoder {
 	return &Decoder{r: r, layout: layout}
 }
@@ -173,18 +173,18 @@ func (d *Decoder) more(closing byte, first bool) (bool, error) {
 // struct that keeps its unknown members by decodeStruct, anything else by
 // encoding/json.
 func (d *Decoder) decodeAt(data []byte, i int, target any) (int, error) {
+	if d.shared == nil {
+		d.shared = newSharedValues()
+	}
 	if d.layout.Content != nil {
 		if m := d.layout.Content(target); m != nil {
-			if d.shared == nil {
-				d.shared = newSharedValues()
-			}
 			obj, end, err := d.readObject(data, i, 0)
 			*m = obj
 			return end, err
 		}
 	}
 	if d.layout.Unknown != nil && d.layout.Unknown(target) != nil {
-		return decodeStruct(data, i, reflect.ValueOf(target).Elem(), d.layout.Unknown)
+		return decodeStruct(data, i, reflect.ValueOf(target).Elem(), d.layout.Unknown, d.shared)
 	}
 	end, ok := endOfValue(data, i)
 	if !ok {

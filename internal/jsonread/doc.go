@@ -15,7 +15,8 @@
 //     (an escape, a float, a time with an offset) sends that level back to
 //     the struct's own UnmarshalJSON, which is the reference.
 //   - A generic object becomes the maps encoding/json makes with UseNumber
-//     (generic.go), its equal strings, numbers and keys shared (shared.go).
+//     (generic.go), its equal strings, numbers and keys shared (shared.go);
+//     a typed struct's equal strings are shared too.
 //
 // encoding/json is its reference throughout: the tests decode every saved
 // object and every fuzzed input both ways and compare. It never imports

@@ -24,8 +24,8 @@ import (
 // returns the offset just after it. It reports read=false, having perhaps
 // half-filled field, when the value is not in a form it reads; the caller
 // then decodes the struct around it again, by its UnmarshalJSON. An error
-// means the text is broken.
-type fastReader func(data []byte, i int, field reflect.Value) (end int, read bool, err error)
+// means the text is broken. Strings come from shared (see shared.go).
+type fastReader func(data []byte, i int, field reflect.Value, shared *sharedValues) (end int, read bool, err error)
 
 var (
 	timeType            = reflect.TypeFor[time.Time]()
@@ -74,8 +74,8 @@ func readerFor(t reflect.Type, unknown unknownOf) fastReader {
 
 // readStruct reads a typed struct.
 func readStruct(unknown unknownOf) fastReader {
-	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
-		end, err := decodeStruct(data, i, field, unknown)
+	return func(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
+		end, err := decodeStruct(data, i, field, unknown, shared)
 		return end, err == nil, err
 	}
 }
@@ -83,7 +83,7 @@ func readStruct(unknown unknownOf) fastReader {
 // readStructs reads a list of typed structs; [] is an empty list, not nil,
 // as encoding/json makes it.
 func readStructs(unknown unknownOf) fastReader {
-	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+	return func(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 		if data[i] != '[' {
 			return 0, false, nil
 		}
@@ -92,7 +92,7 @@ func readStructs(unknown unknownOf) fastReader {
 		for n := 0; i < len(data) && data[i] != ']'; n++ {
 			field.Grow(1)
 			field.SetLen(n + 1)
-			end, err := decodeStruct(data, i, field.Index(n), unknown)
+			end, err := decodeStruct(data, i, field.Index(n), unknown, shared)
 			if err != nil {
 				return 0, false, err
 			}
@@ -113,8 +113,8 @@ func readStructs(unknown unknownOf) fastReader {
 // staying on the fast path. A null inside a list or map is left to the
 // struct's UnmarshalJSON, which refuses it.
 func orUnmarshal(read fastReader) fastReader {
-	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
-		if end, ok, err := read(data, i, field); ok || err != nil {
+	return func(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
+		if end, ok, err := read(data, i, field, shared); ok || err != nil {
 			return end, ok, err
 		}
 		end, ok := endOfValue(data, i)
@@ -146,9 +146,9 @@ func holdsNull(text []byte) bool {
 
 // readPointer reads a pointer's target with elem.
 func readPointer(elem fastReader) fastReader {
-	return func(data []byte, i int, field reflect.Value) (int, bool, error) {
+	return func(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 		target := reflect.New(field.Type().Elem())
-		end, read, err := elem(data, i, target.Elem())
+		end, read, err := elem(data, i, target.Elem(), shared)
 		if read && err == nil {
 			field.Set(target)
 		}
@@ -157,16 +157,16 @@ func readPointer(elem fastReader) fastReader {
 }
 
 // readString reads a plain string (see plainString).
-func readString(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readString(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	text, end, ok := plainString(data, i)
 	if ok {
-		field.SetString(string(text))
+		field.SetString(shared.text(text))
 	}
 	return end, ok, nil
 }
 
 // readBool reads true or false.
-func readBool(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readBool(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	end, ok := endOfValue(data, i)
 	if !ok {
 		return 0, false, nil
@@ -185,7 +185,7 @@ func readBool(data []byte, i int, field reflect.Value) (int, bool, error) {
 // readInt reads an integer written as JSON writes one (-?(0|[1-9][0-9]*))
 // with up to 18 digits, which cannot overflow an int64; the field's own
 // range is checked too.
-func readInt(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readInt(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	end, ok := endOfValue(data, i)
 	if !ok {
 		return 0, false, nil
@@ -218,7 +218,7 @@ func readInt(data []byte, i int, field reflect.Value) (int, bool, error) {
 // readTime reads a time in UTC written as time.Time writes it (RFC 3339
 // with as many fractional digits as it needs and a Z), which then also
 // reads back as written; encoding/json reads the other forms.
-func readTime(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readTime(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	text, end, ok := plainString(data, i)
 	if !ok || len(text) == 0 || text[len(text)-1] != 'Z' {
 		return 0, false, nil
@@ -233,7 +233,7 @@ func readTime(data []byte, i int, field reflect.Value) (int, bool, error) {
 }
 
 // readStringMap reads an object of plain strings (labels, annotations).
-func readStringMap(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readStringMap(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	if data[i] != '{' {
 		return 0, false, nil
 	}
@@ -250,7 +250,7 @@ func readStringMap(data []byte, i int, field reflect.Value) (int, bool, error) {
 		if !ok {
 			return 0, false, nil
 		}
-		m[string(key)] = string(value)
+		m[shared.text(key)] = shared.text(value)
 		var err error
 		if i, err = afterElement(data, end, '}'); err != nil {
 			return 0, false, nil
@@ -264,7 +264,7 @@ func readStringMap(data []byte, i int, field reflect.Value) (int, bool, error) {
 }
 
 // readStrings reads a list of plain strings (command, args, finalizers).
-func readStrings(data []byte, i int, field reflect.Value) (int, bool, error) {
+func readStrings(data []byte, i int, field reflect.Value, shared *sharedValues) (int, bool, error) {
 	if data[i] != '[' {
 		return 0, false, nil
 	}
@@ -274,7 +274,7 @@ func readStrings(data []byte, i int, field reflect.Value) (int, bool, error) {
 		if !ok {
 			return 0, false, nil
 		}
-		list = append(list, string(text))
+		list = append(list, shared.text(text))
 		var err error
 		if i, err = afterElement(data, end, ']'); err != nil {
 			return 0, false, nil

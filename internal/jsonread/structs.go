@@ -104,8 +104,8 @@ type keptMember struct{ name, value []byte }
 
 // decodeStruct decodes the JSON object that starts at data[i] into v, a
 // typed struct whose pointer unknown knows, and returns the offset just
-// after the object.
-func decodeStruct(data []byte, i int, v reflect.Value, unknown unknownOf) (int, error) {
+// after the object. Its strings come from shared (see shared.go).
+func decodeStruct(data []byte, i int, v reflect.Value, unknown unknownOf, shared *sharedValues) (int, error) {
 	if i >= len(data) || data[i] != '{' {
 		return 0, errBadJSON
 	}
@@ -130,7 +130,7 @@ func decodeStruct(data []byte, i int, v reflect.Value, unknown unknownOf) (int, 
 		}
 		valueStart, end, typed, read := spaceEnd(data, i+1), 0, false, true
 		if f, known := table.byName[string(name)]; known {
-			if end, typed, read, err = f.set(data, valueStart, v); err != nil {
+			if end, typed, read, err = f.set(data, valueStart, v, shared); err != nil {
 				return 0, fmt.Errorf("%s: %w", name, err)
 			}
 		} else if end, ok = endOfValue(data, valueStart); !ok {
@@ -174,7 +174,7 @@ func decodeAgain(data []byte, start int, v reflect.Value) (int, error) {
 // returns the offset just after it. typed=false, with the field left zero,
 // means the member stays raw: a null or a zero value. read=false means the
 // value is in a form the readers do not take.
-func (f *structField) set(data []byte, i int, v reflect.Value) (end int, typed, read bool, err error) {
+func (f *structField) set(data []byte, i int, v reflect.Value, shared *sharedValues) (end int, typed, read bool, err error) {
 	field := v.FieldByIndex(f.index)
 	field.SetZero() // a repeated member replaces, never merges
 	if i < len(data) && data[i] == 'n' {
@@ -188,7 +188,7 @@ func (f *structField) set(data []byte, i int, v reflect.Value) (end int, typed, 
 	if f.read == nil {
 		return 0, false, false, nil
 	}
-	if end, read, err = f.read(data, i, field); err != nil || !read {
+	if end, read, err = f.read(data, i, field, shared); err != nil || !read {
 		return 0, false, read, err
 	}
 	if f.isZero(field) {
