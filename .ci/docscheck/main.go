@@ -97,6 +97,7 @@ func (t *tally) problem(b block, format string, args ...any) {
 
 func main() {
 	flag.Parse()
+	killOnInterrupt()
 	start := time.Now()
 	root, err := os.Getwd()
 	if err != nil {
