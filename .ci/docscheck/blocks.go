@@ -40,12 +40,16 @@ type markers struct {
 	// as a set, apart from the others.
 	unordered string
 	columns   string // "columns": each line is shown cut to this many characters
+	// "varies": a regular expression for what changes from run to run in
+	// this sample only (a counter of a program that runs on its own clock);
+	// it (its first group, if it has one) is not compared.
+	varies string
 }
 
 // headingRE is a Markdown heading outside a fence: it ends a section.
 var headingRE = regexp.MustCompile(`^#{1,6} `)
 
-var markerRE = regexp.MustCompile(`^<!--\s*(not run|needs|with|background|wait for|output of|lines|unordered|columns):\s*(.*?)\s*-->$`)
+var markerRE = regexp.MustCompile(`^<!--\s*(not run|needs|with|background|wait for|output of|lines|unordered|columns|varies):\s*(.*?)\s*-->$`)
 
 // commandLangs are the info strings of blocks that hold commands to run;
 // sampleLangs those of blocks that hold what a command prints. Other blocks
@@ -113,6 +117,8 @@ func markersBefore(lines []string, i int) markers {
 			m.waitFor = g[2]
 		case "columns":
 			m.columns = g[2]
+		case "varies":
+			m.varies = g[2]
 		case "output of":
 			m.outputOf = g[2]
 		case "lines":

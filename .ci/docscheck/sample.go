@@ -92,6 +92,13 @@ func shape(b block, out []string) (shown, want, got []string, err error) {
 		shown = cut(shown, n)
 	}
 	want, got = normalise(b.body), normalise(shown)
+	if b.markers.varies != "" {
+		re, err := regexp.Compile(b.markers.varies)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("varies: %v", err)
+		}
+		want, got = mask(want, re), mask(got, re)
+	}
 	if b.markers.unordered != "" {
 		re, err := regexp.Compile(b.markers.unordered)
 		if err != nil {
@@ -117,6 +124,28 @@ func cut(lines []string, n int) []string {
 			l = l[:c+1]
 		}
 		out[i] = l + "..."
+	}
+	return out
+}
+
+// mask replaces what re matches (its first group, if it has one) with
+// "<varies>".
+func mask(lines []string, re *regexp.Regexp) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		var b strings.Builder
+		last := 0
+		for _, m := range re.FindAllStringSubmatchIndex(l, -1) {
+			from, to := m[0], m[1]
+			if len(m) > 2 && m[2] >= 0 {
+				from, to = m[2], m[3]
+			}
+			b.WriteString(l[last:from])
+			b.WriteString("<varies>")
+			last = to
+		}
+		b.WriteString(l[last:])
+		out[i] = b.String()
 	}
 	return out
 }
