@@ -217,7 +217,7 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 			t.Fatalf("resync period %v, want 0", got)
 		}
 		say(t, "informer resync 0, handler asks 10s: it gets %v (client-go's determineResyncPeriod, shared_informer.go)",
-			"informer 的 resync 为 0，处理器要 10s：得到 %v，不做全量同步（client-go 的 determineResyncPeriod）", got)
+			"informer 的重新同步周期为 0，处理器要 10s：得到 %v，不做全量同步（client-go 的 determineResyncPeriod）", got)
 	})
 	t.Run("below one second is raised to one second", func(t *testing.T) {
 		inf := notRun(time.Minute)
@@ -253,7 +253,7 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 				t.Fatalf("informer resync %v, handler asked %v: got %v, want %v", tt.check, tt.asked, got, tt.want)
 			}
 			say(t, "after Run, informer resync %v, handler asks %v: it gets %v",
-				"Run 之后，informer 的 resync 为 %v，处理器要 %v：得到 %v", tt.check, tt.asked, got)
+				"Run 之后，informer 的重新同步周期为 %v，处理器要 %v：得到 %v", tt.check, tt.asked, got)
 		}
 	})
 	say(t, "client-go's sharedIndexInformer.AddEventHandlerWithOptions (shared_informer.go) applies these rules.",

@@ -164,7 +164,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 		t.Fatalf("deltas = %v", d)
 	}
 
-	say(t, "A relist (Replace) that no longer contains a queued key proves it was deleted while", "重新 List（Replace）的结果里不再有某个排队中的键，说明它是在我们")
+	say(t, "A relist (Replace) that no longer contains a queued key proves it was deleted while", "重新 list（Replace）的结果里不再有某个排队中的键，说明它是在我们")
 	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在监视时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: "6"}}))
 	must(t, f.Replace([]any{nginx("7")}, "7"))
@@ -300,7 +300,7 @@ func TestStep05ListWatch(t *testing.T) {
 	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
-		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 List 一次，")
+		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 list 一次，")
 	say(t, "then watches from the list's version (with WatchListClient on it streams the list: Step 6).",
 		"然后从列表的版本开始监视（特性门控 WatchListClient 开启时它改用流式列表：第 6 步）。")
 	mu.Lock()
@@ -398,14 +398,14 @@ func TestStep06Reflector(t *testing.T) {
 // Reflector.list, then Reflector.watch, in tools/cache reflector.go).
 func step06Listed(t *testing.T, list, w ListOptions) {
 	sayDiffers(t, "WatchListClient is off (client-go 1.32's gates): the Reflector lists, then watches.",
-		"特性门控 WatchListClient 关闭（client-go 1.32 的设置）：Reflector 先 List，再监视。")
+		"特性门控 WatchListClient 关闭（client-go 1.32 的设置）：Reflector 先 list，再监视。")
 	sayDiffers(t, "  the list asked for resourceVersion=%q (\"0\": anything the server has cached will do)",
-		"  List 请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", list.ResourceVersion)
+		"  列表请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", list.ResourceVersion)
 	if list.ResourceVersion != "0" {
 		t.Fatalf("first list resourceVersion %q, want \"0\"", list.ResourceVersion)
 	}
 	sayDiffers(t, "  then a watch from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d",
-		"  然后从 List 返回的版本 %q 开始监视，allowWatchBookmarks=%v，timeoutSeconds=%d",
+		"  然后从 list 返回的版本 %q 开始监视，allowWatchBookmarks=%v，timeoutSeconds=%d",
 		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
 	if !w.AllowWatchBookmarks {
 		sayFailure(t, "the watch did not ask for bookmarks (allowWatchBookmarks=false); client-go's Reflector always does:",
@@ -426,7 +426,7 @@ func step06Listed(t *testing.T, list, w ListOptions) {
 // events up to the initial-events-end bookmark are the list.
 func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 	sayDiffers(t, "WatchListClient is on (client-go v0.37.2's default): no list request, one watch that",
-		"特性门控 WatchListClient 开启（client-go v0.37.2 的默认值）：没有 List 请求，只有一个监视，")
+		"特性门控 WatchListClient 开启（client-go v0.37.2 的默认值）：没有列表请求，只有一个监视，")
 	sayDiffers(t, "streams the list: sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		"它以流式送来列表：sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		*w.SendInitialEvents, w.ResourceVersionMatch, w.ResourceVersion)
@@ -447,7 +447,7 @@ func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 		sayDiffers(t, "The Reflector gathered the ADDED objects aside, Replaced the store with them at that bookmark;",
 			"Reflector 先把这些 ADDED 对象收集在一边，收到这个书签时用它们 Replace 存储；")
 		sayDiffers(t, "the same watch then goes on with live events. (PipelineGates132() lists, then watches.)",
-			"之后同一个监视继续送来实时事件。（PipelineGates132() 则是先 List 再监视。）")
+			"之后同一个监视继续送来实时事件。（PipelineGates132() 则是先 list 再监视。）")
 		return
 	}
 	t.Fatalf("no initial-events-end bookmark among %d events", len(events))
@@ -497,7 +497,7 @@ func TestStep07Bookmarks(t *testing.T) {
 	w.Stop()
 
 	say(t, "Through a Reflector into a DeltaFIFO (client-go ≤1.32): the list queues default/web;",
-		"经过 Reflector 进入 DeltaFIFO（client-go ≤1.32）：List 把 default/web 放进队列；")
+		"经过 Reflector 进入 DeltaFIFO（client-go ≤1.32）：list 把 default/web 放进队列；")
 	say(t, "then only bookmarks come.", "之后到来的只有书签。")
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 	r := NewReflector(lw, &Pod{}, fifo)
@@ -519,7 +519,7 @@ func TestStep07Bookmarks(t *testing.T) {
 		"版本前进了，却没有产生 Delta。下一次重新监视就从这个版本开始，服务器的历史里还有它，")
 	say(t, "still remembers, so a quiet resource does not fall out of the history into 410",
 		"所以一个安静的资源不会掉出历史、得到 410、")
-	say(t, "and a full relist (000 §4.3).", "再付出一次全量 List 的代价（000 §4.3）。")
+	say(t, "and a full relist (000 §4.3).", "再付出一次全量 list 的代价（000 §4.3）。")
 }
 
 func TestStep08RunLoop(t *testing.T) {
@@ -556,7 +556,7 @@ func TestStep08RunLoop(t *testing.T) {
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
 
-	say(t, "The initial list reaches the process function as Replaced deltas, one key at a time.", "初始 List 以 Replaced 类型的 Delta 到达处理函数，一次一个键。")
+	say(t, "The initial list reaches the process function as Replaced deltas, one key at a time.", "初始列表以 Replaced 类型的 Delta 到达处理函数，一次一个键。")
 	got := []string{<-popped, <-popped}
 	slices.Sort(got)
 	say(t, "popped: %v", "Pop 出来的：%v", got)
@@ -564,7 +564,7 @@ func TestStep08RunLoop(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 	waitFor(t, "HasSynced", c.HasSynced)
-	say(t, "HasSynced is true once every key of the initial list has been popped.", "初始 List 的每个键都被 Pop 之后，HasSynced 才为 true。")
+	say(t, "HasSynced is true once every key of the initial list has been popped.", "初始列表的每个键都被 Pop 之后，HasSynced 才为 true。")
 
 	createPod(t, s, "default", "c", nil)
 	if d := <-popped; d != "Added default/c" {
@@ -599,7 +599,7 @@ func TestStep09SharedInformer(t *testing.T) {
 		t.Fatal(err)
 	}
 	runInformer(t, inf)
-	say(t, "Both handlers get the initial list as adds with isInInitialList=true.", "两个事件处理器都以 add 收到初始 List，isInInitialList=true。")
+	say(t, "Both handlers get the initial list as adds with isInInitialList=true.", "两个事件处理器都以 add 收到初始列表，isInInitialList=true。")
 	logger.waitLine(t, "add default/db initial=true")
 	auditor.waitLine(t, "add default/db initial=true")
 
@@ -643,7 +643,7 @@ func TestStep09SharedInformer(t *testing.T) {
 }
 
 func TestStep10Resync(t *testing.T) {
-	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求 resync 的事件处理器会再收到缓存里的每个对象，")
+	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求重新同步的事件处理器会再收到缓存里的每个对象，")
 	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
@@ -659,7 +659,7 @@ func TestStep10Resync(t *testing.T) {
 		r.waitLine(t, "add default/a initial=true")
 	}
 
-	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：resync 定时器触发；只有周期 30 秒的事件处理器到期。")
+	say(t, "The fake clock moves 30 s: the resync timer fires; only the 30-second handler is due.", "假时钟走了 30 秒：重新同步定时器触发；只有周期 30 秒的事件处理器到期。")
 	waitFor(t, "the resync timer", clock.HasWaiters)
 	clock.Step(30 * time.Second)
 	every30s.waitLine(t, "update default/a same")
@@ -669,7 +669,7 @@ func TestStep10Resync(t *testing.T) {
 	if every60s.has("update default/a same") || never.has("update default/a same") {
 		t.Fatalf("resync reached a handler that was not due: 60s=%v never=%v", every60s.get(), never.get())
 	}
-	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性事件处理器都到期；周期为 0 的事件处理器从不 resync。")
+	say(t, "At 60 s both periodic handlers are due; the handler with period 0 never resyncs.", "到 60 秒，两个周期性事件处理器都到期；周期为 0 的事件处理器从不重新同步。")
 	clock.Step(30 * time.Second)
 	every60s.waitLine(t, "update default/a same")
 	createPod(t, s, "default", "marker-2", nil)
@@ -701,7 +701,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 
 	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了监视（连接断开，或到了 timeoutSeconds）：")
 
-	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新监视，不重新 List。")
+	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新监视，不重新 list。")
 	createPod(t, s, "default", "p1", nil)
 	h.waitLine(t, "add default/p1 initial=false")
 	watches := lw.watchCount()
@@ -709,7 +709,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
 	createPod(t, s, "default", "p2", nil)
 	h.waitLine(t, "add default/p2 initial=false")
-	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新监视；到目前为止 List 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
+	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新监视；到目前为止 list 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("a dropped watch caused a relist (%d lists)", lw.listCount())
 	}
@@ -717,7 +717,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "2. The server goes down: connection refused. The Reflector backs off",
 		"2. 服务器宕机：连接被拒绝。Reflector 退避")
 	say(t, "   (800 ms, doubling, with jitter) and re-watches; still no relist.",
-		"   （800 毫秒起，逐次翻倍，带抖动），然后重新监视；仍然不重新 List。")
+		"   （800 毫秒起，逐次翻倍，带抖动），然后重新监视；仍然不重新 list。")
 	stopServer(t, s, lw)
 	first := stepBackoff(t, clock)
 	second := stepBackoff(t, clock)
@@ -732,12 +732,12 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	stepBackoff(t, clock)
 	createPod(t, s, "default", "p3", nil)
 	h.waitLine(t, "add default/p3 initial=false")
-	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；监视接着进行；到目前为止 List 了 %d 次", lw.listCount())
+	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；监视接着进行；到目前为止 list 了 %d 次", lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
 	}
 
-	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新监视，不重新 List。")
+	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新监视，不重新 list。")
 	failedBefore := s.Stats().Failed
 	s.FailNext(1, 429)
 	s.CloseWatches()
@@ -754,7 +754,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 
 	say(t, "4. While the server is down, doomed is deleted, born is created, the history compacted.",
 		"4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
-	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新监视得到 410 Expired：Reflector 重新 List。")
+	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新监视得到 410 Expired：Reflector 重新 list。")
 	lastSeen := inf.LastSyncResourceVersion()
 	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)
@@ -774,7 +774,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 		sayFailure(t, "part 4: the re-watch from resourceVersion %s got no 410: the history still held that version,",
 			"第 4 部分：从资源版本 %s 重新监视没有得到 410：历史里还留着这个版本，", lastSeen)
 		sayFailure(t, "so the watch went on (doomed's deletion came as a plain DELETED event) and nothing relisted",
-			"于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 List")
+			"于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list")
 		t.FailNow()
 	}
 	stepBackoff(t, clock) // the backoff between cycles; then the relist
@@ -783,7 +783,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	h.waitLine(t, "update default/keep same")
 	lists := lw.fullLists() // plain lists, or streaming lists (the default since client-go 1.35)
 	say(t, "relisted from resourceVersion %q (the last seen was %s); the handlers got:",
-		"从 resourceVersion %q 重新 List（最后见到的是 %s）；事件处理器收到：", lists[len(lists)-1].ResourceVersion, lastSeen)
+		"从 resourceVersion %q 重新 list（最后见到的是 %s）；事件处理器收到：", lists[len(lists)-1].ResourceVersion, lastSeen)
 	say(t, "  delete doomed as a DeletedFinalStateUnknown, add born, update keep with old == new",
 		"  以 DeletedFinalStateUnknown 删除 doomed，add born，以 old == new 更新 keep")
 	if len(lists) != 2 {

@@ -321,13 +321,19 @@ func TestRealFIFOCloseDrainsThenFails(t *testing.T) {
 }
 
 func TestStep03RealFIFO(t *testing.T) {
+	say(t, "Here the second reading begins: today's client-go, layers.go and the files it plugs in.",
+		"第二遍阅读从这里开始：今天的 client-go，也就是 layers.go 和它接入的那些文件。")
 	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs.", "第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。")
+	say(t, "Step 3 was left out of the first reading on purpose: the tutorial's informer (Steps 1–11)",
+		"第一遍阅读特意跳过了第 3 步：教程里的 informer（第 1–11 步）用第 2 步的 DeltaFIFO 排队；")
+	say(t, "queues in Step 2's DeltaFIFO; client-go has run this queue by default since 1.33.",
+		"client-go 从 1.33 起默认运行的是这里的队列。")
 	say(t, "Files: realfifo.go, realfifo_relist.go, realfifo_batch.go, features.go.",
 		"文件：realfifo.go、realfifo_relist.go、realfifo_batch.go、features.go。")
 	say(t, "The cache holds a, b, c, e. Then: a changes, b changes, a changes again, c is deleted;",
 		"缓存里有 a、b、c、e。接着：a 变了，b 变了，a 又变了，c 被删除；")
 	say(t, "the watch drops, e is deleted meanwhile, d is created, and the Reflector relists.",
-		"监视断开，期间 e 被删除、d 被创建，Reflector 重新 List。")
+		"监视断开，期间 e 被删除、d 被创建，Reflector 重新 list。")
 	say(t, "The same history goes into both queues, drained as an informer drains each (informer.go):",
 		"同一段历史分别送进两个队列，再像 informer 那样（informer.go）处理弹出的内容：")
 	say(t, "the DeltaFIFO with Pop; the RealFIFO with PopBatch (gate InOrderInformersBatchProcess, on).",
@@ -367,7 +373,7 @@ func TestStep03RealFIFO(t *testing.T) {
 		"   ReplacedAll 单独弹出。关掉这个特性门控，Pop 每次只交出一个 Delta：")
 	say(t, "   %s", "   %s", strings.Join(single.pops, ", "))
 	say(t, "3. The relist: the DeltaFIFO spreads it over every key; the RealFIFO queues one ReplacedAll.",
-		"3. 重新 List：DeltaFIFO 把它分散到每个键上；RealFIFO 把它作为一个 ReplacedAll 排队。")
+		"3. 重新 list：DeltaFIFO 把它分散到每个键上；RealFIFO 把它作为一个 ReplacedAll 排队。")
 
 	say(t, "The handlers hear (DeltaFIFO | RealFIFO):", "事件处理器收到的（DeltaFIFO | RealFIFO）：")
 	for i := range max(len(delta.heard), len(real.heard)) {
@@ -396,9 +402,9 @@ func TestStep03RealFIFO(t *testing.T) {
 	say(t, "The DeltaFIFO's cache once held d and e together, a state the server never had:",
 		"DeltaFIFO 的缓存一度同时有 d 和 e，服务器上从来没有过这种状态：")
 	say(t, "a half-applied relist. The RealFIFO's cache goes from the watch's state to the list's at once.",
-		"重新 List 只应用了一半。RealFIFO 的缓存从监视的状态一步跳到 List 的状态。")
+		"重新 list 只应用了一半。RealFIFO 的缓存从监视的状态一步跳到列表的状态。")
 	say(t, "That is why client-go moved: events in the order they happened, across keys; an atomic relist;",
-		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 List 是原子的；")
+		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 list 是原子的；")
 	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait for the handlers.",
 		"队列也不再读缓存，所以 Reflector 不必等事件处理器。")
 	say(t, "PipelineGates132() gives an informer the DeltaFIFO again; the default: DefaultPipelineGates().",
@@ -421,7 +427,7 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	runReflector(t, r2)
 	first, err := realFIFO.Pop(func(any, bool) error { return nil })
 	must(t, err)
-	say(t, "  the list pops as one %s", "  List 作为一个 %s 被 Pop 出来", first.(Deltas)[0].Type)
+	say(t, "  the list pops as one %s", "  列表作为一个 %s 被 Pop 出来", first.(Deltas)[0].Type)
 	createPod(t, s, "elsewhere", "p3", nil)
 	var bookmark BookmarkInfo
 	for bookmark.ResourceVersion != s.ResourceVersion() {

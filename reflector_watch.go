@@ -26,7 +26,9 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 		if w == nil {
 			var err error
 			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
-			if isWatchErrorRetriable(err) {
+			if err != nil && ctx.Err() != nil {
+				return nil // the stop cut the request short: a stop, not a failure
+			} else if isWatchErrorRetriable(err) {
 				slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
 				r.backoff.wait(ctx)
 				continue
@@ -76,8 +78,10 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		var ok bool
 		select {
 		case <-ctx.Done():
-			return initialEventsEnd, errStopRequested
 		case event, ok = <-w.ResultChan():
+		}
+		if ctx.Err() != nil { // also when the stop ended the stream first: not its error
+			return initialEventsEnd, errStopRequested
 		}
 		if !ok { // ended at once and empty: so would a re-watch; end the cycle
 			if r.clock.Since(start) < time.Second && eventCount == 0 {

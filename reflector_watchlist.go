@@ -56,7 +56,9 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 		options.AllowWatchBookmarks = true // set here too, as client-go's watchList does: the list ends at a bookmark
 		start := r.clock.Now()
 		w, err := startWatch(ctx, r.listerWatcher, options)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
+			return nil, nil // the stop cut the request short: a stop, not a failure
+		} else if err != nil {
 			if r.retryWatchList(ctx, err) {
 				continue
 			}

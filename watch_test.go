@@ -71,7 +71,7 @@ func TestStreamWatcherErrorEventBecomesStatus(t *testing.T) {
 	say(t, "HTTP 200, then an ERROR event with a Status inside → %s %q (reason Expired, code 410); then the stream ends.",
 		"HTTP 200，然后是里面带 Status 的 ERROR 事件 → %s %q（reason Expired，code 410）；之后事件流结束。", ev.Type, err.Error())
 	say(t, "The 410 arrives inside the stream, not as the HTTP status: client-go's Reflector relists on it.",
-		"410 是在事件流里来的，不是 HTTP 状态码：client-go 的 Reflector 见到它就重新 List。")
+		"410 是在事件流里来的，不是 HTTP 状态码：client-go 的 Reflector 见到它就重新 list。")
 }
 
 func TestStreamWatcherBrokenJSONBecomesInternalError(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 )
 
 func TestStep16ConsistencyDetector(t *testing.T) {
-	walkthrough.Say(t, "Step 16 — the consistency detector: list from the server, diff against the cache.", "第 16 步 — 一致性检测器：从服务器 List，与缓存比对。")
+	walkthrough.Say(t, "Step 16 — the consistency detector: list from the server, diff against the cache.", "第 16 步 — 一致性检测器：从服务器 list，与缓存比对。")
 	walkthrough.Say(t, "Tutorial 000 ch. 5 (cache consistency); package consistencydetector (with diff).", "教程 000 第五章（缓存一致性）；包 consistencydetector（以及 diff）。")
 	srv := walkthrough.StartServer(t)
 	c := walkthrough.Client(t, srv)
@@ -73,7 +73,7 @@ func TestStep16ConsistencyDetector(t *testing.T) {
 	walkthrough.Say(t, "Every difference is reported. The informer cannot heal this by itself (no event will come):",
 		"每一处差异都报告了。informer 自己修不好它（不会有事件来）：")
 	walkthrough.Say(t, "the fix is to find the code that wrote into the cache,", "办法是找出往缓存里写的那段代码，")
-	walkthrough.Say(t, "and a restart (a fresh list) in the meantime.", "在那之前先重启（重新 List 一次）。")
+	walkthrough.Say(t, "and a restart (a fresh list) in the meantime.", "在那之前先重启（重新 list 一次）。")
 }
 
 func TestNarrationIsBilingual(t *testing.T) { walkthrough.CheckNarration(t, 5) }

@@ -63,7 +63,7 @@ func TestStep13SnapshotDiff(t *testing.T) {
 	}
 	walkthrough.Say(t, "default/keep is in neither list: its resource version did not change, so nothing happened to it.", "default/keep 不在任何一个列表里：它的资源版本没变，所以它什么都没发生。")
 
-	walkthrough.Say(t, "A relist computes the same thing. Feed a DeltaFIFO that knows snapshot 1 the server's list:", "重新 List 算出的是同一个东西。把服务器的列表交给一个知道快照 1 的 DeltaFIFO：")
+	walkthrough.Say(t, "A relist computes the same thing. Feed a DeltaFIFO that knows snapshot 1 the server's list:", "重新 list 算出的是同一个东西。把服务器的列表交给一个知道快照 1 的 DeltaFIFO：")
 	known := informer.NewIndexer(informer.DeletionHandlingMetaNamespaceKeyFunc, informer.Indexers{})
 	for _, o := range before {
 		walkthrough.Must(t, known.Add(o))
@@ -101,7 +101,7 @@ func TestStep13SnapshotDiff(t *testing.T) {
 	if !reflect.DeepEqual(relist, want) {
 		t.Fatalf("relist diff = %+v, want %+v", relist, want)
 	}
-	walkthrough.Say(t, "Same answer: the relist is a snapshot diff between the cache and the server's list.", "答案相同：重新 List 就是缓存与服务器列表之间的一次快照比对。")
+	walkthrough.Say(t, "Same answer: the relist is a snapshot diff between the cache and the server's list.", "答案相同：重新 list 就是缓存与服务器列表之间的一次快照比对。")
 }
 
 func TestNarrationIsBilingual(t *testing.T) { walkthrough.CheckNarration(t, 5) }

@@ -24,8 +24,8 @@ import (
 
 func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.Say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors,",
-		"第 15 步 — 健康指标：新鲜度、List、重新 List、监视重启、错误、")
-	walkthrough.Say(t, "resync, a stuck handler.", "resync、卡住的事件处理器。")
+		"第 15 步 — 健康指标：新鲜度、list、重新 list、监视重启、错误、")
+	walkthrough.Say(t, "resync, a stuck handler.", "重新同步、卡住的事件处理器。")
 	walkthrough.Say(t, "Tutorial 000 ch. 5 (observability, backpressure); package health.", "教程 000 第五章（可观测性、背压）；包 health。")
 	srv := walkthrough.StartServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
 	// The server is stopped on purpose below: no Reflector log lines in the story.
@@ -37,7 +37,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.Say(t, "The Recorder wraps three things, each explicit at its call site: the ListerWatcher",
 		"Recorder 包住三样东西，每一样都在调用处写明：ListerWatcher")
 	walkthrough.Say(t, "(lists, watches, events, failures), the queue through WrapQueue (resyncs),",
-		"（List、监视、事件、失败），通过 WrapQueue 包住的队列（resync），")
+		"（list、监视、事件、失败），通过 WrapQueue 包住的队列（resync），")
 	walkthrough.Say(t, "and the handler (its progress).", "以及事件处理器（它的进度）。")
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
@@ -55,7 +55,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.WaitFor(t, "the handler to be busy with its first add", func() bool { return rec.Health(inf).Handlers[0].InProgress })
 	h := rec.Health(inf)
 	walkthrough.Say(t, "  synced=%v lists=%d lastSyncResourceVersion=%s handled=%d",
-		"  synced=%v lists=%d lastSyncResourceVersion=%s handled=%d（已同步、List 次数、最后版本、已处理）",
+		"  synced=%v lists=%d lastSyncResourceVersion=%s handled=%d（已同步、list 次数、最后版本、已处理）",
 		h.Synced, h.Lists, h.LastSyncResourceVersion, h.Handlers[0].Handled)
 	if !h.Synced || h.Lists != 1 || h.LastSyncResourceVersion != srv.ResourceVersion() || h.Handlers[0].Handled != 0 {
 		t.Fatalf("after the first list: %+v (the server is at %s)", h, srv.ResourceVersion())
@@ -79,7 +79,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	}
 	walkthrough.WaitFor(t, "the three adds handled", func() bool { h := rec.Health(inf).Handlers[0]; return h.Handled == 3 && !h.InProgress })
 
-	walkthrough.Say(t, "A minute on, the resync runs (locally: it asks the server nothing).", "又过一分钟，resync 运行（在本地：不问服务器任何东西）。")
+	walkthrough.Say(t, "A minute on, the resync runs (locally: it asks the server nothing).", "又过一分钟，重新同步运行（在本地：不问服务器任何东西）。")
 	clock.Step(30 * time.Second)
 	walkthrough.WaitFor(t, "the resync", func() bool { return rec.Health(inf).Resyncs == 1 })
 	if h := rec.Health(inf); !h.LastResyncTime.Equal(clock.Now()) || h.Lists != 1 {
@@ -107,7 +107,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.WaitStepping(t, clock, "the relist after 410", func() bool { return rec.Health(inf).RelistsAfterExpired == 1 })
 	h = rec.Health(inf)
 	walkthrough.Say(t, "  lists=%d relistsAfterExpired=%d watchRestarts=%d",
-		"  lists=%d relistsAfterExpired=%d watchRestarts=%d（List、410 后重新 List、监视重启的次数）",
+		"  lists=%d relistsAfterExpired=%d watchRestarts=%d（list、410 后重新 list、监视重启的次数）",
 		h.Lists, h.RelistsAfterExpired, h.WatchRestarts)
 	walkthrough.Say(t, "  watchErrors=%v", "  watchErrors=%v（按原因统计的监视错误）", h.WatchErrors)
 	if h.Lists != 2 || h.WatchRestarts < 1 || h.WatchErrors["Expired"] != 1 || h.WatchErrors["ConnectionRefused"] < 1 {

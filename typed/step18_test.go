@@ -91,7 +91,7 @@ func TestStep18TypedHelpers(t *testing.T) {
 	walkthrough.Must(t, srv.Restart())
 	walkthrough.WaitStepping(t, clock, "the relist's tombstone", func() bool { return saw("tombstone default/doomed last image nginx:1.27") })
 	walkthrough.Say(t, "  the relist found default/doomed gone; OnDelete got a DeletedFinalStateUnknown,",
-		"  重新 List 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，")
+		"  重新 list 发现 default/doomed 不见了；OnDelete 收到一个 DeletedFinalStateUnknown，")
 	walkthrough.Say(t, "  and the typed handler got a DeletedObject: FinalStateUnknown set,",
 		"  有类型的事件处理器收到 DeletedObject：FinalStateUnknown 非空，")
 	walkthrough.Say(t, "  OptionalObj the last known *Pod (maybe stale).", "  OptionalObj 是最后已知的 *Pod（可能已过时）。")

@@ -119,7 +119,7 @@ var exercises = []exercise{
 			check: func(out string, err error) error {
 				return all(
 					fails(out, err, "TestStep11WhenThingsGoWrong"),
-					shows(out, "第 4 部分：从资源版本 7 重新监视没有得到 410：历史里还留着这个版本，", "于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 List"))
+					shows(out, "第 4 部分：从资源版本 7 重新监视没有得到 410：历史里还留着这个版本，", "于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list"))
 			},
 		}},
 	},

@@ -90,7 +90,7 @@ func lab03WaitWatch(t *testing.T, lw *lab03LW) bool {
 	if labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
 		return true
 	}
-	labFailf(t, 3, 3, "expected a watch after the list, none came", "List 之后期望开始 watch，实际没有")
+	labFailf(t, 3, 3, "expected a watch after the list, none came", "list 之后期望开始监视，实际没有")
 	return false
 }
 
@@ -110,24 +110,24 @@ func TestLab03ListThenWatch(t *testing.T) {
 	store := NewStore(MetaNamespaceKeyFunc)
 	r := lab03Run(t, lw, store)
 	if !labWaitFor(func() bool { return len(store.ListKeys()) == 2 }) {
-		labFailf(t, 3, 2, "after the first list: expected the store to hold default/web-1 and default/web-2, got %v", "第一次 List 之后：期望存储里有 default/web-1 和 default/web-2，实际 %v", lab03Keys(store))
+		labFailf(t, 3, 2, "after the first list: expected the store to hold default/web-1 and default/web-2, got %v", "第一次 list 之后：期望存储里有 default/web-1 和 default/web-2，实际 %v", lab03Keys(store))
 		return
 	}
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
-		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "List 之后：期望开始 watch，实际没有")
+		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "list 之后：期望开始监视，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
-	labExpect(t, 3, 2, "the first list's resourceVersion (\"0\": anything the server has cached)", "第一次 List 的 resourceVersion（\"0\"：服务器缓存的任何版本都可以）", "0", lists[0].ResourceVersion)
+	labExpect(t, 3, 2, "the first list's resourceVersion (\"0\": anything the server has cached)", "第一次 list 的 resourceVersion（\"0\"：服务器缓存的任何版本都可以）", "0", lists[0].ResourceVersion)
 	w := watches[0]
 	listRV := ""
 	if l, err := lw.inner.List(context.Background(), ListOptions{}); err == nil {
 		listRV = l.ResourceVersion
 	}
-	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "watch 从 List 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
-	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "watch 请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
+	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "监视从 list 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
+	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "监视请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
 	if w.TimeoutSeconds == nil || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
-		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "watch 的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
+		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "监视的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
 	}
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "1"}, false)
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "2"}, true)
@@ -158,12 +158,12 @@ func TestLab03RewatchFromTheLastVersion(t *testing.T) {
 	seen := r.LastSyncResourceVersion()
 	s.CloseWatches()
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
-		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了 watch：期望重新 watch，实际没有")
+		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了监视：期望重新监视，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
-	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新 watch 从最后看到的版本开始", seen, watches[1].ResourceVersion)
-	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 List 次数（正常结束的 watch 直接重做，不重新 List）", 1, len(lists))
+	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新监视从最后看到的版本开始", seen, watches[1].ResourceVersion)
+	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的监视直接重做，不重新 list）", 1, len(lists))
 }
 
 func TestLab03RelistAfterExpired(t *testing.T) {
@@ -188,15 +188,15 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	lw.hold = nil
 	lw.mu.Unlock()
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {
-		labFailf(t, 3, 3, "after a watch from a compacted version (410 Expired): expected a relist to give [default/b default/c], got %v", "从已压缩的版本 watch（410 Expired）之后：期望重新 List 得到 [default/b default/c]，实际 %v", lab03Keys(store))
+		labFailf(t, 3, 3, "after a watch from a compacted version (410 Expired): expected a relist to give [default/b default/c], got %v", "从已压缩的版本监视（410 Expired）之后：期望重新 list 得到 [default/b default/c]，实际 %v", lab03Keys(store))
 		return
 	}
 	lists, _ := lw.calls()
 	if len(lists) != 2 {
-		labFailf(t, 3, 3, "lists: expected 2 (the first, then one after the 410), got %d", "List 次数：期望 2（第一次，以及 410 之后的一次），实际 %d", len(lists))
+		labFailf(t, 3, 3, "lists: expected 2 (the first, then one after the 410), got %d", "list 次数：期望 2（第一次，以及 410 之后的一次），实际 %d", len(lists))
 		return
 	}
-	labExpect(t, 3, 2, "the relist's resourceVersion: the last version seen, so the cache never goes back in time", "重新 List 的 resourceVersion：最后看到的版本，缓存不会倒退", seen, lists[1].ResourceVersion)
+	labExpect(t, 3, 2, "the relist's resourceVersion: the last version seen, so the cache never goes back in time", "重新 list 的 resourceVersion：最后看到的版本，缓存不会倒退", seen, lists[1].ResourceVersion)
 }
 
 func TestLab03BookmarksMoveTheVersion(t *testing.T) {
@@ -215,7 +215,7 @@ func TestLab03BookmarksMoveTheVersion(t *testing.T) {
 func TestLab03RelistResourceVersion(t *testing.T) {
 	defer labStart(t, 3)()
 	r := NewReflector(&ListWatch{}, &Pod{}, NewStore(MetaNamespaceKeyFunc))
-	labExpect(t, 3, 2, "relistResourceVersion before any list", "任何 List 之前的 relistResourceVersion", "0", r.relistResourceVersion())
+	labExpect(t, 3, 2, "relistResourceVersion before any list", "任何 list 之前的 relistResourceVersion", "0", r.relistResourceVersion())
 	r.setLastSyncResourceVersion("7")
 	labExpect(t, 3, 2, "relistResourceVersion after seeing version 7", "看到版本 7 之后的 relistResourceVersion", "7", r.relistResourceVersion())
 	r.setIsLastSyncResourceVersionUnavailable(true)

@@ -87,14 +87,14 @@ func TestLab04RunLoopDeliversEveryChange(t *testing.T) {
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, nil, 0, &n)
 	if !labWaitFor(c.HasSynced) {
-		labFailf(t, 4, 2, "HasSynced: expected true once the first list was popped and processed, still false", "HasSynced：第一次 List 的内容被 Pop 并处理后应为 true，实际仍为 false")
+		labFailf(t, 4, 2, "HasSynced: expected true once the first list was popped and processed, still false", "HasSynced：第一次 list 的内容被 Pop 并处理后应为 true，实际仍为 false")
 		return
 	}
 	rv1 := labCreate(t, s, "default", "b", nil, false)
 	rv2 := labCreate(t, s, "default", "b", map[string]string{"x": "y"}, true)
 	labDelete(t, s, "default", "a")
 	if !labWaitFor(func() bool { return len(h.get()) == 4 }) {
-		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "处理器调用：期望 4 次（List 的 add，然后 add、update、delete），实际 %v", h.get())
+		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "处理器调用：期望 4 次（list 的 add，然后 add、update、delete），实际 %v", h.get())
 		return
 	}
 	want := []string{"add default/a@" + rvA, "add default/b@" + rv1,
@@ -130,7 +130,7 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: SyncAll, Object: SyncAllInfo{}}}, false)
 	labExpect(t, 4, 3, "a SyncAll: an update of every cached object to itself", "SyncAll：每个缓存对象更新为它自己", []string{"update ns/c@9 -> ns/c@9"}, h.get())
 	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: "12"}}}, false)
-	labExpect(t, 4, 3, "a Bookmark moves the cache's version", "Bookmark 推进缓存的版本", "12", cache.LastStoreSyncResourceVersion())
+	labExpect(t, 4, 3, "a Bookmark moves the cache's version", "书签推进缓存的版本", "12", cache.LastStoreSyncResourceVersion())
 	if err := processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false); err == nil {
 		labFailf(t, 4, 3, "a ReplacedAll without a ReplacedAllInfo: expected an error, got none", "不含 ReplacedAllInfo 的 ReplacedAll：期望返回错误，实际没有")
 	}
@@ -188,7 +188,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, clock, 10*time.Second, &n)
 	if !labWaitFor(func() bool { return c.HasSynced() && len(h.get()) == 1 }) {
-		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 List 的 add，实际 %v", h.get())
+		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 list 的 add，实际 %v", h.get())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Contains(clock.Waiters(), 10*time.Second) }) {
@@ -200,7 +200,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 		labFailf(t, 4, 4, "after FullResyncPeriod: expected ShouldResync asked and a Sync update of default/a, heard %v", "经过 FullResyncPeriod 后：期望询问 ShouldResync 并听到 default/a 的 Sync update，实际 %v", h.get())
 		return
 	}
-	labExpect(t, 4, 4, "the resync's call", "resync 触发的调用", "update default/a@2 -> default/a@2", h.get()[1])
+	labExpect(t, 4, 4, "the resync's call", "重新同步触发的调用", "update default/a@2 -> default/a@2", h.get()[1])
 }
 
 // TestLab04RandomDeltasMatchAModel feeds random Deltas to processDeltas and

@@ -138,7 +138,7 @@ func TestLab05LateHandlerGetsTheCacheAsAdds(t *testing.T) {
 	create("a", nil, false)
 	create("b", nil, false)
 	if !lab05Run(t, inf) || !labWaitFor(func() bool { return len(early.get()) == 2 }) {
-		labFailf(t, 5, 1, "the informer did not sync, or its handler did not hear the list: %v", "informer 没有同步，或者处理器没有听到 List：%v", early.get())
+		labFailf(t, 5, 1, "the informer did not sync, or its handler did not hear the list: %v", "informer 没有同步，或者处理器没有听到 list：%v", early.get())
 		return
 	}
 	late := &lab05Marking{}

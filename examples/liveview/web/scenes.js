@@ -32,13 +32,13 @@ async function fresh(api, kind) {
 }
 
 const SCENES = [
-{id: "first", title: {en: "1 · The first list and watch", zh: "1 · 第一次 List 和监视"}, steps: [
+{id: "first", title: {en: "1 · The first list and watch", zh: "1 · 第一次 list 和监视"}, steps: [
   {panels: ["wire", "server"], press: ["restart"], read: "reflector.go, reflector_watchlist.go", next: "Step06 Reflector",
     en: (c, k) => real(k)
       ? "<b>Start over</b>: a new informer on the same fakeapi. On client-go v0.37.2's pipeline the first list is a <b>streaming list</b> (panel 2): one WATCH with <code>sendInitialEvents=true</code>; the server sends every pod as ADDED, then a BOOKMARK that marks the end of the list."
       : "<b>Start over</b>: a new informer on the same fakeapi. The Reflector's first request is a <b>LIST</b> with <code>resourceVersion=0</code> (panel 2): whatever the server has cached will do. The answer carries every pod and the list's resourceVersion.",
     zh: (c, k) => real(k)
-      ? "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。在 client-go v0.37.2 的流水线上，第一次 List 是<b>流式列表</b>（面板 2）：一个带 <code>sendInitialEvents=true</code> 的 WATCH；服务器把每个 Pod 作为 ADDED 发来，再发一个 BOOKMARK 标出列表的结尾。"
+      ? "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。在 client-go v0.37.2 的流水线上，第一次 list 是<b>流式列表</b>（面板 2）：一个带 <code>sendInitialEvents=true</code> 的 WATCH；服务器把每个 Pod 作为 ADDED 发来，再发一个 BOOKMARK 标出列表的结尾。"
       : "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。Reflector 的第一个请求是 <code>resourceVersion=0</code> 的 <b>LIST</b>（面板 2）：服务器缓存里有什么都行。应答里是每个 Pod 和列表的资源版本。",
     run: async api => { await api.act("restart"); await api.see("the list's Replace", e => e.panel === "queue" && e.kind === "Replace"); }},
   {panels: ["queue", "cache", "handlers", "feed"], read: "controller.go, informer.go", next: "Step08 RunLoop",
@@ -69,11 +69,11 @@ const SCENES = [
 {id: "rewatch", title: {en: "2 · A dropped watch and the re-watch", zh: "2 · 监视断开和重新监视"}, steps: [
   {panels: ["wire"], press: ["update"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.key],
     en: "A pod changes (<b>Update</b>): MODIFIED arrives on the watch. The story starts with one event because a watch that ends within a second with no event in it ends the whole list/watch cycle (client-go's very short watch), and the Reflector would list again.",
-    zh: "一个 Pod 发生变化（<b>更新</b>）：MODIFIED 从监视上到达。故事从一个事件开始，因为一个不到一秒、没有任何事件就结束的监视会结束整个 List/监视周期（client-go 的 very short watch），Reflector 就会重新 List。",
+    zh: "一个 Pod 发生变化（<b>更新</b>）：MODIFIED 从监视上到达。故事从一个事件开始，因为一个不到一秒、没有任何事件就结束的监视会结束整个 list/监视周期（client-go 的 very short watch），Reflector 就会重新 list。",
     run: async (api, c) => { c.key = (await api.act("update")).text; await api.see("MODIFIED", e => e.kind === "MODIFIED" && e.key === c.key); }},
   {panels: ["wire"], press: ["dropwatch"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong",
     en: "<b>Drop the watch</b>: the server ends every watch, as a restarting API server does. In panel 2 the WATCH line says it ended, and the Reflector <b>re-watches</b> from the last resourceVersion it saw: one more WATCH, no LIST. Nothing is missed, nothing is listed again.",
-    zh: "<b>断开监视</b>：服务器结束所有监视，就像 API 服务器重启时那样。面板 2 里那条 WATCH 写着它已结束，Reflector 从它见过的最后一个资源版本<b>重新监视</b>：多一个 WATCH，没有 LIST。什么都没错过，也不重新 List。",
+    zh: "<b>断开监视</b>：服务器结束所有监视，就像 API 服务器重启时那样。面板 2 里那条 WATCH 写着它已结束，Reflector 从它见过的最后一个资源版本<b>重新监视</b>：多一个 WATCH，没有 LIST。什么都没错过，也不重新 list。",
     run: async api => {
       await api.act("dropwatch");
       await api.see("the watch's end", e => e.kind === "watch ended");
@@ -84,10 +84,10 @@ const SCENES = [
     zh: "下一个变化（<b>创建</b>）从新的监视上到达，照旧往下走：队列、缓存、事件处理器。",
     run: async (api, c) => { c.key2 = (await api.act("create")).text; await api.see("OnAdd", e => e.kind === "OnAdd" && e.key === c.key2); }},
 ]},
-{id: "missed", title: {en: "3 · The missed deletion: 410, relist, tombstone", zh: "3 · 错过的删除：410、重新 List、墓碑"}, steps: [
+{id: "missed", title: {en: "3 · The missed deletion: 410, relist, tombstone", zh: "3 · 错过的删除：410、重新 list、墓碑"}, steps: [
   {panels: ["server", "wire"], press: ["update", "down"], read: "backoff.go, reflector_watch.go", next: "Step11 WhenThingsGoWrong",
     en: "After one event on the watch, the <b>server goes down</b>. The watch ends and every new try fails: connection refused (panel 2 counts the tries on one line). The Reflector <b>backs off</b>, 800 ms doubling, with jitter; it does not list.",
-    zh: "监视上来过一个事件之后，<b>服务器下线</b>。监视结束，之后每次尝试都失败：连接被拒绝（面板 2 在一行里计数）。Reflector <b>退避</b>，800 毫秒起逐次翻倍，带抖动；它不重新 List。",
+    zh: "监视上来过一个事件之后，<b>服务器下线</b>。监视结束，之后每次尝试都失败：连接被拒绝（面板 2 在一行里计数）。Reflector <b>退避</b>，800 毫秒起逐次翻倍，带抖动；它不重新 list。",
     run: async (api, c) => {
       const k = (await api.act("update")).text;
       await api.see("MODIFIED", e => e.kind === "MODIFIED" && e.key === k);
@@ -119,8 +119,8 @@ const SCENES = [
       : "The relist's Replace finds a key in the cache that the list lacks: it queues a <b>tombstone</b>, DeletedFinalStateUnknown, and the handlers get <code>OnDelete</code> with it") +
       ": nobody saw the pod's final state. The other pods come as OnUpdate with the same version.",
     zh: (c, k) => (real(k)
-      ? "重新 List 作为一个 ReplacedAll 进入队列：缓存一步整体替换，然后事件处理器对列表里没有的那个 Pod 收到带<b>墓碑</b> DeletedFinalStateUnknown 的 <code>OnDelete</code>"
-      : "重新 List 的 Replace 发现缓存里有一个列表里没有的 key：它排入一个<b>墓碑</b> DeletedFinalStateUnknown，事件处理器收到带着它的 <code>OnDelete</code>") +
+      ? "重新 list 作为一个 ReplacedAll 进入队列：缓存一步整体替换，然后事件处理器对列表里没有的那个 Pod 收到带<b>墓碑</b> DeletedFinalStateUnknown 的 <code>OnDelete</code>"
+      : "重新 list 的 Replace 发现缓存里有一个列表里没有的 key：它排入一个<b>墓碑</b> DeletedFinalStateUnknown，事件处理器收到带着它的 <code>OnDelete</code>") +
       "：没有人看到这个 Pod 的最终状态。其他 Pod 以版本不变的 OnUpdate 到达。",
     run: (api, c) => api.seen("OnDelete with a tombstone", e => e.kind === "OnDelete" && e.key === c.doomed && e.note === "DeletedFinalStateUnknown")},
 ]},
@@ -184,7 +184,7 @@ const SCENES = [
     run: async (api, c) => { await api.act("step"); await api.see("a's Pop", e => e.kind === "Pop" && e.key === c.a); }},
   {panels: ["queue"], press: ["pause", "queue"], read: "realfifo.go", next: "Step03 RealFIFO",
     en: "Now the same on the <b>RealFIFO</b>, client-go v0.37.2's default: resume, switch (the handlers finish their calls first; a new informer lists), pause again.",
-    zh: "现在在 <b>RealFIFO</b> 上做同样的事，它是 client-go v0.37.2 的默认队列：恢复、切换（事件处理器先处理完手上的调用；新的 Informer 重新 List）、再暂停。",
+    zh: "现在在 <b>RealFIFO</b> 上做同样的事，它是 client-go v0.37.2 的默认队列：恢复、切换（事件处理器先处理完手上的调用；新的 Informer 重新 list）、再暂停。",
     run: api => fresh(api, "RealFIFO")},
   {panels: ["queue"], press: ["update", "delete"], read: "realfifo.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b, c.c],
     en: "The same history on the first three pods: the RealFIFO keeps all four notifications <b>in the order they happened</b>: a, b, a, c. The blue rows are what the next PopBatch takes: a run of distinct keys.",
@@ -196,7 +196,7 @@ const SCENES = [
     run: async api => { await api.act("step"); await api.see("a PopBatch", e => e.kind === "PopBatch"); }},
   {panels: ["queue", "cache"], press: ["pause"], read: "realfifo.go, realfifo_batch.go", next: "Step03 RealFIFO",
     en: "Resume. Both queues end with the same cache; the RealFIFO gets there in the order things happened, and applies a relist at once instead of key by key. The whole story: <code>docs/client-go-1.37.md</code>.",
-    zh: "恢复。两种队列最后的缓存一样；RealFIFO 按事情发生的顺序到达那里，并且一次性应用重新 List，而不是逐个 key。完整的故事见 <code>docs/client-go-1.37.zh-CN.md</code>。",
+    zh: "恢复。两种队列最后的缓存一样；RealFIFO 按事情发生的顺序到达那里，并且一次性应用重新 list，而不是逐个 key。完整的故事见 <code>docs/client-go-1.37.zh-CN.md</code>。",
     run: async api => { await api.act("pause", {on: "false"}); await api.state("an empty queue", s => (s.queue.real ? s.queue.deltas : s.queue.keys).length === 0); }},
 ]},
 ];
