@@ -12,7 +12,8 @@
 //     to its closing word; a command that exits non-zero fails the check.
 //     English files run with LANG=C.UTF-8, *.zh-CN.md files with
 //     LANG=zh_CN.UTF-8 (LC_ALL, LANGUAGE, INFORMER_LANG and INFORMER_PIPELINE
-//     unset), each language in its own fresh copy.
+//     unset), each language in its own fresh copy, with kubectl's cache
+//     (KUBECACHEDIR) in that copy.
 //   - A ```text (or ```, console, json) block is a sample: what a command
 //     prints. The line right before it says which command:
 //     <!-- output of: go run ./examples/podwatch -->. If a block of the same
@@ -156,9 +157,12 @@ func main() {
 				t.problems = append(t.problems, err.Error())
 				return
 			}
+			// kubectl's cache of what a server serves lives in the copy:
+			// nothing from another run (another fakeapi) answers for this one.
+			env := append(environ(chinese), "KUBECACHEDIR="+filepath.Join(dir, ".kube-cache"))
 			for _, f := range files {
 				if strings.HasSuffix(f, ".zh-CN.md") == chinese {
-					checkFile(t, f, dir, environ(chinese))
+					checkFile(t, f, dir, env)
 				}
 			}
 		}
