@@ -1,6 +1,7 @@
-// check.go runs one Markdown file's command blocks and compares its samples
-// (the conventions are in main.go's comment). It has no client-go
-// counterpart and teaches no tutorial section.
+// check.go runs one Markdown file's command blocks, in order, with the
+// servers and background commands they need (the conventions are in
+// main.go's comment). It has no client-go counterpart and teaches no
+// tutorial section.
 
 package main
 
@@ -21,6 +22,34 @@ func key(command string) string {
 	return strings.Join(strings.Fields(trailingCommentRE.ReplaceAllString(command, "")), " ")
 }
 
+// startTimeout is how long a server or background command may take to print
+// the line it is waited for (go run builds it first).
+const startTimeout = 3 * time.Minute
+
+// A fileRun is the state of one file's check: what each command printed,
+// what runs in the background, and the samples to rewrite.
+type fileRun struct {
+	t        *tally
+	dir      string
+	env      []string
+	outputs  map[string]result   // command key → what it printed (commands that ended)
+	live     map[string]*process // command key → a background command still running
+	skipped  map[string]string   // command key → why it was skipped
+	srv      *process            // the "with" server of the last command block
+	bg       []*process          // the section's background commands
+	held     bool                // ports is held
+	section  int                 // the section of the last block
+	skipRest string              // why the rest of the section is skipped
+	above    string              // the last command of the last command block
+	edits    []edit
+}
+
+// An edit replaces n lines at index at of the file with a real output.
+type edit struct {
+	at, n int
+	with  []string
+}
+
 // checkFile runs the command blocks of one Markdown file and compares its
 // samples, rewriting them with -update.
 func checkFile(t *tally, file, dir string, env []string) {
@@ -29,130 +58,154 @@ func checkFile(t *tally, file, dir string, env []string) {
 		t.problems = append(t.problems, err.Error())
 		return
 	}
-	outputs := map[string]result{}
-	skipped := map[string]string{} // command key → why it was skipped
-	var srv *server
-	above := "" // the last command of the last command block
-	stopServer := func() {
-		if srv != nil {
-			srv.stop()
-			srv = nil
-		}
-	}
-	defer stopServer()
-	type edit struct {
-		at, n int
-		with  []string
-	}
-	var edits []edit
+	r := &fileRun{t: t, dir: dir, env: env, outputs: map[string]result{}, live: map[string]*process{},
+		skipped: map[string]string{}}
+	defer r.endSection()
 	for _, b := range blocks {
+		if b.section != r.section {
+			r.endSection()
+			r.section = b.section
+		}
 		switch {
 		case commandLangs[b.lang]:
-			stopServer()
-			if b.markers.notRun != "" {
-				t.notRun++
-				continue
-			}
-			cmds := commands(b.body)
-			if len(cmds) > 0 {
-				above = cmds[len(cmds)-1]
-			}
-			if why := unmet(b.markers.needs); why != "" {
-				t.note("docs: skipped %s:%d: %s", b.file, b.line, why)
-				t.skipped++
-				for _, c := range cmds {
-					skipped[key(c)] = why
-				}
-				continue
-			}
-			if b.markers.with != "" {
-				if srv, err = startServer(dir, env, b.markers.with, 3*time.Minute); err != nil {
-					t.problem(b, "could not start the server: %v", err)
-					continue
-				}
-			}
-			t.run++
-			for i, r := range runCommands(dir, env, cmds, *timeout) {
-				outputs[key(cmds[i])] = r
-				if r.err != nil {
-					t.problem(b, "`%s`: %v; it printed:\n%s", cmds[i], r.err, tail(r.output, 20))
-					break
-				}
-			}
+			r.commandBlock(b)
 		case sampleLangs[b.lang]:
-			if b.markers.notRun != "" {
-				t.notRun++
-				continue
-			}
-			if b.markers.outputOf == "" {
-				t.problem(b, "a sample with no marker: say which command prints it (<!-- output of: ... -->) or why it is not run (<!-- not run: ... -->)")
-				continue
-			}
-			if b.markers.outputOf == "above" {
-				b.markers.outputOf = above
-			}
-			k := key(b.markers.outputOf)
-			if why, ok := skipped[k]; ok {
-				t.note("docs: skipped %s:%d: %s", b.file, b.line, why)
-				t.skipped++
-				continue
-			}
-			t.samples++
-			r, ok := outputs[k]
-			if !ok {
-				r = runCommands(dir, env, []string{b.markers.outputOf}, *timeout)[0]
-				outputs[k] = r
-			}
-			if r.err != nil {
-				t.problem(b, "`%s`: %v; it printed:\n%s", b.markers.outputOf, r.err, tail(r.output, 20))
-				continue
-			}
-			real, err := selectLines(r.output, b.markers.lines)
-			if err != nil {
-				t.problem(b, "%v", err)
-				continue
-			}
-			want, got := normalise(b.body), normalise(real)
-			if b.markers.unordered != "" {
-				re, err := regexp.Compile(b.markers.unordered)
-				if err != nil {
-					t.problem(b, "unordered: %v", err)
-					continue
-				}
-				want, got = apart(want, re), apart(got, re)
-			}
-			if strings.Join(want, "\n") == strings.Join(got, "\n") {
-				t.matched++
-				continue
-			}
-			if *update {
-				t.note("docs: updated %s:%d (`%s`):\n%s", b.file, b.line, b.markers.outputOf, diff(want, got))
-				with := make([]string, len(real))
-				for i, l := range real {
-					with[i] = b.indent + l
-				}
-				edits = append(edits, edit{b.first, len(b.body), with})
-				t.updated++
-				t.matched++
-				continue
-			}
-			t.problem(b, "the sample of `%s` differs from a real run (- sample, + real, normalised):\n%s", b.markers.outputOf, diff(want, got))
+			r.sample(b)
 		}
 	}
-	if len(edits) == 0 {
+	r.endSection()
+	if len(r.edits) == 0 {
 		return
 	}
 	if now, err := os.ReadFile(file); err != nil || string(now) != strings.Join(lines, "\n") {
 		t.problems = append(t.problems, file+": changed while the check ran; samples not updated, run -update again")
 		return
 	}
-	for i := len(edits) - 1; i >= 0; i-- {
-		e := edits[i]
+	for i := len(r.edits) - 1; i >= 0; i-- {
+		e := r.edits[i]
 		lines = append(lines[:e.at], append(e.with, lines[e.at+e.n:]...)...)
 	}
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.problems = append(t.problems, err.Error())
 	}
+}
+
+// commandBlock runs a command block: in the foreground (with its "with"
+// server), or in the background until the section ends.
+func (r *fileRun) commandBlock(b block) {
+	r.stopServer()
+	if b.markers.notRun != "" {
+		r.t.notRun++
+		return
+	}
+	cmds := commands(b.body)
+	if len(cmds) > 0 {
+		r.above = cmds[len(cmds)-1]
+	}
+	if b.markers.with != "" || b.markers.background != "" || strings.Contains(b.markers.needs, ":") {
+		r.holdPorts() // before the port is checked: the other language may be using it
+	}
+	why := r.skipRest
+	if why == "" {
+		why = unmet(b.markers.needs)
+	}
+	if why != "" {
+		r.t.note("docs: skipped %s:%d: %s", b.file, b.line, why)
+		r.t.skipped++
+		for _, c := range cmds {
+			r.skipped[key(c)] = why
+		}
+		// Later blocks of a section that keeps something running build on
+		// this one: they are skipped too, for the same reason.
+		if b.markers.background != "" || len(r.bg) > 0 {
+			r.skipRest = why
+		}
+		r.releasePorts()
+		return
+	}
+	if b.markers.background != "" {
+		r.background(b, cmds)
+		return
+	}
+	if b.markers.with != "" {
+		var err error
+		if r.srv, err = startProcess(r.dir, r.env, b.markers.with, regexp.MustCompile(`^`), startTimeout); err != nil {
+			r.t.problem(b, "could not start the server: %v", err)
+			r.releasePorts()
+			return
+		}
+	}
+	r.t.run++
+	for i, res := range runCommands(r.dir, r.env, cmds, *timeout) {
+		r.outputs[key(cmds[i])] = res
+		if res.err != nil {
+			r.t.problem(b, "`%s`: %v; it printed:\n%s", cmds[i], res.err, tail(res.output, 20))
+			break
+		}
+	}
+}
+
+// background starts each command of a "background" block and waits, if
+// the block says so, for the line that shows it is ready.
+func (r *fileRun) background(b block, cmds []string) {
+	var wait *regexp.Regexp
+	if b.markers.waitFor != "" {
+		var err error
+		if wait, err = regexp.Compile(b.markers.waitFor); err != nil {
+			r.t.problem(b, "wait for: %v", err)
+			return
+		}
+	}
+	r.t.run++
+	for _, c := range cmds {
+		p, err := startProcess(r.dir, r.env, c, wait, startTimeout)
+		if err != nil {
+			r.t.problem(b, "%v", err)
+			r.skipRest = "a background command of the section failed"
+			return
+		}
+		r.bg = append(r.bg, p)
+		r.live[key(c)] = p
+	}
+}
+
+// holdPorts takes the ports for this file until its servers have stopped.
+func (r *fileRun) holdPorts() {
+	if !r.held {
+		ports.Lock()
+		r.held = true
+	}
+}
+
+// releasePorts lets the other language's servers start, once none of this
+// file's runs.
+func (r *fileRun) releasePorts() {
+	if r.held && r.srv == nil && len(r.bg) == 0 {
+		ports.Unlock()
+		r.held = false
+	}
+}
+
+// stopServer stops the "with" server of the last command block.
+func (r *fileRun) stopServer() {
+	if r.srv != nil {
+		r.srv.stop()
+		r.srv = nil
+	}
+	r.releasePorts()
+}
+
+// endSection stops everything the section left running, keeping what each
+// printed for a later sample.
+func (r *fileRun) endSection() {
+	r.stopServer()
+	for _, p := range r.bg {
+		p.stop()
+		r.outputs[key(p.command)] = result{output: p.output()}
+		delete(r.live, key(p.command))
+	}
+	r.bg, r.skipRest = nil, ""
+	r.releasePorts()
 }
 
 // unmet returns why a "needs" marker is not met, or "" when it is.

@@ -21,6 +21,8 @@ type rule struct {
 }
 
 var rules = []rule{
+	// Object uids: 81de109c-1917-404b-aebd-4dd89fcb0fb2.
+	{regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "<uid>"},
 	// Dates and times of day: 2026-12-02T14:41:30.136Z, 2026/12/02, 14:41:05.892.
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?`), "<date-time>"},
 	{regexp.MustCompile(`\b\d{4}[/-]\d\d[/-]\d\d\b`), "<date>"},

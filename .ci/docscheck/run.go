@@ -5,18 +5,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -32,6 +29,9 @@ func freshCopy(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	running.Lock()
+	running.dirs = append(running.dirs, dir)
+	running.Unlock()
 	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
@@ -129,83 +129,6 @@ func runCommands(dir string, env []string, cmds []string, timeout time.Duration)
 		}
 	}
 	return results
-}
-
-// A server is a command started in the background for a block (the "with"
-// marker), stopped after the block's samples are compared.
-type server struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	log  []string
-	done chan struct{}
-}
-
-// serving is held while a server runs: the chapters' servers listen on the
-// same port (8080), and with -parallel the two languages run side by side.
-var serving sync.Mutex
-
-// startServer starts command in dir and waits until it prints its first line
-// (fakeapi prints its address once it listens) or timeout passes.
-func startServer(dir string, env []string, command string, timeout time.Duration) (*server, error) {
-	serving.Lock()
-	s, err := start(dir, env, command, timeout)
-	if err != nil {
-		serving.Unlock()
-	}
-	return s, err
-}
-
-func start(dir string, env []string, command string, timeout time.Duration) (*server, error) {
-	s := &server{cmd: exec.Command("bash", "-c", "exec "+command), done: make(chan struct{})}
-	s.cmd.Dir, s.cmd.Env = dir, env
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	r, w := io.Pipe()
-	s.cmd.Stdout, s.cmd.Stderr = w, w
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() { s.cmd.Wait(); w.Close() }()
-	first := make(chan struct{})
-	go func() {
-		defer close(s.done)
-		sc := bufio.NewScanner(r)
-		for n := 0; sc.Scan(); n++ {
-			s.mu.Lock()
-			s.log = append(s.log, sc.Text())
-			s.mu.Unlock()
-			if n == 0 {
-				close(first)
-			}
-		}
-	}()
-	select {
-	case <-first:
-		return s, nil
-	case <-s.done:
-		return nil, fmt.Errorf("%q exited: %s", command, strings.Join(s.output(), "\n"))
-	case <-time.After(timeout):
-		s.kill()
-		return nil, fmt.Errorf("%q printed nothing in %v", command, timeout)
-	}
-}
-
-func (s *server) output() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.log...)
-}
-
-// stop kills the server and lets the next one start.
-func (s *server) stop() {
-	s.kill()
-	serving.Unlock()
-}
-
-// kill kills the server's process group (go run's child too) and waits for
-// its output to end.
-func (s *server) kill() {
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	<-s.done
 }
 
 // portFree reports whether ":port" can be listened on at 127.0.0.1.

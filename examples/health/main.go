@@ -4,6 +4,9 @@
 //	go run ./examples/health                 # starts its own fake API server with churn
 //	curl -s localhost:6060/debug/vars | jq .informer_health
 //
+// It logs when the informer has synced and the outcome of every consistency
+// check.
+//
 // Flags: -server URL to watch a real API server or `kubectl proxy` instead
 // (e.g. http://127.0.0.1:8001), -metrics the loopback address to publish
 // on, -slow D to make a handler take D per notification (watch it stay
@@ -91,6 +94,11 @@ func main() {
 	}))
 
 	wg.Go(func() { inf.Run(ctx) })
+	wg.Go(func() {
+		if informer.WaitForCacheSync(ctx, inf.HasSynced) {
+			log.Printf("synced at version %s", inf.LastSyncResourceVersion())
+		}
+	})
 	if *check > 0 {
 		detector := consistencydetector.New(plain, inf)
 		wg.Go(func() {
@@ -107,11 +115,13 @@ func main() {
 				if err != nil {
 					errText = err.Error()
 				}
+				consistent := err == nil && r.Consistent()
 				lastReport.Lock()
 				report = map[string]any{"checked": true, "at": time.Now().Format(time.RFC3339),
-					"resourceVersion": r.ResourceVersion, "consistent": err == nil && r.Consistent(),
+					"resourceVersion": r.ResourceVersion, "consistent": consistent,
 					"problems": r.Problems, "error": errText}
 				lastReport.Unlock()
+				log.Printf("consistency check at version %s: consistent %v", r.ResourceVersion, consistent)
 			}
 		})
 	}
