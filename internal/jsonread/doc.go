@@ -16,7 +16,7 @@
 //     the struct's own UnmarshalJSON, which is the reference.
 //   - A generic object becomes the maps encoding/json makes with UseNumber
 //     (generic.go), its equal strings, numbers and keys shared (shared.go);
-//     a typed struct's equal strings are shared too.
+//     in a list, a typed struct's equal strings are shared too.
 //
 // encoding/json is its reference throughout: the tests decode every saved
 // object and every fuzzed input both ways and compare. It never imports
