@@ -71,6 +71,9 @@ func startProcess(dir string, env []string, command string, wait *regexp.Regexp,
 	r, w := io.Pipe()
 	p.cmd.Stdout, p.cmd.Stderr = w, w
 	p.cmd.Stdin = nil // /dev/null: nobody types into it
+	// A program that ends may leave a child holding its output open (go
+	// run's helpers): the command has ended all the same.
+	p.cmd.WaitDelay = 2 * time.Second
 	running.Lock()
 	if err := p.cmd.Start(); err != nil {
 		running.Unlock()
@@ -100,8 +103,14 @@ func startProcess(dir string, env []string, command string, wait *regexp.Regexp,
 		return p, nil
 	}
 	if _, ok := p.waitFor(func(out []string) bool { return wait.MatchString(out[len(out)-1]) }, timeout); !ok {
+		ended := "in " + timeout.String()
+		select {
+		case <-p.done:
+			ended = "before it ended"
+		default:
+		}
 		p.stop()
-		return nil, fmt.Errorf("%q did not print a line matching %q in %v; it printed:\n%s", command, wait, timeout, tail(p.output(), 20))
+		return nil, fmt.Errorf("%q did not print a line matching %q %s; it printed:\n%s", command, wait, ended, tail(p.output(), 20))
 	}
 	return p, nil
 }
