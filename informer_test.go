@@ -586,7 +586,7 @@ func TestStep08RunLoop(t *testing.T) {
 
 func TestStep09SharedInformer(t *testing.T) {
 	say(t, "Step 9 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3.", "第 9 步 — 共享 informer 和它的事件处理器。教程 004 §2.1、§2.3、§4.3。")
-	say(t, "Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go.", "文件：informer.go、informer_handlers.go、processor.go、handlers.go、lister.go。")
+	say(t, "Files: informer.go, informer_handlers.go, processor.go, lister.go.", "文件：informer.go、informer_handlers.go、processor.go、lister.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "db", map[string]string{"app": "db"})
 
@@ -603,7 +603,7 @@ func TestStep09SharedInformer(t *testing.T) {
 	logger.waitLine(t, "add default/db initial=true")
 	auditor.waitLine(t, "add default/db initial=true")
 
-	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个事件处理器都收到 ADD event for default/nginx-pod。")
+	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个事件处理器都收到 default/nginx-pod 的 ADD 事件。")
 	createPod(t, s, "default", "nginx-pod", map[string]string{"app": "web"})
 	logger.waitLine(t, "add default/nginx-pod initial=false")
 	auditor.waitLine(t, "add default/nginx-pod initial=false")
