@@ -586,7 +586,7 @@ func TestStep08RunLoop(t *testing.T) {
 
 func TestStep09SharedInformer(t *testing.T) {
 	say(t, "Step 9 — the shared informer and its handlers. Tutorial 004 §2.1, §2.3, §4.3.", "第 9 步 — 共享 informer 和它的事件处理器。教程 004 §2.1、§2.3、§4.3。")
-	say(t, "Files: informer.go, informer_handlers.go, processor.go, handlers.go, lister.go.", "文件：informer.go、informer_handlers.go、processor.go、handlers.go、lister.go。")
+	say(t, "Files: informer.go, informer_handlers.go, processor.go, lister.go.", "文件：informer.go、informer_handlers.go、processor.go、lister.go。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "db", map[string]string{"app": "db"})
 
@@ -603,7 +603,7 @@ func TestStep09SharedInformer(t *testing.T) {
 	logger.waitLine(t, "add default/db initial=true")
 	auditor.waitLine(t, "add default/db initial=true")
 
-	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个事件处理器都收到 ADD event for default/nginx-pod。")
+	say(t, "kubectl apply of default/nginx-pod → ADD event for default/nginx-pod, in every handler.", "kubectl apply 创建 default/nginx-pod → 每个事件处理器都收到 default/nginx-pod 的 ADD 事件。")
 	createPod(t, s, "default", "nginx-pod", map[string]string{"app": "web"})
 	logger.waitLine(t, "add default/nginx-pod initial=false")
 	auditor.waitLine(t, "add default/nginx-pod initial=false")
@@ -644,7 +644,9 @@ func TestStep09SharedInformer(t *testing.T) {
 
 func TestStep10Resync(t *testing.T) {
 	say(t, "Step 10 — resync: every period, handlers that asked for it get every cached object again", "第 10 步 — 重新同步（resync）：每个周期，要求重新同步的事件处理器会再收到缓存里的每个对象，")
-	say(t, "as an update with old == new. Tutorial 004 §4.4. Files: controller.go, processor.go, fifo.go.", "以 old == new 的 update 形式。教程 004 §4.4。文件：controller.go、processor.go、fifo.go。")
+	say(t, "as an update with old == new. Tutorial 004 §4.4.", "以 old == new 的 update 形式。教程 004 §4.4。")
+	say(t, "Files: controller.go, processor.go, fifo.go; clock/clock.go (the test moves a fake clock).",
+		"文件：controller.go、processor.go、fifo.go；clock/clock.go（测试拨动的是一个假时钟）。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "a", nil)
 	clock := testingclock.NewFakeClock(time.Unix(0, 0))
@@ -686,8 +688,9 @@ func TestStep10Resync(t *testing.T) {
 func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429,",
 		"第 11 步 — 出错的时候：监视断开、服务器宕机、429，")
-	say(t, "and 410 after a compaction.", "以及压缩之后的 410。")
-	say(t, "Tutorial 000 §4.3, §2.5. Files: reflector_watch.go (with the backoff), reflector.go.", "教程 000 §4.3、§2.5。文件：reflector_watch.go（含退避）、reflector.go。")
+	say(t, "and 410 after a compaction. Tutorial 000 §4.3, §2.5.", "以及压缩之后的 410。教程 000 §4.3、§2.5。")
+	say(t, "Files: reflector_watch.go (with the backoff), reflector.go, status.go (410, 429).",
+		"文件：reflector_watch.go（含退避）、reflector.go、status.go（410、429）。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)

@@ -76,11 +76,14 @@ func cmdNew(args []string) error {
 	if err != nil {
 		return err
 	}
-	what := fmt.Sprintf("lab %d (%s): %d functions stubbed", lab.N, lab.Title, len(lab.Funcs))
+	// Bilingual, as grade prints: the kit does not guess the reader's language.
+	what := fmt.Sprintf("lab %d (%s): %d functions stubbed / 实验 %d（%s）：%d 个函数已挖空",
+		lab.N, lab.Title, len(lab.Funcs), lab.N, lab.TitleZH, len(lab.Funcs))
 	if *solved {
-		what = fmt.Sprintf("lab %d, solved: the reference code", lab.N)
+		what = fmt.Sprintf("lab %d, solved: the reference code / 实验 %d 的参考实现", lab.N, lab.N)
 	}
-	fmt.Printf("wrote %s: %s\nfiles from %s\nnext: cd %s && go test -run Lab%02d ./...\n", dir, what, rule, dir, lab.N)
+	fmt.Printf("wrote / 已写入 %s: %s\nfiles from %s\nnext / 下一步: cd %s && go test -run Lab%02d ./...\n",
+		dir, what, rule, dir, lab.N)
 	return nil
 }
 
@@ -137,7 +140,7 @@ func projectRoot() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("run this inside the informer project (no labs/kit/labkit_test.go above here)")
+			return "", errors.New("run this inside the informer project (no labs/kit/labkit_test.go above here) / 请在 informer 项目目录里运行（上层目录里没有 labs/kit/labkit_test.go）")
 		}
 		dir = parent
 	}

@@ -51,13 +51,17 @@ var exercises = []exercise{
 			{"docs/health.md", ""},
 		},
 		parts: []part{{
-			edits:   []edit{{"examples/podwatch/scenario.go", "150*time.Millisecond", "500*time.Millisecond"}},
+			edits:   []edit{{"examples/podwatch/scenario.go", "slowEach = 150 * time.Millisecond", "slowEach = 500 * time.Millisecond"}},
 			command: "go run ./examples/podwatch",
 			check: func(out string, err error) error {
 				if err != nil {
 					return err
 				}
 				if err := shows(out, "# the end: both handlers saw all"); err != nil {
+					return err
+				}
+				// "The story now says slow (500 ms each)"
+				if err := shows(out, "slow (500 ms each)"); err != nil {
 					return err
 				}
 				// "fast still prints each step at once, and slow finishes its

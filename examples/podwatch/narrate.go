@@ -90,7 +90,7 @@ func (n *narrator) describePipeline(g informer.PipelineGates) {
 		return
 	}
 	n.say("# pipeline: client-go 1.32's, as the tutorial teaches it: a DeltaFIFO (one entry per key), list then watch;",
-		"# 流水线：client-go 1.32 的，也就是教程讲的：DeltaFIFO（每个 key 一个条目），先 list 再监视；")
+		"# 流水线：client-go 1.32 的，也就是教程讲的：DeltaFIFO（每个键一个条目），先 list 再监视；")
 	n.say("#   without -pipeline it runs client-go v0.37.2's default (RealFIFO, streaming list)",
 		"#   不加 -pipeline 时运行 client-go v0.37.2 的默认流水线（RealFIFO、流式列表）")
 }
