@@ -24,6 +24,7 @@ import (
 	"expvar"
 	"flag"
 	"fmt"
+	"github.com/learn-k8s/informer/internal/walkthrough"
 	"log"
 	"math/rand/v2"
 	"net"
@@ -58,7 +59,7 @@ func main() {
 		}
 		defer srv.Close() // after every goroutine below has ended
 		*server = srv.URL()
-		log.Printf("started a fake API server on %s with churning pods", srv.URL())
+		logf("started a fake API server on %s with churning pods", "启动了一个 fakeapi 服务器 %s，其中的 Pod 不断变化", srv.URL())
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -96,7 +97,7 @@ func main() {
 	wg.Go(func() { inf.Run(ctx) })
 	wg.Go(func() {
 		if informer.WaitForCacheSync(ctx, inf.HasSynced) {
-			log.Printf("synced at version %s", inf.LastSyncResourceVersion())
+			logf("synced at version %s", "已同步到资源版本 %s", inf.LastSyncResourceVersion())
 		}
 	})
 	if *check > 0 {
@@ -121,7 +122,9 @@ func main() {
 					"resourceVersion": r.ResourceVersion, "consistent": consistent,
 					"problems": r.Problems, "error": errText}
 				lastReport.Unlock()
-				log.Printf("consistency check at version %s: consistent %v", r.ResourceVersion, consistent)
+				verdict := map[bool]string{true: "一致", false: "不一致"}[consistent]
+				logf("consistency check at version %[1]s: consistent %[2]v", "资源版本 %[1]s 的一致性检查：%[3]s",
+					r.ResourceVersion, consistent, verdict)
 			}
 		})
 	}
@@ -138,7 +141,7 @@ func main() {
 		<-ctx.Done()
 		_ = hs.Close()
 	})
-	log.Printf("health figures on http://%s/debug/vars (Ctrl-C to stop)", ln.Addr())
+	logf("health figures on http://%s/debug/vars (Ctrl-C to stop)", "健康指标在 http://%s/debug/vars（Ctrl-C 停止）", ln.Addr())
 	if err := hs.Serve(ln); err != http.ErrServerClosed {
 		log.Print(err)
 		stop()
@@ -168,4 +171,14 @@ func churn(ctx context.Context, srv *fakeapi.Server) {
 			}
 		}
 	}
+}
+
+// logf logs a line in the reader's language (the walkthrough's rule:
+// LANG=zh_CN.UTF-8 or INFORMER_LANG=zh gives Chinese); en and zh take the
+// same args.
+func logf(en, zh string, args ...any) {
+	if walkthrough.Language() == "zh" {
+		en = zh
+	}
+	log.Printf(en, args...)
 }

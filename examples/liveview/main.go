@@ -19,6 +19,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/learn-k8s/informer/internal/walkthrough"
 	"os"
 	"os/signal"
 	"time"
@@ -37,7 +38,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "liveview:", err)
 		os.Exit(1)
 	}
-	fmt.Println("liveview: open", a.URL(), "(Ctrl-C stops)")
+	if walkthrough.Language() == "zh" { // the walkthrough's language rule: LANG=zh_CN.UTF-8, INFORMER_LANG=zh
+		fmt.Printf("liveview：在浏览器里打开 %s（Ctrl-C 停止）\n", a.URL())
+	} else {
+		fmt.Println("liveview: open", a.URL(), "(Ctrl-C stops)")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	<-ctx.Done()
