@@ -49,7 +49,9 @@ function resetFeed() {
 // reconnected) is skipped.
 function onLog(entries) {
   const list = byId("feed");
-  if (following && list.scrollTop < autoTop - 2 && !atBottom(list)) following = false; // the reader scrolled up meanwhile
+  // The reader's scroll event may not have come yet: decide from where the list is now.
+  if (atBottom(list)) following = true; // the reader reached the end meanwhile
+  else if (following && list.scrollTop < autoTop - 2) following = false; // the reader scrolled up meanwhile
   const lines = [];
   for (const e of entries) {
     if (e.seq <= lastSeq) continue;
