@@ -35,7 +35,7 @@ func TestNewQueueFIFOFollowsTheGates(t *testing.T) {
 	for _, tt := range tests {
 		var got string
 		s := NewSharedIndexInformerWithOptions(nil, &Pod{}, SharedIndexInformerOptions{PipelineGates: &tt.gates}).(*sharedIndexInformer)
-		queue, _ := newQueueFIFO(s, nil)
+		queue := newQueueFIFO(s.indexer, nil, s.gates)
 		switch q := queue.(type) {
 		case *RealFIFO:
 			if q.err != nil {

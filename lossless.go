@@ -286,12 +286,17 @@ func quote(name string) []byte {
 	return key
 }
 
-// newFastBodyDecoder returns the decoder of a list or watch body (layers.go
-// makes it restclient.go's newBodyDecoder): the one call
-// into internal/jsonread, the package that decodes the server's JSON in one
-// pass, only for speed. On a first reading, skip it: read it as
-// json.NewDecoder(body), which decodes exactly the same objects (its tests
-// compare the two on every saved object and on fuzzed input). The Layout
+// decodeInOnePass chooses how watch.go's newBodyDecoder reads list and watch
+// bodies: true, with internal/jsonread, which decodes the server's JSON in
+// one pass and shares equal strings between objects, only for speed; false,
+// with encoding/json, as the first reading does. Both give exactly the same
+// objects (internal/jsonread's tests compare the two on every saved answer
+// and on fuzzed input), so flipping it changes the speed and nothing else.
+const decodeInOnePass = true
+
+// newFastBodyDecoder returns the decoder of a list or watch body on
+// internal/jsonread: the one call into that package. On a first reading,
+// skip it: read it as json.NewDecoder(body). The Layout
 // says where our objects keep what no Go field holds: an Unstructured's
 // whole JSON object, and the members a typed kind does not model
 // (lossless.go).

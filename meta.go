@@ -1,6 +1,17 @@
-// meta.go holds object metadata, the Object contract and the key functions of a cache.
-// client-go counterparts: apimachinery meta/v1; tools/cache's key functions.
-// Tutorial: 004 §3.2 (ObjectMeta / TypeMeta), 000 §1, §2.1–2.3 (keys, deep copies).
+// meta.go holds what every object has: TypeMeta (its kind) and ObjectMeta
+// (its name, namespace, resource version, labels...), the Object contract
+// the whole pipeline relies on, and the key functions that name an object
+// in a cache ("namespace/name").
+//
+// client-go counterparts: apimachinery pkg/apis/meta/v1 (TypeMeta,
+// ObjectMeta, OwnerReference), meta.Accessor and runtime.Object (the Object
+// contract); tools/cache store.go and object-names.go (KeyFunc,
+// MetaNamespaceKeyFunc, SplitMetaNamespaceKey, ExplicitKey) and
+// DeletionHandlingMetaNamespaceKeyFunc (controller.go).
+//
+// Tutorial: 004 §3.2 (the ObjectMeta / TypeMeta minimal contract); 000 §1
+// (the key function of a cache), §2.1 (slice → map by key), §2.2
+// ("namespace/name" keys), §2.3 (deep copies).
 
 package informer
 
@@ -14,13 +25,17 @@ import (
 	"time"
 )
 
-// TypeMeta says what kind a JSON document is (often empty inside a typed list).
+// TypeMeta says what kind of object a JSON document is. The items of a list
+// carry none, and typed objects drop it (see withoutTypeMeta, watch.go).
 type TypeMeta struct {
 	Kind       string `json:"kind,omitzero"`       // such as "Pod"
 	APIVersion string `json:"apiVersion,omitzero"` // such as "v1" or "apps/v1"
 }
 
 // ObjectMeta is the metadata every object has, with Kubernetes' JSON names.
+// The informer reads only a few fields: the namespace and name (the key),
+// the resource version (where a watch resumes), and labels (selectors and
+// indexes); the rest is there for handlers.
 type ObjectMeta struct {
 	Name                       string            `json:"name,omitzero"`            // unique in its namespace
 	GenerateName               string            `json:"generateName,omitzero"`    // prefix of a name the server makes up
@@ -49,25 +64,49 @@ type OwnerReference struct {
 	unknownFields
 }
 
-// Object is what every cached object satisfies: a cut-down metav1.Object + runtime.Object.
+// Object is what every object the informer handles satisfies: a cut-down
+// metav1.Object (the metadata getters) and runtime.Object (DeepCopyObject).
+// A struct that embeds ObjectMeta has all of it but DeepCopyObject.
 type Object interface {
-	GetNamespace() string // "" if cluster-scoped
+	// GetNamespace returns the namespace; "" for a cluster-scoped object.
+	GetNamespace() string
+	// GetName returns the name, unique in its namespace.
 	GetName() string
+	// GetUID returns the UID, which tells apart two objects that had the
+	// same name at different times.
 	GetUID() string
+	// GetResourceVersion returns the resource version: an opaque string,
+	// to compare for equality only.
 	GetResourceVersion() string
+	// SetResourceVersion sets the resource version.
 	SetResourceVersion(version string)
+	// GetLabels returns the labels; the map is the object's own.
 	GetLabels() map[string]string
+	// GetAnnotations returns the annotations; the map is the object's own.
 	GetAnnotations() map[string]string
-	DeepCopyObject() Object // a copy that shares no changeable memory
+	// DeepCopyObject returns a copy that shares no changeable memory.
+	DeepCopyObject() Object
 }
 
-// These methods give a struct embedding ObjectMeta all of Object but DeepCopyObject.
-func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
-func (m *ObjectMeta) GetName() string                   { return m.Name }
-func (m *ObjectMeta) GetUID() string                    { return m.UID }
-func (m *ObjectMeta) GetResourceVersion() string        { return m.ResourceVersion }
+// GetNamespace implements Object.
+func (m *ObjectMeta) GetNamespace() string { return m.Namespace }
+
+// GetName implements Object.
+func (m *ObjectMeta) GetName() string { return m.Name }
+
+// GetUID implements Object.
+func (m *ObjectMeta) GetUID() string { return m.UID }
+
+// GetResourceVersion implements Object.
+func (m *ObjectMeta) GetResourceVersion() string { return m.ResourceVersion }
+
+// SetResourceVersion implements Object.
 func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
-func (m *ObjectMeta) GetLabels() map[string]string      { return m.Labels }
+
+// GetLabels implements Object.
+func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
+
+// GetAnnotations implements Object.
 func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 
 // DeepCopyInto copies m into out, sharing only the raw unknown members.
@@ -75,7 +114,8 @@ func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 	*out = *m
 	out.DeletionTimestamp = clonePointer(m.DeletionTimestamp)
 	out.DeletionGracePeriodSeconds = clonePointer(m.DeletionGracePeriodSeconds)
-	out.Labels, out.Annotations = maps.Clone(m.Labels), maps.Clone(m.Annotations)
+	out.Labels = maps.Clone(m.Labels)
+	out.Annotations = maps.Clone(m.Annotations)
 	out.Finalizers = slices.Clone(m.Finalizers)
 	out.OwnerReferences = slices.Clone(m.OwnerReferences)
 	for i := range out.OwnerReferences {
@@ -90,25 +130,31 @@ func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
 	out.BlockOwnerDeletion = clonePointer(r.BlockOwnerDeletion)
 }
 
-// unknownFields holds the JSON members a typed struct does not model, raw (lossless.go).
+// unknownFields holds the JSON members a typed struct does not model, raw,
+// so that an object read and written back loses nothing (lossless.go). The
+// first reading decodes with plain encoding/json, which leaves it empty.
 type unknownFields []byte
 
-type (
-	// KeyFunc names an object in a cache.
-	KeyFunc func(obj any) (string, error)
-	// ExplicitKey is a key given instead of an object; key functions return it.
-	ExplicitKey string
-	// namespacedName is what MetaNamespaceKeyFunc needs of an object.
-	namespacedName interface {
-		GetNamespace() string
-		GetName() string
-	}
-)
+// KeyFunc names an object in a cache: the key under which it is stored.
+type KeyFunc func(obj any) (string, error)
 
+// ExplicitKey is a key given instead of an object: key functions return it
+// as it is.
+type ExplicitKey string
+
+// namespacedName is what MetaNamespaceKeyFunc needs of an object.
+type namespacedName interface {
+	GetNamespace() string
+	GetName() string
+}
+
+// errNoMeta is the error for an object without metadata.
 var errNoMeta = errors.New("object has no metadata (it does not implement GetNamespace and GetName)")
 
-// MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name" if
-// cluster-scoped. An ExplicitKey is returned as it is.
+// MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name"
+// for a cluster-scoped object. An ExplicitKey is returned as it is. (The
+// tutorial's 000 §2.2 times Sprintf against concatenation: concatenation,
+// as here and in client-go, is the quicker.)
 func MetaNamespaceKeyFunc(obj any) (string, error) {
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil

@@ -79,13 +79,13 @@ func TestMisuse(t *testing.T) {
 			f.Close()
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"Pop waiting when Close comes", func(t *testing.T) error {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 			go f.Close() // Pop must wake up, not wait forever
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"Add to a closed FIFO still drains", func(t *testing.T) error {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 			f.Close()
@@ -97,7 +97,7 @@ func TestMisuse(t *testing.T) {
 			}
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"FIFO Add of something without metadata", func(t *testing.T) error {
 			return NewDeltaFIFOWithOptions(DeltaFIFOOptions{}).Add("just a string")
 		}, "cannot compute the key"},

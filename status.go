@@ -8,6 +8,7 @@ package informer
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -21,7 +22,12 @@ const (
 	StatusReasonGone            StatusReason = "Gone"
 	StatusReasonTooManyRequests StatusReason = "TooManyRequests"
 	StatusReasonInternalError   StatusReason = "InternalError"
+	StatusReasonTimeout         StatusReason = "Timeout"
 )
+
+// CauseTypeResourceVersionTooLarge is the cause of a 504 for a resource
+// version the server has not reached yet.
+const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
 
 // Status is the body of an API error, and of an ERROR watch event.
 type Status struct {
@@ -110,3 +116,15 @@ func NewNotFound(resource, name string) *StatusError {
 
 // IsNotFound reports a 404 NotFound.
 func IsNotFound(err error) bool { return hasReasonOrCode(err, "NotFound", http.StatusNotFound) }
+
+// IsTimeout reports a 504 Timeout.
+func IsTimeout(err error) bool {
+	return hasReasonOrCode(err, StatusReasonTimeout, http.StatusGatewayTimeout)
+}
+
+// HasStatusCause reports whether err's details list a cause of the given type.
+func HasStatusCause(err error, causeType string) bool {
+	s, ok := statusOf(err)
+	return ok && s.Details != nil &&
+		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
+}

@@ -41,6 +41,16 @@ import (
 	"time"
 )
 
+// TLSClientConfig holds the TLS settings of a RESTConfig.
+type TLSClientConfig struct {
+	// Insecure skips verifying the server's certificate: for tests only.
+	Insecure bool
+	// CAFile is a PEM file of the certificate authorities to trust.
+	CAFile string
+	// CAData is PEM data, used instead of CAFile when set.
+	CAData []byte
+}
+
 // client-go's transport settings.
 const (
 	defaultHTTP2ReadIdleTimeout = 30 * time.Second // readIdleTimeoutSeconds
@@ -52,7 +62,7 @@ const (
 	maxIdleConnsPerHost         = 25               // idleConnsPerHost in transport/cache.go
 )
 
-// newTransport returns the transport for cfg (restclient.go's transportFor, through layers.go). Like client-go's
+// newTransport returns the transport for cfg (NewRESTClient, restclient.go). Like client-go's
 // transport.New, a config with no TLS settings (plain http://, or https://
 // trusting the system's certificates) and no transport options gets a copy
 // of http.DefaultTransport, which never pings; any TLS setting gets
