@@ -7,6 +7,8 @@
 // threadSafeMap.LastStoreSyncResourceVersion (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

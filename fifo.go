@@ -403,6 +403,8 @@ func (f *DeltaFIFO) Transformer() TransformFunc {
 	return f.transformer
 }
 
+// Reading 2: a look inside for tools (ours).
+
 // QueuedDeltas returns what the queue holds without popping it: a copy of
 // each queued key's Deltas (the objects are shared), in the order Pop would
 // hand them out. It is ours, for tools that show the queue (the live view):
@@ -417,3 +419,5 @@ func (f *DeltaFIFO) QueuedDeltas() []Deltas {
 	}
 	return out
 }
+
+// End of reading 2.

@@ -3,6 +3,8 @@
 // `go test` runs the seeds and the corpus in testdata/fuzz/;
 // `go test -run=^$ -fuzz=^FuzzWatchStream$ -fuzztime=5m -parallel=1 .`
 // searches for more (figures in docs/how-we-know.md).
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

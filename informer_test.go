@@ -341,7 +341,11 @@ func TestStep06Reflector(t *testing.T) {
 	// in tools/cache reflector.go asks r.useWatchList, then Reflector.watchList).
 	lw := &recordingLW{inner: podsLW(t, s, "default"), tap: true}
 	store := NewStore(MetaNamespaceKeyFunc)
-	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: defaultPipelineGates.WatchListClient})
+	var options ReflectorOptions
+	// Reading 2: the streaming list, when the pipeline under test has it.
+	options.UseWatchList = defaultPipelineGates.WatchListClient
+	// End of reading 2.
+	r := NewReflectorWithOptions(lw, &Pod{}, store, options)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
@@ -352,9 +356,12 @@ func TestStep06Reflector(t *testing.T) {
 	waitFor(t, "the initial list", func() bool { return len(store.ListKeys()) == 2 })
 	waitFor(t, "the watch", func() bool { return lw.watchCount() == 1 })
 	lists, watches := lw.calls()
+	// Reading 2: client-go v0.37.2 streams the list instead.
 	if len(lists) == 0 {
 		step06Streamed(t, watches[0], lw.watchEvents())
-	} else {
+	}
+	// End of reading 2.
+	if len(lists) > 0 {
 		step06Listed(t, lists[0], watches[0])
 	}
 	keys := store.ListKeys()
@@ -414,11 +421,17 @@ func step06Listed(t *testing.T, list, w ListOptions) {
 			"书签让一个安静的监视记下的版本保持较新，重新监视时就不会因版本太旧而得到 410")
 		t.FailNow()
 	}
-	if w.ResourceVersion == "" || w.ResourceVersion == "0" ||
-		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 || w.SendInitialEvents != nil {
+	if w.ResourceVersion == "" || w.ResourceVersion == "0" || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
 		t.Fatalf("watch options %+v", w)
 	}
+	// Reading 2: a plain watch does not ask for the initial events.
+	if w.SendInitialEvents != nil {
+		t.Fatalf("watch options %+v", w)
+	}
+	// End of reading 2.
 }
+
+// Reading 2: the streaming list of client-go v0.37.2.
 
 // step06Streamed tells and checks Step 6's streaming list, client-go
 // v0.37.2's default (WatchListClient on; client-go: Reflector.watchList in
@@ -452,6 +465,8 @@ func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 	}
 	t.Fatalf("no initial-events-end bookmark among %d events", len(events))
 }
+
+// End of reading 2.
 
 func TestStep07Bookmarks(t *testing.T) {
 	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",

@@ -31,6 +31,8 @@
 //
 // Tutorial: 000 §3.3 (read, change,
 // write back: why a client must not drop what it does not understand).
+//
+// Reading 3: the real wire (objects read and written back lose nothing).
 
 package informer
 

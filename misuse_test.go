@@ -3,6 +3,8 @@
 // harmless answer), never a panic and never a hang; none may lose data.
 // Some misuses also have a story test elsewhere (Run twice and settings
 // after start in informer_edge_test.go); here they are all in one place.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -8,6 +8,8 @@
 // processDeltas in k8s.io/client-go/tools/cache controller.go (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

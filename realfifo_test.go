@@ -6,6 +6,8 @@
 // client-go counterpart: k8s.io/client-go/tools/cache the_real_fifo_test.go.
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

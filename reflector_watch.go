@@ -48,7 +48,11 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 				return err
 			}
 		}
-		err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion, false)
+		err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion,
+			// Reading 2: a plain watch goes on past any bookmark.
+			false,
+			// End of reading 2.
+		)
 		w.Stop()
 		w = nil
 		switch {

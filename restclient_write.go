@@ -12,6 +12,8 @@
 // k8s.io/client-go/rest's Request (Do, and Into for the type of the answer).
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
+//
+// Reading 3: the real wire (the writes behind a read-modify-write).
 
 package informer
 

@@ -6,6 +6,8 @@
 // client-go counterpart: k8s.io/apimachinery/pkg/labels (Parse, Requirement).
 //
 // Tutorial: 004 §3.3 (reading the cache through listers).
+//
+// Reading 3: the real wire (label selectors as the API writes them).
 
 package informer
 

@@ -6,6 +6,8 @@
 // client-go counterpart: k8s.io/apimachinery/pkg/api/errors.
 //
 // Tutorial: 004 §2.5 (409 Conflict on a stale resourceVersion).
+//
+// Reading 3: the real wire (a real cluster's TLS and tokens, failures as client-go reads them).
 
 package informer
 

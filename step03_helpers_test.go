@@ -6,6 +6,8 @@
 // client-go counterpart: none (the walkthrough's own scaffolding).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

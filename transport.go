@@ -22,6 +22,8 @@
 // re-create into one update, and replays every object.
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP). docs: the reliability chapter.
+//
+// Reading 3: the real wire (a real cluster's TLS and tokens, failures as client-go reads them).
 
 package informer
 

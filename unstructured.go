@@ -8,6 +8,8 @@
 //
 // Tutorial: 004 §3.2 (the minimal metadata contract) and §3.1 (generics vs.
 // one type for all kinds).
+//
+// Reading 3: the real wire (any kind, as client-go's dynamic client reads it).
 
 package informer
 
