@@ -28,8 +28,10 @@ import (
 // TypeMeta says what kind of object a JSON document is. The items of a list
 // carry none, and typed objects drop it (see withoutTypeMeta, watch.go).
 type TypeMeta struct {
-	Kind       string `json:"kind,omitzero"`       // such as "Pod"
-	APIVersion string `json:"apiVersion,omitzero"` // such as "v1" or "apps/v1"
+	// Kind is the kind, such as "Pod".
+	Kind string `json:"kind,omitzero"`
+	// APIVersion is the group and version, such as "v1" or "apps/v1".
+	APIVersion string `json:"apiVersion,omitzero"`
 }
 
 // ObjectMeta is the metadata every object has, with Kubernetes' JSON names.
@@ -37,30 +39,52 @@ type TypeMeta struct {
 // the resource version (where a watch resumes), and labels (selectors and
 // indexes); the rest is there for handlers.
 type ObjectMeta struct {
-	Name                       string            `json:"name,omitzero"`            // unique in its namespace
-	GenerateName               string            `json:"generateName,omitzero"`    // prefix of a name the server makes up
-	Namespace                  string            `json:"namespace,omitzero"`       // "" for cluster-scoped kinds
-	UID                        string            `json:"uid,omitzero"`             // tells apart objects that had the same name
-	ResourceVersion            string            `json:"resourceVersion,omitzero"` // opaque: compare for equality only
-	Generation                 int64             `json:"generation,omitzero"`      // counts changes to the spec
-	CreationTimestamp          time.Time         `json:"creationTimestamp,omitzero"`
-	DeletionTimestamp          *time.Time        `json:"deletionTimestamp,omitzero"` // set when a graceful delete begins
-	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitzero"`
-	Labels                     map[string]string `json:"labels,omitzero"`      // what selectors and indexes read
-	Annotations                map[string]string `json:"annotations,omitzero"` // for tools; selectors ignore them
-	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitzero"`
-	Finalizers                 []string          `json:"finalizers,omitzero"` // all removed before the delete ends
-	unknownFields                                // every other member (managedFields, ...), raw
+	// Name is unique among the objects of its kind in its namespace.
+	Name string `json:"name,omitzero"`
+	// GenerateName asks the server to make a name up with this prefix.
+	GenerateName string `json:"generateName,omitzero"`
+	// Namespace is "" for a cluster-scoped kind.
+	Namespace string `json:"namespace,omitzero"`
+	// UID tells apart two objects that had the same name at different times.
+	UID string `json:"uid,omitzero"`
+	// ResourceVersion changes with every write of the object. It is opaque:
+	// compare two for equality only, never order them.
+	ResourceVersion string `json:"resourceVersion,omitzero"`
+	// Generation counts the changes to the object's spec.
+	Generation int64 `json:"generation,omitzero"`
+	// CreationTimestamp is when the server created the object.
+	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
+	// DeletionTimestamp is set when a graceful delete begins.
+	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitzero"`
+	// DeletionGracePeriodSeconds is how long that delete waits.
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitzero"`
+	// Labels are what selectors and indexes read.
+	Labels map[string]string `json:"labels,omitzero"`
+	// Annotations are for tools; selectors ignore them.
+	Annotations map[string]string `json:"annotations,omitzero"`
+	// OwnerReferences name the objects that own this one.
+	OwnerReferences []OwnerReference `json:"ownerReferences,omitzero"`
+	// Finalizers must all be removed before a delete completes.
+	Finalizers []string `json:"finalizers,omitzero"`
+	// unknownFields keeps every other member (managedFields...), raw.
+	unknownFields
 }
 
 // OwnerReference names an object that owns another, in the same namespace.
 type OwnerReference struct {
-	APIVersion         string `json:"apiVersion,omitzero"` // the owner's type, e.g. "apps/v1"
-	Kind               string `json:"kind,omitzero"`       // and "ReplicaSet"
-	Name               string `json:"name,omitzero"`
-	UID                string `json:"uid,omitzero"`
-	Controller         *bool  `json:"controller,omitzero"`         // true for the one managing owner
-	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitzero"` // a foreground delete of the owner waits
+	// APIVersion is the owner's group and version, such as "apps/v1".
+	APIVersion string `json:"apiVersion,omitzero"`
+	// Kind is the owner's kind, such as "ReplicaSet".
+	Kind string `json:"kind,omitzero"`
+	// Name is the owner's name.
+	Name string `json:"name,omitzero"`
+	// UID is the owner's UID: a new owner with the same name is not it.
+	UID string `json:"uid,omitzero"`
+	// Controller is true for the one owner that manages the object.
+	Controller *bool `json:"controller,omitzero"`
+	// BlockOwnerDeletion makes a foreground delete of the owner wait for
+	// this object to go.
+	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitzero"`
 	unknownFields
 }
 
