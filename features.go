@@ -89,6 +89,7 @@ func (g PipelineGates) String() string {
 	if !g.InOrderInformers {
 		return fmt.Sprintf("DeltaFIFO (client-go ≤1.32), watchList=%t", g.WatchListClient)
 	}
+	unlock := g.AtomicFIFO && g.UnlockWhileProcessingFIFO // the queue allows it only when atomic
 	return fmt.Sprintf("RealFIFO (atomic=%t, batch=%t, unlock=%t), watchList=%t",
-		g.AtomicFIFO, g.InOrderInformersBatchProcess, g.AtomicFIFO && g.UnlockWhileProcessingFIFO, g.WatchListClient)
+		g.AtomicFIFO, g.InOrderInformersBatchProcess, unlock, g.WatchListClient)
 }

@@ -219,7 +219,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any,
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	c, ok := s.start()
 	if !ok {
-		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
+		slog.Warn("the shared informer has already been started; " +
+			"running it more than once is not allowed")
 		return
 	}
 	s.processor.start()

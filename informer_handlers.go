@@ -140,7 +140,8 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 		slog.Warn("the resync period is ignored: this informer does not resync", "period", desired)
 		return 0
 	case desired < check:
-		slog.Warn("the resync period is raised to the informer's check period", "period", desired, "check", check)
+		slog.Warn("the resync period is raised to the informer's check period",
+			"period", desired, "check", check)
 		return check
 	}
 	return desired
@@ -164,7 +165,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
 	if s.stopped {
-		return nil, fmt.Errorf("handler %T was not added to the shared informer because it has stopped already", handler)
+		return nil, fmt.Errorf("handler %T was not added to the shared informer "+
+			"because it has stopped already", handler)
 	}
 	if resyncPeriod > 0 {
 		resyncPeriod = max(resyncPeriod, minimumResyncPeriod)
@@ -177,8 +179,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 			}
 		}
 	}
-	l := newProcessListener(handler, resyncPeriod, determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod),
-		s.clock.Now(), s.HasSynced)
+	period := determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod)
+	l := newProcessListener(handler, resyncPeriod, period, s.clock.Now(), s.HasSynced)
 	if !s.started {
 		return s.processor.addListener(l), nil
 	}

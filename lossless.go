@@ -116,10 +116,14 @@ func (table *fieldTable) collect(t reflect.Type, prefix []int) {
 		default:
 			table.byName[name] = len(table.fields)
 			k := f.Type.Kind()
-			table.fields = append(table.fields, jsonField{name: name, index: index,
+			isList := k == reflect.Slice || k == reflect.Map
+			table.fields = append(table.fields, jsonField{
+				name:         name,
+				index:        index,
 				isTime:       f.Type == timeType || f.Type == reflect.PointerTo(timeType),
-				plainElems:   (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct,
-				zeroByMethod: f.Type.Implements(isZeroerType)})
+				plainElems:   isList && f.Type.Elem().Kind() != reflect.Struct,
+				zeroByMethod: f.Type.Implements(isZeroerType),
+			})
 		}
 	}
 }
@@ -166,7 +170,8 @@ func encodeKeeping(obj lossless) ([]byte, error) {
 			if err := dec.Decode(&value); err != nil {
 				return nil, err
 			}
-			if i, known := table.byName[name]; known && !table.fields[i].isZero(v.FieldByIndex(table.fields[i].index)) {
+			i, known := table.byName[name]
+			if known && !table.fields[i].isZero(v.FieldByIndex(table.fields[i].index)) {
 				continue // the field is set: it wins
 			}
 			buf = appendMember(buf, name, value)
@@ -249,7 +254,8 @@ func (f *jsonField) set(value []byte, field reflect.Value) (typed bool, err erro
 
 // hasNull reports whether the JSON text holds a null outside its strings.
 func hasNull(value []byte) bool {
-	inString, escaped := false, false
+	inString := false // inside a JSON string
+	escaped := false  // just after a backslash in one
 	for _, c := range value {
 		switch {
 		case escaped:

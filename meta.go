@@ -173,7 +173,8 @@ type namespacedName interface {
 }
 
 // errNoMeta is the error for an object without metadata.
-var errNoMeta = errors.New("object has no metadata (it does not implement GetNamespace and GetName)")
+var errNoMeta = errors.New("object has no metadata " +
+	"(it does not implement GetNamespace and GetName)")
 
 // MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name"
 // for a cluster-scoped object. An ExplicitKey is returned as it is. (The

@@ -188,7 +188,8 @@ func (f *RealFIFO) appendLocked(action DeltaType, obj any, transform bool) error
 	if _, err := f.keyOf(obj); err != nil {
 		return KeyError{Obj: obj, Err: err}
 	}
-	if _, isTombstone := obj.(DeletedFinalStateUnknown); transform && !isTombstone && f.transformer != nil {
+	_, isTombstone := obj.(DeletedFinalStateUnknown)
+	if transform && !isTombstone && f.transformer != nil {
 		var err error
 		if obj, err = f.transformer(obj); err != nil {
 			return err

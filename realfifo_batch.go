@@ -168,7 +168,8 @@ func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, 
 		},
 		func(obj any) error {
 			old, exists, err := clientState.Get(obj)
-			replacements = append(replacements, replacement{old: old, new: obj, exists: err == nil && exists})
+			r := replacement{old: old, new: obj, exists: err == nil && exists}
+			replacements = append(replacements, r)
 			return nil
 		})
 	if err != nil {

@@ -63,7 +63,8 @@ func (f *RealFIFO) replaceAllLocked(list []any, resourceVersion string) error {
 			}
 		}
 	}
-	f.pushLocked(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}})
+	info := ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}
+	f.pushLocked(Delta{Type: ReplacedAll, Object: info})
 	return nil
 }
 

@@ -65,7 +65,8 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 		case isExpiredError(err): // the version is gone: the next cycle relists
 			slog.Debug("watch expired", "reflector", r.name, "err", err)
 		case !errors.Is(err, errStopRequested):
-			slog.Warn("watch ended with an error", "reflector", r.name, "type", r.typeDescription, "err", err)
+			slog.Warn("watch ended with an error",
+				"reflector", r.name, "type", r.typeDescription, "err", err)
 		}
 		return nil
 	}
@@ -121,7 +122,8 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		obj, isObject := event.Object.(Object)
 		got := reflect.TypeOf(event.Object)
 		if !isObject || isNilPointer(event.Object) || (r.expectedType != nil && got != r.expectedType) {
-			slog.Error("watch event of an unexpected type", "reflector", r.name, "want", r.expectedType, "got", got)
+			slog.Error("watch event of an unexpected type",
+				"reflector", r.name, "want", r.expectedType, "got", got)
 			continue
 		}
 		var err error

@@ -30,7 +30,8 @@ import (
 func (r *Reflector) watchList(ctx context.Context) Watcher {
 	w, err := r.streamList(ctx)
 	if err != nil {
-		slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+		slog.Warn("the streaming list failed; falling back to list and watch",
+			"reflector", r.name, "type", r.typeDescription, "err", err)
 	}
 	return w
 }
@@ -53,7 +54,8 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 		sendInitialEvents := true
 		options.SendInitialEvents = &sendInitialEvents
 		options.ResourceVersionMatch = ResourceVersionMatchNotOlderThan
-		options.AllowWatchBookmarks = true // set here too, as client-go's watchList does: the list ends at a bookmark
+		// Set here too, as client-go's watchList does: the list ends at a bookmark.
+		options.AllowWatchBookmarks = true
 		start := r.clock.Now()
 		w, err := startWatch(ctx, r.listerWatcher, options)
 		if err != nil && ctx.Err() != nil {

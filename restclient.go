@@ -301,7 +301,8 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	u := *c.base
 	u.Path += path
 	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body)) // nil: no body
+	// A nil body reads as empty: the request then has none.
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}

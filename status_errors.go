@@ -52,13 +52,19 @@ func retryAfterFromHeader(s *Status, header http.Header) {
 
 // reasonForCode is the StatusReason a bare status code stands for.
 var reasonForCode = map[int]StatusReason{
-	http.StatusBadRequest: "BadRequest", http.StatusUnauthorized: "Unauthorized", http.StatusForbidden: "Forbidden",
-	http.StatusNotFound: "NotFound", http.StatusConflict: "Conflict", http.StatusGone: "Gone",
-	http.StatusTooManyRequests: "TooManyRequests", http.StatusInternalServerError: "InternalError",
-	http.StatusServiceUnavailable: "ServiceUnavailable", http.StatusGatewayTimeout: "Timeout",
+	http.StatusBadRequest:          "BadRequest",
+	http.StatusUnauthorized:        "Unauthorized",
+	http.StatusForbidden:           "Forbidden",
+	http.StatusNotFound:            "NotFound",
+	http.StatusConflict:            "Conflict",
+	http.StatusGone:                "Gone",
+	http.StatusTooManyRequests:     "TooManyRequests",
+	http.StatusInternalServerError: "InternalError",
+	http.StatusServiceUnavailable:  "ServiceUnavailable",
+	http.StatusGatewayTimeout:      "Timeout",
 }
 
-// Status returns the Status the error carries.
+// Status returns the Status the error carries (client-go's APIStatus).
 func (e *StatusError) Status() Status { return e.ErrStatus }
 
 // ReasonForError returns err's reason, or StatusReasonUnknown.

@@ -280,7 +280,7 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 		ev.Object = withoutTypeMeta(o)
 		// Without a name it has no key ("object": null decodes to an empty Pod).
 		if ev.Type != WatchBookmark && o.GetName() == "" {
-			return WatchEvent{}, errors.New("the object of a " + string(ev.Type) + " event has no metadata.name")
+			return WatchEvent{}, fmt.Errorf("the object of a %s event has no metadata.name", ev.Type)
 		}
 	}
 	return ev, nil
