@@ -130,7 +130,7 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 func TestStep02DeltaFIFO(t *testing.T) {
 	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2.",
 		"第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2。")
-	say(t, "File: fifo.go.", "文件：fifo.go。")
+	say(t, "Files: delta.go, fifo.go.", "文件：delta.go、fifo.go。")
 
 	say(t, "The Reflector writes changes into a DeltaFIFO. Each key is queued once;", "Reflector 把变化写进 DeltaFIFO。每个键只排一次队；")
 	say(t, "what happens to it while it waits piles up as Deltas, oldest first.", "它排队期间发生的事情作为 Delta 依次累积，最早的在前。")
@@ -301,8 +301,11 @@ func TestStep05ListWatch(t *testing.T) {
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
 		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 list 一次，")
-	say(t, "then watches from the list's version (with WatchListClient on it streams the list: Step 6).",
-		"然后从列表的版本开始监视（特性门控 WatchListClient 开启时它改用流式列表：第 6 步）。")
+	say(t, "then watches from the list's version.", "然后从列表的版本开始监视。")
+	// Reading 2: the streaming list.
+	say(t, "(With WatchListClient on, an informer's Reflector streams the list instead: Step 6.)",
+		"（特性门控 WatchListClient 开启时，informer 的 Reflector 改用流式列表：第 6 步。）")
+	// End of reading 2.
 	mu.Lock()
 	lists, watches = nil, nil
 	mu.Unlock()
@@ -328,8 +331,11 @@ func TestStep05ListWatch(t *testing.T) {
 func TestStep06Reflector(t *testing.T) {
 	say(t, "Step 6 — the Reflector: the initial list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.",
 		"第 6 步 — Reflector：先取得初始列表，再监视。教程 004 §2.4、§4.1；000 §4.1。")
-	say(t, "Files: reflector.go, reflector_watch.go, reflector_watchlist.go, restclient.go, watch.go.",
-		"文件：reflector.go、reflector_watch.go、reflector_watchlist.go、restclient.go、watch.go。")
+	say(t, "Files: reflector.go, reflector_watch.go, restclient.go, watch.go.",
+		"文件：reflector.go、reflector_watch.go、restclient.go、watch.go。")
+	// Reading 2: the streaming list.
+	say(t, "The streaming list is in reflector_watchlist.go.", "流式列表在 reflector_watchlist.go 里。")
+	// End of reading 2.
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
