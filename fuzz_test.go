@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +111,7 @@ func FuzzWatchStream(f *testing.F) {
 		}
 		want := newObject()
 		open := func() *streamWatcher {
-			return newStreamWatcher(io.NopCloser(bytes.NewReader(stream)), newObject, func() {})
+			return newStreamWatcher(jsonAnswer(bytes.NewReader(stream)), newObject, func() {})
 		}
 
 		// The decoder alone: every event well formed, then the end.

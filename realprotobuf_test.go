@@ -11,6 +11,8 @@
 //
 // The second also saves the answers, byte for byte as sent.
 // fakeapi/testdata/protobuf/README.md lists the files and the requests.
+//
+// Reading 3: the real wire (protobuf for the built-in kinds).
 
 package informer
 
