@@ -128,7 +128,10 @@ func (pq *waitForPriorityQueue[T]) Pop() any {
 }
 
 // ShutDown shuts the wrapped queue down and stops the goroutine. It may be
-// called more than once.
+// called more than once, but only the first call (of ShutDown, or a
+// finished ShutDownWithDrain) reaches the wrapped queue: a ShutDown after a
+// ShutDown does not end a ShutDownWithDrain waiting in between, as in
+// client-go.
 // (client-go: (*delayingType).ShutDown.)
 func (q *delayingType[T]) ShutDown() {
 	q.stopOnce.Do(func() {
