@@ -95,8 +95,8 @@ type Controller struct {
 // the two informers (the pod informer must have the podControllerIndex
 // index), writes through client and reports to recorder. Its queue is
 // client-go's default: per-key backoff from 5 ms, 10 retries a second
-// overall.
-func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, recorder EventRecorder) (*Controller, error) {
+// overall, its waits on clock (nil: the real clock; tests pass a fake one).
+func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, recorder EventRecorder, clock informer.Clock) (*Controller, error) {
 	c := &Controller{
 		client:            client,
 		replicaSetLister:  listers.New[*ReplicaSet](replicaSets.GetIndexer(), "replicasets.apps"),
@@ -105,7 +105,7 @@ func NewController(client *informer.RESTClient, replicaSets, pods informer.Share
 		podsSynced:        pods.HasSynced,
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "ReplicaSets"}),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "ReplicaSets", Clock: clock}),
 		recorder: recorder,
 	}
 	c.syncHandler = c.syncReplicaSet

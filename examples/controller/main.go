@@ -38,6 +38,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	informer "github.com/learn-k8s/informer"
@@ -77,31 +78,50 @@ type running struct {
 	replicaSet informer.SharedIndexInformer
 	pods       informer.SharedIndexInformer
 	workers    int
+	busy       atomic.Int32       // syncs in progress, counted around the controller's syncHandler
 	cancel     context.CancelFunc // ends what run started
 	wg         sync.WaitGroup     // what run started
 }
 
-// newRunning builds the informers and the controller on client, for
-// namespace, in the pipeline gates say; run starts them.
-func newRunning(client *informer.RESTClient, namespace string, workers int, gates informer.PipelineGates, recorder EventRecorder) (*running, error) {
-	replicaSets := informer.NewSharedIndexInformerWithOptions(newReplicaSetListWatch(client, namespace), &ReplicaSet{},
+// options are what newRunning builds with.
+type options struct {
+	namespace string // whose ReplicaSets and pods; informer.NamespaceAll for all
+	workers   int
+	gates     informer.PipelineGates
+	recorder  EventRecorder
+	clock     informer.Clock // nil: the real clock
+}
+
+// newRunning builds the informers and the controller on client, as o says;
+// run starts them.
+func newRunning(client *informer.RESTClient, o options) (*running, error) {
+	replicaSets := informer.NewSharedIndexInformerWithOptions(newReplicaSetListWatch(client, o.namespace), &ReplicaSet{},
 		informer.SharedIndexInformerOptions{
 			Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
-			PipelineGates: &gates,
+			Clock:         o.clock,
+			PipelineGates: &o.gates,
 		})
-	pods := informer.NewSharedIndexInformerWithOptions(informer.NewListWatchFromClient(client, podsGVR, namespace, ""),
+	pods := informer.NewSharedIndexInformerWithOptions(informer.NewListWatchFromClient(client, podsGVR, o.namespace, ""),
 		&informer.Pod{}, informer.SharedIndexInformerOptions{
 			Indexers: informer.Indexers{
 				informer.NamespaceIndex: informer.MetaNamespaceIndexFunc,
 				podControllerIndex:      podControllerIndexFunc,
 			},
-			PipelineGates: &gates,
+			Clock:         o.clock,
+			PipelineGates: &o.gates,
 		})
-	c, err := NewController(client, replicaSets, pods, recorder)
+	c, err := NewController(client, replicaSets, pods, o.recorder, o.clock)
 	if err != nil {
 		return nil, err
 	}
-	return &running{controller: c, replicaSet: replicaSets, pods: pods, workers: workers}, nil
+	r := &running{controller: c, replicaSet: replicaSets, pods: pods, workers: o.workers}
+	sync := c.syncHandler
+	c.syncHandler = func(ctx context.Context, key string) error {
+		r.busy.Add(1)
+		defer r.busy.Add(-1)
+		return sync(ctx, key)
+	}
+	return r, nil
 }
 
 // run starts the informers and the controller's workers; stop ends them.
@@ -135,7 +155,7 @@ func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers 
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	r, err := newRunning(client, namespace, workers, informer.DefaultPipelineGates(), n)
+	r, err := newRunning(client, options{namespace: namespace, workers: workers, gates: informer.DefaultPipelineGates(), recorder: n})
 	if err != nil {
 		return err
 	}

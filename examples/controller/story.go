@@ -13,13 +13,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	informer "github.com/learn-k8s/informer"
@@ -27,16 +24,12 @@ import (
 	"github.com/learn-k8s/informer/retry"
 )
 
-// replicaSets is fakeapi's apps/v1 replicasets resource.
-var replicaSets = fakeapi.Resource{Group: "apps", Version: "v1", Resource: "replicasets"}
-
 // story holds what the steps share.
 type story struct {
 	n      *narrator
 	srv    *fakeapi.Server
 	client *informer.RESTClient
 	r      *running
-	busy   atomic.Int32 // syncs in progress, counted around the controller's syncHandler
 }
 
 // playStory plays the story on an in-process fakeapi, narrated by n.
@@ -56,14 +49,8 @@ func playStory(n *narrator, workers int, gates informer.PipelineGates) error {
 		"# 控制器：ReplicaSet 和 Pod 各一个 Informer，它们的事件处理器只把键加入工作队列；")
 	n.say("#   %d workers take keys from the queue and reconcile them, one worker per key at a time",
 		"#   %d 个工作协程从队列取键并调谐，同一个键同一时间只在一个工作协程手里", workers)
-	if st.r, err = newRunning(client, informer.NamespaceAll, workers, gates, n); err != nil {
+	if st.r, err = newRunning(client, options{workers: workers, gates: gates, recorder: n}); err != nil {
 		return err
-	}
-	sync := st.r.controller.syncHandler
-	st.r.controller.syncHandler = func(ctx context.Context, key string) error {
-		st.busy.Add(1)
-		defer st.busy.Add(-1)
-		return sync(ctx, key)
 	}
 	st.r.run()
 	defer st.r.stop()
@@ -97,7 +84,8 @@ func (st *story) createWeb() error {
 
 // scaleUp scales web to 5.
 func (st *story) scaleUp() error {
-	st.n.say("$ kubectl scale rs web --replicas=5", "$ kubectl scale rs web --replicas=5")
+	st.n.say("$ kubectl scale rs web --replicas=5     # two more pods",
+		"$ kubectl scale rs web --replicas=5     # 再要两个 Pod")
 	if err := st.scale("web", 5); err != nil {
 		return err
 	}
@@ -122,7 +110,8 @@ func (st *story) podLostWhileServerFails() error {
 
 // scaleDown scales web to 2.
 func (st *story) scaleDown() error {
-	st.n.say("$ kubectl scale rs web --replicas=2", "$ kubectl scale rs web --replicas=2")
+	st.n.say("$ kubectl scale rs web --replicas=2     # three fewer",
+		"$ kubectl scale rs web --replicas=2     # 少要三个")
 	if err := st.scale("web", 2); err != nil {
 		return err
 	}
@@ -181,8 +170,9 @@ func (st *story) report() error {
 	}
 	items, _ := st.srv.List(replicaSets, "default")
 	for _, rs := range items {
-		name := rs["metadata"].(map[string]any)["name"].(string)
-		pods := st.podsOf(name)
+		meta := rs["metadata"].(map[string]any)
+		name := meta["name"].(string)
+		pods := podsOf(st.srv, "default", meta["uid"].(string))
 		st.n.say("# converged: default/%s has %d pods (%s); status.replicas %v",
 			"# 已收敛：default/%s 有 %d 个 Pod（%s）；status.replicas %v",
 			name, len(pods), strings.Join(pods, " "), rs["status"].(map[string]any)["replicas"])
@@ -190,118 +180,13 @@ func (st *story) report() error {
 	return nil
 }
 
-// podsOf returns the names of the server's pods whose controller is the
-// ReplicaSet default/name, sorted.
-func (st *story) podsOf(name string) []string {
-	items, _ := st.srv.List(fakeapi.Pods, "default")
-	var names []string
-	for _, pod := range items {
-		meta := pod["metadata"].(map[string]any)
-		refs, _ := meta["ownerReferences"].([]any)
-		for _, r := range refs {
-			if ref := r.(map[string]any); ref["name"] == name && ref["controller"] == true {
-				names = append(names, meta["name"].(string))
-			}
-		}
-	}
-	slices.Sort(names)
-	return names
-}
-
 // errNotConverged says the controller did not converge in time.
 var errNotConverged = errors.New("the controller did not converge within 15 s")
 
-// converged waits (15 s at most) until the server holds what every
-// ReplicaSet asks for, the controller's caches hold what the server holds,
-// and then no key is queued or being worked on. Once the caches are
-// current, a sync that starts later reads them and has nothing to write, so
-// the next step's requests are the next step's alone.
+// converged waits (15 s at most) until the controller has converged.
 func (st *story) converged() error {
-	deadline := time.Now().Add(15 * time.Second)
-	tick := time.NewTicker(5 * time.Millisecond) // polling interval, not synchronisation
-	defer tick.Stop()
-	for !(st.serverConverged() && st.cachesCurrent() && st.idle()) {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: %s", errNotConverged, st.whatIsLeft())
-		}
-		<-tick.C
+	if missing := waitConverged(st.srv, st.r, 15*time.Second, nil); missing != "" {
+		return fmt.Errorf("%w: %s", errNotConverged, missing)
 	}
 	return nil
-}
-
-// serverConverged reports whether every ReplicaSet on the server has
-// exactly replicas pods named name-0 … and a status.replicas that says so.
-func (st *story) serverConverged() bool {
-	items, _ := st.srv.List(replicaSets, "default")
-	for _, rs := range items {
-		name := rs["metadata"].(map[string]any)["name"].(string)
-		want := number(rs["spec"].(map[string]any)["replicas"])
-		var names []string
-		for i := range want {
-			names = append(names, fmt.Sprintf("%s-%d", name, i))
-		}
-		status, _ := rs["status"].(map[string]any)
-		if !slices.Equal(st.podsOf(name), names) || status == nil || number(status["replicas"]) != want {
-			return false
-		}
-	}
-	return true
-}
-
-// number reads a JSON number of an object fakeapi returns (-1 if it is
-// none).
-func number(v any) int {
-	switch n := v.(type) {
-	case json.Number:
-		i, err := n.Int64()
-		if err != nil {
-			return -1
-		}
-		return int(i)
-	case float64:
-		return int(n)
-	case int:
-		return n
-	}
-	return -1
-}
-
-// cachesCurrent reports whether both caches hold exactly the server's
-// objects, at the server's versions.
-func (st *story) cachesCurrent() bool {
-	return sameVersions(st.srv, fakeapi.Pods, st.r.pods.GetStore()) &&
-		sameVersions(st.srv, replicaSets, st.r.replicaSet.GetStore())
-}
-
-// sameVersions compares the server's objects of r with a cache, by key and
-// resourceVersion.
-func sameVersions(srv *fakeapi.Server, r fakeapi.Resource, cache informer.Store) bool {
-	items, _ := srv.List(r, "")
-	if len(items) != len(cache.ListKeys()) {
-		return false
-	}
-	for _, item := range items {
-		meta := item["metadata"].(map[string]any)
-		obj, ok, _ := cache.GetByKey(meta["namespace"].(string) + "/" + meta["name"].(string))
-		if !ok || obj.(informer.Object).GetResourceVersion() != meta["resourceVersion"] {
-			return false
-		}
-	}
-	return true
-}
-
-// idle reports whether no key waits in the queue and no sync runs.
-func (st *story) idle() bool {
-	return st.r.controller.workqueue.Len() == 0 && st.busy.Load() == 0
-}
-
-// whatIsLeft says which part of convergence is missing, for the error.
-func (st *story) whatIsLeft() string {
-	switch {
-	case !st.serverConverged():
-		return "the server's pods or status differ from what the ReplicaSets ask"
-	case !st.cachesCurrent():
-		return "the controller's caches are behind the server"
-	}
-	return "a key is still queued or being worked on"
 }
