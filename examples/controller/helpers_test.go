@@ -174,6 +174,17 @@ func (f *fixture) waitConverged(t *testing.T, what string) {
 	}
 }
 
+// waitCachesCurrent waits (stepping the fake clock whenever something waits
+// on it) until both caches hold what the server holds, and fails if they do
+// not within 10 s.
+func (f *fixture) waitCachesCurrent(t *testing.T, what string) {
+	t.Helper()
+	walkthrough.WaitStepping(t, f.clock, what+": the caches to catch up with the server", func() bool {
+		return sameVersions(f.srv, fakeapi.Pods, f.r.pods.GetStore()) &&
+			sameVersions(f.srv, replicaSets, f.r.replicaSet.GetStore())
+	})
+}
+
 // createReplicaSet creates default/name with replicas pods over HTTP and
 // returns it as stored.
 func (f *fixture) createReplicaSet(t *testing.T, name string, replicas int32) *informer.Unstructured {
