@@ -157,16 +157,17 @@ func runChaos(t *testing.T, seed uint64) {
 	f.srv.FailNext(0, 0)
 	panicArmed.Store(false)
 	f.waitConverged(t, fmt.Sprintf("chaos seed %d (steps %v)", seed, faultCounts(counts)))
-	if len(f.events.find("SuccessfulCreate", "")) == 0 {
-		t.Fatal("the controller created no pod during the whole run: the chaos tested nothing")
-	}
 	// Last, a failure nothing else will repair: a pod goes while the server
 	// fails the controller's next request. No event follows the failed
 	// create, so only the key's rate-limited retry brings the pod back.
-	if pods, _ := f.srv.List(fakeapi.Pods, "default"); len(pods) > 0 {
-		f.srv.FailNext(1, http.StatusInternalServerError)
-		walkthrough.Must(t, f.srv.Delete(fakeapi.Pods, "default", pods[0]["metadata"].(map[string]any)["name"].(string)))
-		f.waitConverged(t, fmt.Sprintf("chaos seed %d, a pod lost while the server failed once", seed))
+	scaleDirect(t, f.srv, "a", 2)
+	f.waitConverged(t, fmt.Sprintf("chaos seed %d, a scaled to 2 after the chaos", seed))
+	failedBefore := len(f.events.find("FailedCreate", "default/a"))
+	f.srv.FailNext(1, http.StatusInternalServerError)
+	walkthrough.Must(t, f.srv.Delete(fakeapi.Pods, "default", "a-1"))
+	f.waitConverged(t, fmt.Sprintf("chaos seed %d, a-1 lost while the server failed once", seed))
+	if len(f.events.find("FailedCreate", "default/a")) != failedBefore+1 {
+		t.Fatal("the controller's create of a-1 did not meet the injected failure: the last check tested nothing")
 	}
 	if os.Getenv("CONTROLLER_CHAOS_EVENTS") != "" {
 		t.Logf("events:\n%s", strings.Join(f.events.all(), "\n"))
