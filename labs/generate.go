@@ -1,8 +1,7 @@
-// generate.go writes a lab workspace: a module of its own (informerlab)
-// holding the reading files, fakeapi/, clock/, their tests, every lab's graders
-// and handouts, with one lab's functions stubbed. Everything is prepared in
-// memory and checked first, so a spec that no longer matches the reading
-// is reported and nothing is written.
+// generate.go writes a lab workspace: reading 2 of the project (reading.go)
+// with one lab's functions stubbed, every lab's graders and handouts, and
+// the kit. Everything is prepared in memory and checked first, so a spec
+// that no longer matches the reading is reported and nothing is written.
 //
 // client-go counterpart: none (tooling for the labs).
 //
@@ -15,15 +14,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
-	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 )
-
-// workspaceModule is the module path of every workspace.
-const workspaceModule = "informerlab"
 
 // manifest is written to the workspace as labs.json; grade reads it.
 type manifest struct {
@@ -42,102 +38,71 @@ type manifestLab struct {
 var graderFuncRE = regexp.MustCompile(`(?m)^func (TestLab\d\d[A-Za-z0-9_]*)\(`)
 
 // newWorkspace writes lab's workspace (the reference one if solved) to dir.
-func newWorkspace(root string, lab Lab, solved bool, dir string) (rule string, err error) {
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return "", fmt.Errorf("%s is not empty: give an empty or new directory", dir)
-	}
-	out, rule, err := buildWorkspace(root, lab, solved)
+func newWorkspace(root string, lab Lab, solved bool, dir string) error {
+	out, err := buildWorkspace(root, lab, solved)
 	if err != nil {
-		return rule, err
+		return err
 	}
-	for name, b := range out {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return rule, err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return rule, err
-		}
-	}
-	return rule, nil
+	return writeFiles(dir, out)
 }
 
-// buildWorkspace returns the files of lab's workspace, by path, and which
-// rule of the README chose the reading files.
-func buildWorkspace(root string, lab Lab, solved bool) (out map[string][]byte, rule string, err error) {
-	modText, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		return nil, "", err
-	}
-	modPath, goLine := "", ""
-	for _, l := range strings.Split(string(modText), "\n") {
-		if f := strings.Fields(l); len(f) == 2 && f[0] == "module" {
-			modPath = f[1]
-		} else if len(f) == 2 && f[0] == "go" {
-			goLine = l
-		}
-	}
-	out = map[string][]byte{}
-	retarget := func(b []byte) []byte {
-		b = bytes.ReplaceAll(b, []byte(`"`+modPath+`/`), []byte(`"`+workspaceModule+`/`))
-		return bytes.ReplaceAll(b, []byte(`"`+modPath+`"`), []byte(`"`+workspaceModule+`"`))
-	}
+// workspaceReading is the reading a workspace is made of: today's
+// client-go, which lab 6's RealFIFO belongs to.
+const workspaceReading = 2
 
-	files, rule, err := readingFiles(root)
+// buildWorkspace returns the files of lab's workspace, by path: reading 2
+// with lab's functions stubbed (none if solved), a gate in every project
+// test, and the kit, the graders and the handouts of every lab.
+func buildWorkspace(root string, lab Lab, solved bool) (map[string][]byte, error) {
+	out, err := buildReading(root, workspaceReading)
 	if err != nil {
-		return nil, rule, err
+		return nil, err
+	}
+	names, err := packageNames(root)
+	if err != nil {
+		return nil, err
 	}
 	var stubbed []Func
 	testNames := map[string]bool{}
-	for _, name := range files {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			return nil, rule, err
+	testFuncRE := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]*)\(`)
+	for _, name := range sortedKeys(out) {
+		if strings.Contains(name, "/") || !strings.HasSuffix(name, ".go") {
+			continue
 		}
-		src = retarget(src)
-		isTest := strings.HasSuffix(name, "_test.go")
-		for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]*)\(`).FindAllSubmatch(src, -1) {
+		src := out[name]
+		for _, m := range testFuncRE.FindAllSubmatch(src, -1) {
 			testNames[string(m[1])] = true
 		}
+		isTest := strings.HasSuffix(name, "_test.go")
 		switch {
 		case !isTest:
-			var got []Func
-			if src, got, err = stubFuncs(name, src, lab); err != nil {
-				return nil, rule, fmt.Errorf("%s: %w", name, err)
+			stubbedSrc, got, err := stubFuncs(name, src, lab, names)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			stubbed = append(stubbed, got...)
-			if solved {
-				src, _ = os.ReadFile(filepath.Join(root, name))
-				src = retarget(src)
+			if !solved {
+				out[name] = stubbedSrc
 			}
 		case !solved:
-			if src, _, err = gateTests(name, src); err != nil {
-				return nil, rule, fmt.Errorf("%s: %w", name, err)
+			if out[name], _, err = gateTests(name, src); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
-		out[name] = src
 	}
-	if err := checkSpec(lab, stubbed, testNames, rule); err != nil {
-		return nil, rule, err
+	if err := checkSpec(lab, stubbed, testNames); err != nil {
+		return nil, err
 	}
 
-	// clock/ whole: the first reading's clock/clock.go (the README names it
-	// with its folder, which readingFiles leaves out) and clock/testing, the
-	// fake clock the tests and graders move time with.
-	for _, sub := range []string{"fakeapi", "testdata", "clock"} {
-		if err := copyTree(root, sub, out, retarget); err != nil {
-			return nil, rule, err
-		}
-	}
 	m := manifest{Lab: lab.N, Solved: solved}
 	if solved {
 		m.Lab = 0
 	}
 	kit, err := os.ReadFile(filepath.Join(root, "labs", "kit", "labkit_test.go"))
 	if err != nil {
-		return nil, rule, err
+		return nil, err
 	}
-	out["lab_kit_test.go"] = retarget(untag(kit))
+	out["lab_kit_test.go"] = untag(kit)
 	for _, l := range Labs {
 		nn := fmt.Sprintf("%02d", l.N)
 		graders, _ := filepath.Glob(filepath.Join(root, "labs", nn, "*_test.go"))
@@ -145,9 +110,9 @@ func buildWorkspace(root string, lab Lab, solved bool) (out map[string][]byte, r
 		for _, g := range graders {
 			b, err := os.ReadFile(g)
 			if err != nil {
-				return nil, rule, err
+				return nil, err
 			}
-			out[filepath.Base(g)] = retarget(untag(b))
+			out[filepath.Base(g)] = untag(b)
 			for _, f := range graderFuncRE.FindAllSubmatch(b, -1) {
 				ml.Graders = append(ml.Graders, string(f[1]))
 			}
@@ -155,7 +120,7 @@ func buildWorkspace(root string, lab Lab, solved bool) (out map[string][]byte, r
 		m.Labs = append(m.Labs, ml)
 		for _, h := range []string{"README.md", "README.zh-CN.md"} {
 			if b, err := os.ReadFile(filepath.Join(root, "labs", nn, h)); err == nil {
-				out[filepath.Join("labs", nn, h)] = b
+				out[path.Join("labs", nn, h)] = b
 			}
 		}
 	}
@@ -163,29 +128,20 @@ func buildWorkspace(root string, lab Lab, solved bool) (out map[string][]byte, r
 	kitSources, _ := filepath.Glob(filepath.Join(root, "labs", "*.go"))
 	for _, k := range kitSources {
 		if b, err := os.ReadFile(k); err == nil && !strings.HasSuffix(k, "_test.go") {
-			out[filepath.Join("labs", filepath.Base(k))] = b
+			out[path.Join("labs", filepath.Base(k))] = b
 		}
 	}
-	// The license travels with the code (docs/teaching.md); fakeapi/schema
-	// keeps its own NOTICE.md, copied with fakeapi above.
-	license, err := os.ReadFile(filepath.Join(root, "LICENSE"))
-	if err != nil {
-		return nil, rule, err
-	}
-	out["LICENSE"] = license
 	out["lab_stub.go"] = []byte(stubRuntime)
 	out["lab_gate_test.go"] = gateFile(m)
-	out["go.mod"] = []byte("module " + workspaceModule + "\n\n" + goLine + "\n")
 	out["labs.json"], _ = json.MarshalIndent(m, "", "  ")
 	out["README.md"] = workspaceReadme(lab, solved) // the same for every solved workspace
-
-	return out, rule, nil
+	return out, nil
 }
 
 // checkSpec reports, all at once, the functions of lab that the reading
 // does not have (or has twice) and the project graders that no test file
 // defines.
-func checkSpec(lab Lab, stubbed []Func, testNames map[string]bool, rule string) error {
+func checkSpec(lab Lab, stubbed []Func, testNames map[string]bool) error {
 	var problems []string
 	for _, f := range lab.Funcs {
 		switch n := count(stubbed, f); {
@@ -203,8 +159,8 @@ func checkSpec(lab Lab, stubbed []Func, testNames map[string]bool, rule string) 
 	if len(problems) == 0 {
 		return nil
 	}
-	return fmt.Errorf("lab %d does not match the reading (files from %s); fix labs/spec.go:\n  %s",
-		lab.N, rule, strings.Join(problems, "\n  "))
+	return fmt.Errorf("lab %d does not match reading %d; fix labs/spec.go:\n  %s",
+		lab.N, workspaceReading, strings.Join(problems, "\n  "))
 }
 
 func count(fs []Func, f Func) int {
@@ -215,28 +171,6 @@ func count(fs []Func, f Func) int {
 		}
 	}
 	return n
-}
-
-// copyTree adds every file under root/sub to out.
-func copyTree(root, sub string, out map[string][]byte, retarget func([]byte) []byte) error {
-	return filepath.WalkDir(filepath.Join(root, sub), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if (sub == "fakeapi" || sub == "clock") && strings.HasSuffix(p, "_test.go") {
-			return nil // fakeapi's and clock's own tests stay in the project: they grade no lab
-		}
-		if strings.HasSuffix(p, ".go") {
-			b = retarget(b)
-		}
-		out[rel] = b
-		return nil
-	})
 }
 
 // untag removes the build constraint that keeps a grader out of the

@@ -6,6 +6,8 @@
 //	go run ./labs grade [-json] DIR         run the graders, print a score per lab
 //	go run ./labs list                      the labs, their functions and graders
 //	go run ./labs graders -lab N            the names of lab N's graders (for CI)
+//	go run ./labs reading [-stats] N DIR    write reading N (1-3) as a module of its own
+//	go run ./labs readme-check              the README's first-reading table against reading 1
 //
 // The handouts are labs/NN/README.md (English) and README.zh-CN.md
 // (Chinese); the teacher's guide is docs/teaching.md.
@@ -22,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 func main() {
@@ -38,6 +41,10 @@ func main() {
 		cmdList()
 	case "graders":
 		err = cmdGraders(os.Args[2:])
+	case "reading":
+		err = cmdReading(os.Args[2:])
+	case "readme-check":
+		err = cmdReadmeCheck(os.Args[2:])
 	default:
 		usage()
 	}
@@ -51,7 +58,10 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   go run ./labs new -lab N [-solved] DIR   write the workspace of lab N (1-6) to DIR
   go run ./labs grade [-json] DIR          grade the workspace in DIR, lab by lab
-  go run ./labs list                       list the labs`)
+  go run ./labs list                       list the labs
+  go run ./labs reading [-stats] N DIR     write reading N (1-3) to DIR as a module of its own;
+                                           -stats prints its figures (files, lines, comments)
+  go run ./labs readme-check               check the README's first-reading table`)
 	os.Exit(2)
 }
 
@@ -72,8 +82,7 @@ func cmdNew(args []string) error {
 		return err
 	}
 	dir := fs.Arg(0)
-	rule, err := newWorkspace(root, lab, *solved, dir)
-	if err != nil {
+	if err := newWorkspace(root, lab, *solved, dir); err != nil {
 		return err
 	}
 	// Bilingual, as grade prints: the kit does not guess the reader's language.
@@ -82,8 +91,8 @@ func cmdNew(args []string) error {
 	if *solved {
 		what = fmt.Sprintf("lab %d, solved: the reference code / 实验 %d 的参考实现", lab.N, lab.N)
 	}
-	fmt.Printf("wrote / 已写入 %s: %s\nfiles from %s\nnext / 下一步: cd %s && go test -run Lab%02d ./...\n",
-		dir, what, rule, dir, lab.N)
+	fmt.Printf("wrote / 已写入 %s: %s\nnext / 下一步: cd %s && go test -run Lab%02d ./...\n",
+		dir, what, dir, lab.N)
 	return nil
 }
 
@@ -114,6 +123,79 @@ func cmdGraders(args []string) error {
 	for _, t := range lab.ProjectGraders {
 		fmt.Println(t)
 	}
+	return nil
+}
+
+// readingStamp marks a folder written by `labs reading`, which a later run
+// may replace.
+const readingStamp = ".labs-reading"
+
+// cmdReading writes reading N to DIR; with -stats it prints the line CI
+// completes once the reading has built, vetted and passed its tests there.
+func cmdReading(args []string) error {
+	fs := flag.NewFlagSet("reading", flag.ExitOnError)
+	stats := fs.Bool("stats", false, "print the reading's figures: files, lines, comment lines, undocumented names")
+	fs.Parse(args)
+	if fs.NArg() != 2 {
+		return errors.New("reading: give the reading and a directory, e.g. go run ./labs reading 1 /tmp/first")
+	}
+	n, err := strconv.Atoi(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("reading: %q is not a reading number (1-%d)", fs.Arg(0), lastReading)
+	}
+	root, err := projectRoot()
+	if err != nil {
+		return err
+	}
+	files, err := buildReading(root, n)
+	if err != nil {
+		return err
+	}
+	dir := fs.Arg(1)
+	// A reading written here before is replaced, so the command can be run
+	// again as printed; any other non-empty directory is refused.
+	if _, err := os.Stat(filepath.Join(dir, readingStamp)); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+	}
+	files[readingStamp] = []byte("written by go run ./labs reading: running it again replaces this folder\n")
+	if err := writeFiles(dir, files); err != nil {
+		return err
+	}
+	if !*stats {
+		fmt.Printf("wrote reading %d to %s: %d files\n", n, fs.Arg(1), len(files))
+		return nil
+	}
+	s, err := statsOf(files)
+	if err != nil {
+		return err
+	}
+	fmt.Println(s.line(n))
+	for _, u := range s.Undocumented {
+		fmt.Println("  undocumented:", u)
+	}
+	return nil
+}
+
+// cmdReadmeCheck checks the README's first-reading table (both languages)
+// against reading 1.
+func cmdReadmeCheck(args []string) error {
+	if len(args) != 0 {
+		return errors.New("readme-check takes no arguments")
+	}
+	root, err := projectRoot()
+	if err != nil {
+		return err
+	}
+	files, err := buildReading(root, 1)
+	if err != nil {
+		return err
+	}
+	if err := checkReadmes(root, files); err != nil {
+		return err
+	}
+	fmt.Println("the README's first-reading tables list exactly reading 1's root files, with their line counts")
 	return nil
 }
 

@@ -86,7 +86,7 @@ var Labs = []Lab{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90,
 		Funcs: []Func{
-			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDelta", 3},
+			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
 		},
 		// TestStep08RunLoop waits on a channel without a timeout: with the
 		// stubs in place it would hang; it runs with INFORMER_LAB_FULL=1.

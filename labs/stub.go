@@ -29,9 +29,10 @@ func stubMessage(lab Lab, f Func) string {
 		lab.N, f, lab.N, f.Section, lab.N, f, lab.N, f.Section)
 }
 
-// stubFuncs replaces the body of every function of src that want names.
-// It returns the new source and the functions it stubbed.
-func stubFuncs(name string, src []byte, lab Lab) ([]byte, []Func, error) {
+// stubFuncs replaces the body of every function of src that lab names.
+// It returns the new source and the functions it stubbed. names maps an
+// in-module import path to its package name (see removeUnusedImports).
+func stubFuncs(name string, src []byte, lab Lab, names map[string]string) ([]byte, []Func, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
@@ -64,7 +65,7 @@ func stubFuncs(name string, src []byte, lab Lab) ([]byte, []Func, error) {
 	file.Comments = slices.DeleteFunc(file.Comments, func(c *ast.CommentGroup) bool {
 		return slices.ContainsFunc(dropped, func(n ast.Node) bool { return c.Pos() > n.Pos() && c.End() <= n.End() })
 	})
-	removeUnusedImports(file)
+	removeUnusedImports(file, names)
 	out, err := render(fset, file)
 	return out, stubbed, err
 }
@@ -187,46 +188,53 @@ func testParam(fd *ast.FuncDecl) *ast.Field {
 	return nil
 }
 
-// removeUnusedImports drops the imports no selector of file uses any more
-// (a stubbed body may have been their only user).
-func removeUnusedImports(file *ast.File) {
+// removeUnusedImports drops the imports whose package name no selector of
+// file uses any more (a stubbed body or a removed block may have been their
+// only user); blank and dot imports stay. names maps an in-module import
+// path to its package name, which need not be the path's last element.
+func removeUnusedImports(file *ast.File, names map[string]string) {
 	used := map[string]bool{}
 	ast.Inspect(file, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
+			// A qualifier the parser did not resolve to a local declaration
+			// (Obj nil) is a package name.
+			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
 				used[id.Name] = true
 			}
 		}
 		return true
 	})
+	unused := func(is *ast.ImportSpec) bool {
+		name := importName(is, names)
+		return name != "_" && name != "." && !used[name]
+	}
 	for _, decl := range file.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.IMPORT {
 			continue
 		}
 		gd.Specs = slices.DeleteFunc(gd.Specs, func(s ast.Spec) bool {
-			is := s.(*ast.ImportSpec)
-			name := importName(is)
-			return name != "_" && name != "." && !used[name]
+			return unused(s.(*ast.ImportSpec))
 		})
 	}
 	file.Decls = slices.DeleteFunc(file.Decls, func(d ast.Decl) bool {
 		gd, ok := d.(*ast.GenDecl)
 		return ok && gd.Tok == token.IMPORT && len(gd.Specs) == 0
 	})
-	file.Imports = slices.DeleteFunc(file.Imports, func(is *ast.ImportSpec) bool {
-		name := importName(is)
-		return name != "_" && name != "." && !used[name]
-	})
+	file.Imports = slices.DeleteFunc(file.Imports, unused)
 }
 
-// importName is the name an import is used by: its own, or the last element
-// of its path that is not a major version ("math/rand/v2" is rand).
-func importName(is *ast.ImportSpec) string {
+// importName is the name an import is used by: its own; for a package of
+// the module, its package clause's (names); else the last element of its
+// path that is not a major version ("math/rand/v2" is rand).
+func importName(is *ast.ImportSpec, names map[string]string) string {
 	if is.Name != nil {
 		return is.Name.Name
 	}
 	p, _ := strconv.Unquote(is.Path.Value)
+	if name, ok := names[p]; ok {
+		return name
+	}
 	base := path.Base(p)
 	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
 		base = path.Base(path.Dir(p))
