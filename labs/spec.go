@@ -127,7 +127,7 @@ var Labs = []Lab{
 			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDelta", 3},
 		},
 		ProjectGraders: []Grader{
-			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按处理器的重新同步"},
+			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "导读第 8 步：运行循环弹出 Reflector 排入的内容"},
 		},
 	},
 	{
@@ -144,6 +144,7 @@ var Labs = []Lab{
 		ProjectGraders: []Grader{
 			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的处理器"},
 			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的处理器"},
+			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按处理器的重新同步"},
 		},
 	},
 	{

@@ -121,19 +121,6 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	h.lines = nil
 	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}}}, false)
 	labExpect(t, 4, 3, "a Deleted tombstone: a delete, and the key leaves the cache", "Deleted 墓碑：一次 delete，键离开缓存", "[delete tombstone ns/a] []", fmt.Sprint(h.get(), " ", cache.ListKeys()))
-	h.lines = nil
-	_ = cache.Add(labPod("ns", "b", "3", nil))
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "9", Objects: []any{labPod("ns", "c", "9", nil)}}}}, false)
-	labExpect(t, 4, 3, "a ReplacedAll (from the RealFIFO): processReplacedAllInfo's deletions, then adds", "ReplacedAll（来自 RealFIFO）：processReplacedAllInfo 的删除，然后 add",
-		[]string{"delete tombstone ns/b", "add ns/c@9"}, h.get())
-	h.lines = nil
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: SyncAll, Object: SyncAllInfo{}}}, false)
-	labExpect(t, 4, 3, "a SyncAll: an update of every cached object to itself", "SyncAll：每个缓存对象更新为它自己", []string{"update ns/c@9 -> ns/c@9"}, h.get())
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: "12"}}}, false)
-	labExpect(t, 4, 3, "a Bookmark moves the cache's version", "书签推进缓存的版本", "12", cache.LastStoreSyncResourceVersion())
-	if err := processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false); err == nil {
-		labFailf(t, 4, 3, "a ReplacedAll without a ReplacedAllInfo: expected an error, got none", "不含 ReplacedAllInfo 的 ReplacedAll：期望返回错误，实际没有")
-	}
 	// A handler that reads the cache must find it already written.
 	seen := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	var inCache []string

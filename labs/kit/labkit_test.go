@@ -132,8 +132,40 @@ func labExpect(t testing.TB, lab, section int, what, whatZH string, want, got an
 	if fmt.Sprint(want) == fmt.Sprint(got) {
 		return true
 	}
-	labFailf(t, lab, section, "%s: expected %v, got %v", "%s：期望 %v，实际 %v", labPick(what, whatZH), want, got)
+	labFailf(t, lab, section, "%s: expected %s, got %s", "%s：期望 %s，实际 %s", labPick(what, whatZH), labShow(want), labShow(got))
 	return false
+}
+
+// labShow prints a value for a message: a string quoted (so that "" is
+// seen), anything else as %v.
+func labShow(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
+}
+
+// labWithin calls f and waits at most 5 s for it to return. If it does not,
+// it fails t saying that the call what did not return, and ends the test
+// (the call is left waiting on a goroutine of its own). A panic in f
+// panics in the test, where labStart reports it.
+func labWithin(t testing.TB, lab, section int, what string, f func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	select {
+	case p := <-done:
+		if p != nil {
+			panic(p)
+		}
+	case <-time.After(5 * time.Second):
+		labFailf(t, lab, section, "%s did not return within 5 s (is a lock left held, or does it wait for what never comes?)",
+			"%s 在 5 秒内没有返回（是不是有锁没有释放，或者在等一个永远不会来的东西？）", what)
+		t.FailNow()
+	}
 }
 
 // labPick returns en or zh for the reader.
@@ -254,7 +286,9 @@ func labRun(t *testing.T, lab, section int, en, zh string, run func(ctx context.
 func labExpectClosed(t *testing.T, lab, section int, q Queue) {
 	t.Helper()
 	q.Close()
-	if _, err := q.Pop(func(any, bool) error { return nil }); !errors.Is(err, ErrFIFOClosed) {
+	var err error
+	labWithin(t, lab, section, "Pop on a closed, empty queue", func() { _, err = q.Pop(func(any, bool) error { return nil }) })
+	if !errors.Is(err, ErrFIFOClosed) {
 		labFailf(t, lab, section, "Pop on a closed, empty queue: expected ErrFIFOClosed, got %v", "已关闭且为空的队列上 Pop：期望 ErrFIFOClosed，实际 %v", err)
 	}
 }
