@@ -12,6 +12,8 @@
 // subresource from pod-rich.status.request.json, deletes a pod that a
 // finalizer keeps, and provokes a 404, a 409 and a 422. testdata/README.md
 // lists the files.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 
