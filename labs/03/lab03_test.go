@@ -267,10 +267,22 @@ func TestLab03RewatchFromTheLastVersion(t *testing.T) {
 func TestLab03RelistAfterExpired(t *testing.T) {
 	defer labStart(t, 3)()
 	s, lw, store, r := lab03Start(t, fakeapi.Options{})
+	// a and b come as events of the first watch (a watch that ends at once
+	// and empty would be "very short", and cost a backoff).
+	if !labWaitFor(func() bool { return s.Stats().OpenWatches == 1 }) {
+		labFailf(t, 3, 3, "expected a watch after the list, none came; the request log: %v",
+			"list 之后期望开始监视，实际没有；请求日志：%v", lw.requests())
+		return
+	}
 	labCreate(t, s, "default", "a", nil, false)
 	labCreate(t, s, "default", "b", nil, false)
-	if !labWaitFor(func() bool { return len(store.ListKeys()) == 2 && r.LastSyncResourceVersion() == s.ResourceVersion() }) {
-		labFailf(t, 3, 4, "expected default/a and default/b in the store, got %v", "期望存储里有 default/a 和 default/b，实际 %v", lab03Keys(store))
+	// The watch must be open on the server before the server closes it.
+	synced := func() bool {
+		return len(store.ListKeys()) == 2 && r.LastSyncResourceVersion() == s.ResourceVersion() && s.Stats().OpenWatches == 1
+	}
+	if !labWaitFor(synced) {
+		labFailf(t, 3, 4, "expected default/a and default/b in the store and a watch open, got %v and %d watches",
+			"期望存储里有 default/a 和 default/b 并有一个打开的监视，实际 %v、%d 个监视", lab03Keys(store), s.Stats().OpenWatches)
 		return
 	}
 	seen := r.LastSyncResourceVersion()
@@ -279,7 +291,8 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	lw.mu.Unlock()
 	s.CloseWatches()
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
-		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了监视：期望重新监视，实际没有")
+		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came; the request log: %v",
+			"服务器结束了监视：期望重新监视，实际没有；请求日志：%v", lw.requests())
 		return
 	}
 	labDelete(t, s, "default", "a")

@@ -192,7 +192,7 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 
 	// The same through the informer's process function, as the run loop calls it.
 	h.lines = nil
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "10",
+	_ = processDeltas(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "10",
 		Objects: []any{labPod("ns", "d", "10", nil)}}}}, false)
 	labExpect(t, 6, 5, "a ReplacedAll popped from the RealFIFO: processReplacedAllInfo's deletions, then adds",
 		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 add",
