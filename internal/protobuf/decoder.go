@@ -68,6 +68,12 @@ type Decoder struct {
 	used   int   // bytes used so far, to check the length of a list
 	w      writer
 	shared sharedStrings // the strings of the objects made so far
+	// last is the type of the last object decoded, and its message.
+	last struct {
+		typeMetaBytes string
+		tm            typeMeta
+		plan          *msgPlan
+	}
 }
 
 // NewDecoder returns a decoder over r.
@@ -157,13 +163,11 @@ func (d *Decoder) decodeObject(data []byte, target any) error {
 	if !ok {
 		return fmt.Errorf("protobuf: the data does not start with %q", magic)
 	}
-	var tm typeMeta
-	var raw []byte
-	up := plans()[unknownMessage]
-	err := ownFields(up, rest, func(name string, f field) {
+	var typeMetaBytes, raw []byte
+	err := ownFields(plans()[unknownMessage], rest, func(name string, f field) {
 		switch name {
 		case "typeMeta":
-			tm = readTypeMeta(f.b)
+			typeMetaBytes = f.b
 		case "raw":
 			raw = f.b
 		}
@@ -171,11 +175,17 @@ func (d *Decoder) decodeObject(data []byte, target any) error {
 	if err != nil {
 		return err
 	}
-	p, err := planOf(messageFor(tm))
-	if err != nil {
-		return err
+	// A watch brings object after object of one kind: its type is read once.
+	if d.last.plan == nil || string(typeMetaBytes) != d.last.typeMetaBytes {
+		tm := readTypeMeta(typeMetaBytes)
+		p, err := planOf(messageFor(tm))
+		if err != nil {
+			return err
+		}
+		d.last.typeMetaBytes, d.last.tm, d.last.plan = string(typeMetaBytes), tm, p
 	}
-	return d.decodeInto(target, p, raw, &tm)
+	tm := d.last.tm
+	return d.decodeInto(target, d.last.plan, raw, &tm)
 }
 
 // readTypeMeta reads a runtime.TypeMeta.
