@@ -2,6 +2,8 @@
 // used (user and system, every thread: decoding, the garbage collector and
 // the informer's goroutines alike). On a machine shared with other work, CPU
 // time per object moves far less than wall time does.
+//
+// Reading 3: benchmarks over every layer.
 
 //go:build unix
 

@@ -8,6 +8,8 @@
 // one-pass readers save.
 //
 //	go test -run '^$' -bench Decode -benchmem .
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -3,6 +3,8 @@
 // latency as the cache grows, event throughput with many handlers, and the
 // allocations of the event path itself. See bench_test.go for how to run
 // them; none asserts a speed.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -6,6 +6,8 @@
 // the same server feeds client-go's informer in another process.
 //
 //	go test -run '^$' -bench InformerReplay -benchtime 3x .
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -11,6 +11,8 @@
 //	go test -run '^$' -bench . -benchmem ./...
 //
 // docs/measured-numbers.md, "What it costs", has the figures and how to read them.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -4,6 +4,8 @@
 // wrapper that counts calls and can compact the server in the middle of a
 // paged list, and a driver that moves the fake clock forward whenever the
 // informer waits on it, so backoffs cost no real time.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

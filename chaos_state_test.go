@@ -3,6 +3,8 @@
 // resource version, a short description of their differences, every index
 // checked against one rebuilt from scratch, and the fault counts in a
 // stable order.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

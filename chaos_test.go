@@ -20,6 +20,8 @@
 //	CHAOS_LONG=200 go test -run TestChaos -timeout=2h .    the same
 //
 // Tutorial: 000 §4.3 (when things go wrong: 410, backoff, relist).
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

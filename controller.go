@@ -1,15 +1,23 @@
-// controller.go holds the run loop: a Reflector fills a queue, the loop pops it, a timer resyncs
-// (RunEvery, at the end, with the root's names for package clock's Clock, Timer and RealClock;
-// tests move time with clock/testing's FakeClock).
-// client-go counterpart: tools/cache controller.go (and reflector.go's resync); RunEvery is
-// apimachinery's wait.Until, on a k8s.io/utils/clock Clock.
-// Tutorial: 004 §4.2 (the controller run loop) and §4.4 (resync).
+// controller.go holds the run loop behind every informer: a Reflector fills
+// a queue, the loop pops it and hands each item to a process function, and
+// a timer asks for resyncs. It also holds what the informer's process
+// function does with popped deltas (processDeltas), and the choice of the
+// queue (newQueueFIFO), both where client-go keeps them.
+//
+// client-go counterpart: tools/cache controller.go (Config, Controller, New,
+// controller.Run, processLoop, processDeltas, newQueueFIFO) and the resync
+// timer of reflector.go; RunEvery is apimachinery's wait.Until on a
+// k8s.io/utils/clock Clock.
+//
+// Tutorial: 004 §2.3 (the controller's role), §4.2 (the run loop), §4.4
+// (resync). (§4.2 drifts into Apple's CFRunLoop: nothing of it is here.)
 
 package informer
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -18,116 +26,159 @@ import (
 	"github.com/learn-k8s/informer/clock"
 )
 
-// ReflectorStore is what a Reflector writes into: a queue, or any Store.
-type ReflectorStore interface {
-	Add(obj any) error                                // obj was created
-	Update(obj any) error                             // obj changed
-	Delete(obj any) error                             // obj was deleted
-	Replace(list []any, resourceVersion string) error // a full list, as of resourceVersion
-	Resync() error                                    // re-deliver what the consumer holds (queues only)
-}
-
-// Queue is the run loop's queue (*DeltaFIFO, *RealFIFO).
+// Queue is the run loop's queue: the Reflector writes into it, the loop
+// pops it. *DeltaFIFO and *RealFIFO are queues.
 type Queue interface {
 	ReflectorStore
-	Pop(process PopProcessFunc) (any, error) // blocks for an item, then calls process with it
-	HasSynced() bool                         // the first list has been popped
-	Close()                                  // Pop then returns ErrFIFOClosed once empty
+	// Pop waits for an item, removes it and calls process with it.
+	Pop(process PopProcessFunc) (any, error)
+	// HasSynced reports whether the initial list has been popped.
+	HasSynced() bool
+	// Close makes Pop return ErrFIFOClosed once the queue is empty.
+	Close()
 }
 
-// ProcessFunc processes one popped item (a Deltas).
+// ProcessFunc processes one popped item: a Deltas.
 type ProcessFunc func(obj any, isInInitialList bool) error
-
-// ProcessBatchFunc processes deltas popped together, no two of one key.
-type ProcessBatchFunc func(deltas []Delta, isInInitialList bool) error
 
 // ShouldResyncFunc says whether a resync is due now.
 type ShouldResyncFunc func() bool
 
-// Config configures a controller made by New.
+// Config configures the controller that New returns.
 type Config struct {
-	Queue             Queue             // filled by the Reflector, drained by the loop
-	ListerWatcher     ListerWatcher     // how the Reflector reaches the server
-	Process           ProcessFunc       // handles each popped item
-	ProcessBatch      ProcessBatchFunc  // if set, and Queue is a QueueWithBatch, pop with PopBatch
-	ObjectType        any               // an object of the expected type, e.g. &Pod{}
-	ObjectDescription string            // names the objects in log messages
-	FullResyncPeriod  time.Duration     // how often to consider a resync; 0 never
-	ShouldResync      ShouldResyncFunc  // asked before each resync; nil: always
-	WatchErrorHandler WatchErrorHandler // told of failed list/watch cycles
-	WatchListPageSize int64             // the Reflector's list page size
-	UseWatchList      bool              // streaming list (the WatchListClient gate)
-	Clock             Clock             // RealClock when nil
+	// Queue is filled by the Reflector and drained by the run loop.
+	Queue Queue
+	// ListerWatcher is how the Reflector reaches the server.
+	ListerWatcher ListerWatcher
+	// Process handles each popped item.
+	Process ProcessFunc
+	// ObjectType is an object of the expected type, such as &Pod{}.
+	ObjectType any
+	// ObjectDescription names the objects in log messages.
+	ObjectDescription string
+	// FullResyncPeriod is how often to consider a resync; 0 never.
+	FullResyncPeriod time.Duration
+	// ShouldResync is asked before each resync; nil means always.
+	ShouldResync ShouldResyncFunc
+	// WatchErrorHandler is told of failed list/watch cycles.
+	WatchErrorHandler WatchErrorHandler
+	// WatchListPageSize is the Reflector's list page size (0: its choice).
+	WatchListPageSize int64
+	// Clock is where the Reflector and the resync timer read time;
+	// RealClock when nil.
+	Clock clock.Clock
+	// Reading 2: the pipeline of client-go 1.35+.
+	// ProcessBatch, when set and the queue is a QueueWithBatch, makes the
+	// loop pop runs of deltas with PopBatch (the InOrderInformersBatchProcess
+	// gate).
+	ProcessBatch ProcessBatchFunc
+	// UseWatchList makes the Reflector stream the list (the WatchListClient
+	// gate).
+	UseWatchList bool
+	// End of reading 2.
 }
 
 // Controller is the low-level run loop behind every informer.
 type Controller interface {
-	Run(ctx context.Context)         // until ctx ends, and all it started ended
-	HasSynced() bool                 // the first list has been processed
-	LastSyncResourceVersion() string // the version the Reflector last saw; "" before Run
+	// Run runs until ctx ends, and returns once all it started has ended.
+	Run(ctx context.Context)
+	// HasSynced reports whether the initial list has been processed.
+	HasSynced() bool
+	// LastSyncResourceVersion is the version the Reflector last saw; ""
+	// before Run.
+	LastSyncResourceVersion() string
 }
 
+// controller is the Controller that New returns.
 type controller struct {
-	config    Config
-	reflector atomic.Pointer[Reflector] // set by Run
+	config Config
+	// reflector is set by Run, and read by LastSyncResourceVersion from
+	// any goroutine.
+	reflector atomic.Pointer[Reflector]
 }
 
 // New returns a Controller for cfg. Nothing runs until Run.
-func New(cfg *Config) Controller { return &controller{config: *cfg} }
+func New(cfg *Config) Controller {
+	return &controller{config: *cfg}
+}
 
 // Run runs the Reflector, the resync timer and the process loop until ctx
-// ends; then it closes the queue, so Pop returns, and waits for all three.
+// ends; then it closes the queue, so that Pop returns, and waits for all
+// three to end.
 func (c *controller) Run(ctx context.Context) {
-	r := NewReflectorWithOptions(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, ReflectorOptions{
+	options := ReflectorOptions{
 		TypeDescription:   c.config.ObjectDescription,
 		Clock:             c.config.Clock,
-		UseWatchList:      c.config.UseWatchList,
 		WatchListPageSize: c.config.WatchListPageSize,
 		WatchErrorHandler: c.config.WatchErrorHandler,
-	})
+	}
+	// Reading 2: the streaming list.
+	options.UseWatchList = c.config.UseWatchList
+	// End of reading 2.
+	r := NewReflectorWithOptions(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, options)
 	c.reflector.Store(r)
+
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		<-ctx.Done()
-		c.config.Queue.Close()
+		c.config.Queue.Close() // wakes the loop's Pop
 	})
-	wg.Go(func() { r.Run(ctx) })
+	wg.Go(func() {
+		r.Run(ctx)
+	})
 	if c.config.FullResyncPeriod > 0 {
-		wg.Go(func() { // client-go's Reflector owns this timer
-			RunEvery(ctx, r.clock, c.config.FullResyncPeriod, func() {
-				if c.config.ShouldResync == nil || c.config.ShouldResync() {
-					if err := c.config.Queue.Resync(); err != nil {
-						slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
-					}
-				}
-			})
+		// client-go's Reflector runs this timer; the period is the
+		// informer's resync check period.
+		wg.Go(func() {
+			RunEvery(ctx, r.clock, c.config.FullResyncPeriod, c.resyncIfDue)
 		})
 	}
 	c.processLoop()
 	wg.Wait()
 }
 
-// processLoop pops until the queue is closed. A failed item is logged and
-// dropped (client-go drops it silently); a relist or resync redelivers it.
+// resyncIfDue asks the queue to resync, if ShouldResync says one is due.
+func (c *controller) resyncIfDue() {
+	if c.config.ShouldResync != nil && !c.config.ShouldResync() {
+		return
+	}
+	if err := c.config.Queue.Resync(); err != nil {
+		slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
+	}
+}
+
+// processLoop pops until the queue is closed. An item whose processing
+// failed is logged and dropped (client-go drops it silently): it is not
+// retried, because a later relist or resync delivers the object again.
 func (c *controller) processLoop() {
 	for {
-		if err := popAndProcess(c.config); errors.Is(err, ErrFIFOClosed) { // hook: layers.go
+		err := c.popOnce()
+		if errors.Is(err, ErrFIFOClosed) {
 			return
-		} else if err != nil {
+		}
+		if err != nil {
 			slog.Error("processing an item failed", "type", c.config.ObjectDescription, "err", err)
 		}
 	}
 }
 
-// popAndProcess pops one item of cfg.Queue to cfg.Process; layers.go sets
-// realfifo_batch.go's popBatch, which pops runs of deltas to cfg.ProcessBatch.
-var popAndProcess = func(cfg Config) error {
-	_, err := cfg.Queue.Pop(PopProcessFunc(cfg.Process))
+// popOnce pops one item to Process.
+func (c *controller) popOnce() error {
+	// Reading 2: client-go 1.35+ pops runs of deltas at once (realfifo_batch.go).
+	if q, ok := c.config.Queue.(QueueWithBatch); ok && c.config.ProcessBatch != nil {
+		return q.PopBatch(c.config.ProcessBatch, PopProcessFunc(c.config.Process))
+	}
+	// End of reading 2.
+	_, err := c.config.Queue.Pop(PopProcessFunc(c.config.Process))
 	return err
 }
 
-func (c *controller) HasSynced() bool { return c.config.Queue.HasSynced() }
+// HasSynced reports whether the queue's initial list has been popped.
+func (c *controller) HasSynced() bool {
+	return c.config.Queue.HasSynced()
+}
 
+// LastSyncResourceVersion returns the version the Reflector last saw.
 func (c *controller) LastSyncResourceVersion() string {
 	if r := c.reflector.Load(); r != nil {
 		return r.LastSyncResourceVersion()
@@ -135,19 +186,108 @@ func (c *controller) LastSyncResourceVersion() string {
 	return ""
 }
 
-// Clock, Timer and RealClock are package clock's (k8s.io/utils/clock in
-// client-go), named here so that Options read informer.Clock.
-type (
-	Clock     = clock.Clock
-	Timer     = clock.Timer
-	RealClock = clock.RealClock
-)
+// newQueueFIFO builds an informer's queue, as client-go's newQueueFIFO
+// does: a DeltaFIFO that knows the informer's cache (so that Replace finds
+// missed deletions and Resync re-delivers) and queues Replaced deltas for
+// relists.
+func newQueueFIFO(clientState *cache, transform TransformFunc,
+	// Reading 2: the gates that choose today's queue.
+	gates PipelineGates,
+	// End of reading 2.
+) Queue {
+	// Reading 2: client-go 1.33+ runs a RealFIFO (the InOrderInformers gate, realfifo.go).
+	if gates.InOrderInformers {
+		opts := RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Transformer: transform}
+		if gates.AtomicFIFO {
+			// An atomic queue must not read the cache: it may be unlocked
+			// while the informer writes it.
+			opts.AtomicEvents = true
+			opts.UnlockWhileProcessing = gates.UnlockWhileProcessingFIFO
+			opts.EmitDeltaTypeBookmark = true
+		} else {
+			opts.KnownObjects = clientState
+		}
+		return NewRealFIFOWithOptions(opts)
+	}
+	// End of reading 2.
+	return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+		KnownObjects:          clientState,
+		EmitDeltaTypeReplaced: true,
+		Transformer:           transform,
+	})
+}
 
-// RunEvery calls f every period on clock, counted from the end of the last
-// call, until ctx ends. Unlike client-go's wait.Until, the first call comes
-// after one period. The resync timer and the detector packages use it.
-func RunEvery(ctx context.Context, clock Clock, period time.Duration, f func()) {
-	t := clock.NewTimer(period)
+// processDeltas applies one key's deltas to clientState, oldest first, and
+// tells handler of each change once the cache holds it:
+//   - Added, Updated, Replaced and Sync store the object. If the cache
+//     already held one under its key, that is an update (oldObj is the
+//     cached one); otherwise an add. So a relist (Replaced) of an object the
+//     cache has is an update, even if nothing changed, and an object deleted
+//     and created again while the watch was down arrives as one update.
+//   - Deleted removes the object (the delta's object may be a tombstone).
+//
+// The first error stops it: the deltas after it are dropped, and a later
+// relist or resync brings their objects back.
+func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
+	for _, d := range deltas {
+		obj := d.Object
+		switch d.Type {
+		// Reading 2: the whole-queue deltas of an atomic RealFIFO (client-go 1.36+).
+		case ReplacedAll:
+			info, ok := obj.(ReplacedAllInfo)
+			if !ok {
+				return fmt.Errorf("ReplacedAll did not contain ReplacedAllInfo: %T", obj)
+			}
+			// An informer's cache is keyed by DeletionHandlingMetaNamespaceKeyFunc.
+			err := processReplacedAllInfo(handler, info, clientState, isInInitialList,
+				DeletionHandlingMetaNamespaceKeyFunc)
+			if err != nil {
+				return err
+			}
+		case SyncAll:
+			if _, ok := obj.(SyncAllInfo); !ok {
+				return fmt.Errorf("SyncAll did not contain SyncAllInfo: %T", obj)
+			}
+			for _, cached := range clientState.List() {
+				handler.OnUpdate(cached, cached)
+			}
+			return nil // as client-go: a SyncAll ends its Deltas
+		case Bookmark:
+			info, ok := obj.(BookmarkInfo)
+			if !ok {
+				return fmt.Errorf("bookmark delta did not contain BookmarkInfo: %T", obj)
+			}
+			clientState.Bookmark(info.ResourceVersion)
+		// End of reading 2.
+		case Sync, Replaced, Added, Updated:
+			old, exists, err := clientState.Get(obj)
+			if err == nil && exists {
+				if err := clientState.Update(obj); err != nil {
+					return err
+				}
+				handler.OnUpdate(old, obj)
+				continue
+			}
+			if err := clientState.Add(obj); err != nil {
+				return err
+			}
+			handler.OnAdd(obj, isInInitialList)
+		case Deleted:
+			if err := clientState.Delete(obj); err != nil {
+				return err
+			}
+			handler.OnDelete(obj)
+		}
+	}
+	return nil
+}
+
+// RunEvery calls f every period on clock c, the period counted from the end
+// of the last call, until ctx ends. Unlike client-go's wait.Until, the first
+// call comes after one period, not at once. The resync timer and the
+// detector packages use it.
+func RunEvery(ctx context.Context, c clock.Clock, period time.Duration, f func()) {
+	t := c.NewTimer(period)
 	defer t.Stop()
 	for {
 		select {

@@ -7,6 +7,8 @@
 // fmt.Sprintf); BenchmarkStore reproduces 000 §2.4 (our RWMutex + map store
 // vs a sync.Map variant, read-heavy and mixed); BenchmarkDeltaFIFOAddPop
 // measures one object through the queue.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -1,5 +1,5 @@
-// doc.go holds the package documentation: the pipeline, and the order in
-// which to read the files.
+// doc.go holds the package documentation: what an informer is, the
+// pipeline one object travels, and how the package is read.
 //
 // client-go counterpart: the package doc of k8s.io/client-go/tools/cache.
 //
@@ -13,41 +13,52 @@
 // handlers about every change. One object travels this pipeline:
 //
 //	API server (fakeapi, or a real cluster)
-//	  │  HTTP: a list, then a watch stream of JSON events     restclient.go, watch.go
+//	  │  HTTP: a list, then a watch stream of JSON events
+//	  │                                  restclient.go, watch.go
 //	  ▼
-//	Reflector          list, watch, relist after 410, back off   reflector.go, reflector_watch.go
+//	Reflector      list, watch, relist after a 410, back off
+//	  │                                  reflector.go, reflector_watch.go
 //	  │  Add / Update / Delete / Replace(list, resourceVersion)
 //	  ▼
-//	DeltaFIFO          one entry per key, its deltas in order     fifo.go
+//	DeltaFIFO      one entry per key, its deltas in order
+//	  │                                  delta.go, fifo.go
 //	  │  Pop
 //	  ▼
-//	controller         the run loop and the resync timer          controller.go
+//	controller     the run loop and the resync timer
+//	  │                                  controller.go
 //	  │  process(Deltas)
 //	  ▼
-//	SharedIndexInformer  update the Indexer, then notify each handler  informer*.go, processor.go
-//	  ├─► Indexer      the thread-safe cache that listers read     store.go, thread_safe_store.go, lister.go
-//	  └─► handlers     OnAdd / OnUpdate / OnDelete, each with its own buffer and goroutine
+//	SharedIndexInformer  update the Indexer, then notify each handler
+//	  │                                  informer.go, processor.go
+//	  ├─► Indexer  the thread-safe cache listers read
+//	  │                                  store.go, thread_safe_store.go, lister.go
+//	  └─► handlers OnAdd / OnUpdate / OnDelete, each on its own goroutine
+//	                                     informer_handlers.go
 //
-// That is the first reading: the tutorial's informer, the files the README
-// lists under "First reading", which build and run on their own. The second
-// reading is what client-go 1.33–1.37 changed, which v0.37.2 runs by default
-// and so does this package: a RealFIFO (one delta per event, in order; a
-// relist is one ReplacedAll), popped in batches, after a streaming list
-// (features.go, realfifo*.go, reflector_watchlist.go, which also lists in
-// pages; PipelineGates132() switches back, per informer). The third is the real
-// wire: TLS and pings, how a watch ends, failures as client-go reads them,
-// any kind as Unstructured, lossless typed objects (transport.go,
-// status_errors.go, unstructured.go, lossless*.go). layers.go and
-// layers_wire.go plug the later readings into the first. The one-pass JSON
-// decoding (internal/jsonread) exists only for speed: skip it.
+// That is the first reading: the tutorial's informer, client-go 1.32's
+// pipeline, on net/http and encoding/json alone. The package is one source
+// read in three layers. Code a first reader skips is marked in place with a
+// line "Reading 2: ..." or "Reading 3: ..." (a whole file, in its header;
+// or a block, closed by "End of reading N."), and
+// `go run ./labs reading 1 DIR` writes the first reading as a module of its
+// own, with the marked code removed; it builds and passes its tests alone.
+// The second reading is what client-go 1.33–1.37 changed, which v0.37.2
+// runs by default and so does this package: a RealFIFO (one delta per event,
+// in order; a relist is one ReplacedAll), popped in batches, after a
+// streaming list (features.go, realfifo*.go, store_transaction.go,
+// reflector_watchlist.go; PipelineGates132() switches back, per informer).
+// The third is the real wire: TLS and pings, how a watch ends, failures as
+// client-go reads them, any kind as Unstructured, lossless typed objects
+// (transport.go, status_errors.go, unstructured.go, lossless*.go,
+// selector.go, restclient_write.go). The one-pass JSON decoding
+// (internal/jsonread) exists only for speed: skip it.
 //
 // `go test -v -run Step .` tells the same story as narrated tests, Step01 to
-// Step11 (informer_test.go, realfifo_test.go); the extras, each in a package
-// of its own (retry, dynamic, diff, handlerchain, health,
-// consistencydetector, mutationdetector, typed, listers), show theirs in
-// Steps 12 to 18 (`go test -v -run Step ./...` runs them all); `go run
-// ./examples/podwatch` shows it running against fakeapi, the in-process API
-// server in ./fakeapi.
+// Step11; the extras, each in a package of its own (retry, dynamic, diff,
+// handlerchain, health, consistencydetector, mutationdetector, typed,
+// listers), show theirs in Steps 12 to 18 (`go test -v -run Step ./...`
+// runs them all); `go run ./examples/podwatch` shows it running against
+// fakeapi, the in-process API server in ./fakeapi.
 //
 // A minimal informer over HTTP:
 //

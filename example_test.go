@@ -50,7 +50,7 @@ func ExampleNewDeltaFIFOWithOptions() {
 	// Added 1
 	// Updated 2
 	// Deleted 2
-	// DeltaFIFO: queue is closed
+	// DeltaFIFO: manipulating with closed queue
 }
 
 func ExampleNewIndexer() {

@@ -1,20 +1,27 @@
 // features.go holds PipelineGates: the five client-go feature gates that
 // decide which pipeline an informer runs, one switch each, defaulting to
 // client-go v0.37.2's defaults. Switch them all off (PipelineGates132) and an
-// informer runs the pipeline of client-go 1.32 — DeltaFIFO, one key's
-// Deltas per Pop, list then watch — which is the one the tutorial teaches.
+// informer runs the pipeline of client-go 1.32 (a DeltaFIFO, one key's Deltas
+// per Pop, list then watch), which is the one the tutorial teaches.
+//
+// Reading 2: today's client-go; the first reading has no gates, only the 1.32 pipeline.
 //
 // client-go counterpart: k8s.io/client-go/features known_features.go (the
-// gates and their defaults) and newQueueFIFO in tools/cache controller.go,
-// which reads them. client-go reads them once per process (from
-// KUBE_FEATURE_<name> variables); here they are an option per informer.
-// It also holds two looks at a DeltaFIFO from outside that the first reading
-// does without: IsClosed, as client-go's, and QueuedDeltas, for tools.
+// gates and their defaults), read where each decides: newQueueFIFO
+// (controller.go), processLoop (the batch gate), the Reflector
+// (WatchListClient), the cache's LastStoreSyncResourceVersion (AtomicFIFO).
+// client-go reads them once per process, from KUBE_FEATURE_<name>
+// environment variables; here they are an option per informer.
 //
 // Tutorial: the "what changed in client-go 1.33–1.37" chapter; the
 // walkthrough's Step03RealFIFO.
 
-// The gates, in full (informer.go declares PipelineGates with one line each):
+package informer
+
+import "fmt"
+
+// PipelineGates sets, per informer, the client-go gates that shape its
+// pipeline. The gates, in full:
 //   - InOrderInformers runs the informer on a RealFIFO (every notification,
 //     in order) instead of a DeltaFIFO (one entry per key). In v0.37.2 the
 //     gate is GA and locked on: KUBE_FEATURE_InOrderInformers=false is
@@ -35,12 +42,31 @@
 //   - WatchListClient (beta, on since 1.35) makes the Reflector start with
 //     a streaming list (a watch with sendInitialEvents=true), falling back
 //     to list and watch when the server cannot.
+//
 // (The type is not called FeatureGates: that is client-go's process-wide
 // registry, features.FeatureGates(), which this is not.)
+type PipelineGates struct {
+	// InOrderInformers: a RealFIFO, not a DeltaFIFO.
+	InOrderInformers bool
+	// AtomicFIFO: a relist is one ReplacedAll delta, a resync one SyncAll
+	// (needs InOrderInformers).
+	AtomicFIFO bool
+	// InOrderInformersBatchProcess: pop runs of deltas with PopBatch
+	// (needs InOrderInformers).
+	InOrderInformersBatchProcess bool
+	// UnlockWhileProcessingFIFO: the RealFIFO takes deltas while the
+	// informer processes (needs AtomicFIFO).
+	UnlockWhileProcessingFIFO bool
+	// WatchListClient: the Reflector starts with a streaming list.
+	WatchListClient bool
+}
 
-package informer
-
-import "fmt"
+// defaultPipelineGates are the gates of an informer whose options name
+// none: client-go v0.37.2's defaults. It is a variable only so that this
+// package's tests can run the whole suite in each pipeline
+// (pipelines_test.go), as client-go's own tests switch its process-wide
+// gates with features.SetForTesting; no other code assigns it.
+var defaultPipelineGates = DefaultPipelineGates()
 
 // DefaultPipelineGates returns client-go v0.37.2's defaults: every gate on.
 func DefaultPipelineGates() PipelineGates {
@@ -63,64 +89,7 @@ func (g PipelineGates) String() string {
 	if !g.InOrderInformers {
 		return fmt.Sprintf("DeltaFIFO (client-go ≤1.32), watchList=%t", g.WatchListClient)
 	}
+	unlock := g.AtomicFIFO && g.UnlockWhileProcessingFIFO // the queue allows it only when atomic
 	return fmt.Sprintf("RealFIFO (atomic=%t, batch=%t, unlock=%t), watchList=%t",
-		g.AtomicFIFO, g.InOrderInformersBatchProcess, g.AtomicFIFO && g.UnlockWhileProcessingFIFO, g.WatchListClient)
-}
-
-// newQueueFIFO builds the queue the informer's gates choose, as
-// client-go's newQueueFIFO does: a RealFIFO when InOrderInformers is on
-// (atomic, with bookmarks and no KnownObjects when AtomicFIFO is on), else
-// the DeltaFIFO with Replaced deltas; and, with InOrderInformersBatchProcess,
-// the batch process function the run loop pops it with. layers.go makes it
-// the informer's newQueue (informer.go).
-func newQueueFIFO(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
-	gates, clientState := s.gates, s.indexer
-	// client-go's cache answers "" for its version while AtomicFIFO is off.
-	clientState.(*cache).hideStoreVersion = !gates.AtomicFIFO
-	if !gates.InOrderInformers {
-		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-			KnownObjects:          clientState,
-			EmitDeltaTypeReplaced: true,
-			Transformer:           transform,
-		}), nil
-	}
-	var processBatch ProcessBatchFunc
-	if gates.InOrderInformersBatchProcess {
-		processBatch = func(deltas []Delta, isInInitialList bool) error {
-			s.blockDeltas.Lock()
-			defer s.blockDeltas.Unlock()
-			return processDeltasInBatch(s, clientState, deltas, isInInitialList, DeletionHandlingMetaNamespaceKeyFunc)
-		}
-	}
-	opts := RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Transformer: transform}
-	if gates.AtomicFIFO {
-		opts.AtomicEvents = true
-		opts.UnlockWhileProcessing = gates.UnlockWhileProcessingFIFO
-		opts.EmitDeltaTypeBookmark = true
-	} else {
-		opts.KnownObjects = clientState
-	}
-	return NewRealFIFOWithOptions(opts), processBatch
-}
-
-// QueuedDeltas returns what the DeltaFIFO holds, without popping: one copy of
-// each queued key's Deltas (the objects are shared), in the order Pop hands
-// them out. client-go v0.37.2's DeltaFIFO has no way to look inside (it
-// dropped List, ListKeys, Get and GetByKey); this is for tools that show the
-// 1.32 pipeline's queue, such as examples/liveview, not for the informer.
-func (f *DeltaFIFO) QueuedDeltas() []Deltas {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	out := make([]Deltas, len(f.queue))
-	for i, key := range f.queue {
-		out[i] = append(Deltas(nil), f.items[key]...)
-	}
-	return out
-}
-
-// IsClosed reports whether Close was called, as client-go's DeltaFIFO.IsClosed.
-func (f *DeltaFIFO) IsClosed() bool {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	return f.closed
+		g.AtomicFIFO, g.InOrderInformersBatchProcess, unlock, g.WatchListClient)
 }

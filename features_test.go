@@ -7,6 +7,8 @@
 // threadSafeMap.LastStoreSyncResourceVersion (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 
@@ -35,7 +37,7 @@ func TestNewQueueFIFOFollowsTheGates(t *testing.T) {
 	for _, tt := range tests {
 		var got string
 		s := NewSharedIndexInformerWithOptions(nil, &Pod{}, SharedIndexInformerOptions{PipelineGates: &tt.gates}).(*sharedIndexInformer)
-		queue, _ := newQueueFIFO(s, nil)
+		queue := newQueueFIFO(s.indexer, nil, s.gates)
 		switch q := queue.(type) {
 		case *RealFIFO:
 			if q.err != nil {

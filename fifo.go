@@ -1,8 +1,14 @@
-// fifo.go holds the vocabulary of change from the Reflector through the queue to the informer
-// (Delta, Deltas, the DeletedFinalStateUnknown tombstone, what queues share), then the DeltaFIFO,
-// the queue from the Reflector to the run loop.
-// client-go counterpart: tools/cache delta_fifo.go (the types, then the DeltaFIFO).
-// Tutorial: 004 §2.2 (items map + queue, dedup), §4.4 (resync); 000 §3.1, §4.2 (tombstones).
+// fifo.go holds the DeltaFIFO, the queue between the Reflector and the
+// informer in client-go up to 1.32 (and in the tutorial): one entry per
+// key, holding that object's Deltas in order, popped in the order the keys
+// were first queued. The kinds of change it records are in delta.go.
+//
+// client-go counterpart: tools/cache delta_fifo.go (DeltaFIFO,
+// DeltaFIFOOptions, NewDeltaFIFOWithOptions, dedupDeltas, isDeletionDup).
+//
+// Tutorial: 004 §2.2 (an items map plus a queue of keys, dedup), §4.4
+// (resync); 000 §3.1 (deltas, and why versions are not compared), §4.2
+// (tombstones for missed deletions).
 
 package informer
 
@@ -12,99 +18,92 @@ import (
 	"sync"
 )
 
-// DeltaType says what happened to an object.
-type DeltaType string
-
-// The changes a queue records about one object (realfifo.go adds three for the whole queue).
-const (
-	Added    DeltaType = "Added"    // created (a watch ADDED event)
-	Updated  DeltaType = "Updated"  // changed (a watch MODIFIED event)
-	Deleted  DeltaType = "Deleted"  // gone; the last state known, or a DeletedFinalStateUnknown
-	Replaced DeltaType = "Replaced" // in a relist, with EmitDeltaTypeReplaced (else Sync)
-	Sync     DeltaType = "Sync"     // re-delivered by a resync or relist, maybe unchanged
-)
-
-// Delta is one change: what happened, and the object after it (before it, for Deleted).
-type Delta struct {
-	Type   DeltaType
-	Object any
+// KeyLister lists the keys of the objects something holds.
+type KeyLister interface {
+	// ListKeys returns every key, in no particular order.
+	ListKeys() []string
 }
 
-// Deltas is the ordered list of changes queued for one key, oldest first.
-type Deltas []Delta
-
-// Oldest returns the first delta, or nil if there is none.
-func (d Deltas) Oldest() *Delta {
-	if len(d) > 0 {
-		return &d[0]
-	}
-	return nil
+// KeyGetter looks an object up by its key.
+type KeyGetter interface {
+	// GetByKey returns the object stored under key, and whether there is one.
+	GetByKey(key string) (value any, exists bool, err error)
 }
 
-// Newest returns the last delta, or nil if there is none.
-func (d Deltas) Newest() *Delta {
-	if n := len(d); n > 0 {
-		return &d[n-1]
-	}
-	return nil
+// KeyListerGetter is what a queue needs to know of the objects its consumer
+// already holds (an informer's Indexer): Replace reads it to find deletions
+// the watch missed, Delete to drop deletions of objects nobody knows, Resync
+// to re-deliver what is held.
+type KeyListerGetter interface {
+	KeyLister
+	KeyGetter
 }
 
-// DeletedFinalStateUnknown is the tombstone OnDelete gets when a relist finds an object
-// gone whose deletion the watch missed. Obj is the cache's last state: maybe stale or nil.
-type DeletedFinalStateUnknown struct {
-	Key string
-	Obj any
-}
+// TransformFunc changes an object before it is queued, typically to drop
+// fields nobody reads so the cache holds less. It sees the object first, so
+// it may change it in place. It runs under the queue's lock on every object
+// that enters: keep it quick. It should be idempotent: a streaming list
+// applies it twice to the same object (reflector_watchlist.go).
+type TransformFunc func(obj any) (any, error)
 
-type (
-	// KeyLister lists the keys of the objects something holds.
-	KeyLister interface{ ListKeys() []string }
-	// KeyGetter looks an object up by its key.
-	KeyGetter interface {
-		GetByKey(key string) (value any, exists bool, err error)
-	}
-	// KeyListerGetter is what a DeltaFIFO needs of the objects its consumer knows (its Indexer).
-	KeyListerGetter interface {
-		KeyLister
-		KeyGetter
-	}
-	// TransformFunc changes an object before it is queued, typically to drop fields nobody
-	// reads. It may change the object in place, and runs under the queue's lock.
-	TransformFunc func(obj any) (any, error)
-	// PopProcessFunc handles one popped item; isInInitialList is true while the first
-	// Replace's items are popped.
-	PopProcessFunc func(obj any, isInInitialList bool) error
-)
+// PopProcessFunc handles one popped item. isInInitialList is true while the
+// items of the first Replace (the initial list) are being popped.
+type PopProcessFunc func(obj any, isInInitialList bool) error
 
-var (
-	// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
-	ErrFIFOClosed = errors.New("DeltaFIFO: queue is closed")
-	// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas.
-	ErrZeroLengthDeltasObject = errors.New("an empty Deltas has no key")
-)
+// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
+var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+
+// ErrZeroLengthDeltasObject is the cause of KeyOf's error for an empty Deltas,
+// which has no newest object to take a key from.
+var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")
 
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions. Every field is optional.
 type DeltaFIFOOptions struct {
-	KeyFunction           KeyFunc         // names objects; MetaNamespaceKeyFunc when nil
-	KnownObjects          KeyListerGetter // what the consumer holds (its Indexer)
-	EmitDeltaTypeReplaced bool            // Replace queues Replaced deltas, not Sync
-	Transformer           TransformFunc   // changes each object entering, except tombstones
+	// KeyFunction names objects; MetaNamespaceKeyFunc when nil.
+	KeyFunction KeyFunc
+	// KnownObjects is what the consumer holds (an informer's Indexer). Without
+	// it, Replace cannot tell which objects vanished, and Resync does nothing.
+	KnownObjects KeyListerGetter
+	// EmitDeltaTypeReplaced makes Replace queue Replaced deltas instead of
+	// Sync, so a consumer can tell a relist from a resync. Informers set it.
+	EmitDeltaTypeReplaced bool
+	// Transformer changes each object that enters, except tombstones.
+	Transformer TransformFunc
 }
 
-// DeltaFIFO is a queue of keys in first-queued order, each with its object's Deltas since
-// its last Pop. It merges only two deletions in a row, and never compares resource versions.
+// DeltaFIFO is a queue of keys, each with the Deltas of its object since it
+// was last popped. A key is queued once however many changes it gets, so a
+// consumer that falls behind sees every change of an object at once, in
+// order, and never two entries of one object.
+//
+// It merges nothing but two deletions in a row (see dedupDeltas), and it
+// never compares resource versions: they are opaque strings that only the
+// server may order.
 type DeltaFIFO struct {
-	lock                   sync.RWMutex      // guards every field below
-	cond                   sync.Cond         // on lock: wakes Pop when a key is queued or the queue closes
-	items                  map[string]Deltas // never empty; the keys are those of queue
-	queue                  []string          // the keys, in Pop order
-	populated              bool              // set by the first Add, Update, Delete or Replace
-	initialPopulationCount int               // keys of the first Replace not yet popped
-	closed                 bool
-	keyFunc                KeyFunc
-	knownObjects           KeyListerGetter
-	emitDeltaTypeReplaced  bool
-	transformer            TransformFunc
+	// lock guards every field below it. cond, on lock, wakes a waiting Pop
+	// when a key is queued or the queue is closed.
+	lock sync.RWMutex
+	cond sync.Cond
+
+	// items holds each queued key's Deltas, oldest first. It has exactly the
+	// keys of queue, and never an empty Deltas.
+	items map[string]Deltas
+	// queue is the keys, in the order Pop hands them out: first queued,
+	// first popped.
+	queue []string
+
+	// populated is set by the first Add, Update, Delete or Replace.
+	populated bool
+	// initialPopulationCount counts the keys of the first Replace not yet
+	// popped: HasSynced waits for it to reach zero.
+	initialPopulationCount int
+	// closed is set by Close.
+	closed bool
+
+	keyFunc               KeyFunc
+	knownObjects          KeyListerGetter
+	emitDeltaTypeReplaced bool
+	transformer           TransformFunc
 }
 
 // NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
@@ -112,13 +111,19 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = MetaNamespaceKeyFunc
 	}
-	f := &DeltaFIFO{items: map[string]Deltas{}, keyFunc: opts.KeyFunction, knownObjects: opts.KnownObjects,
-		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced, transformer: opts.Transformer}
+	f := &DeltaFIFO{
+		items:                 map[string]Deltas{},
+		keyFunc:               opts.KeyFunction,
+		knownObjects:          opts.KnownObjects,
+		emitDeltaTypeReplaced: opts.EmitDeltaTypeReplaced,
+		transformer:           opts.Transformer,
+	}
 	f.cond.L = &f.lock
 	return f
 }
 
-// KeyOf returns obj's key, also for a Deltas (its newest object's) or a tombstone.
+// KeyOf returns obj's key. obj may also be a Deltas (the key of its newest
+// object) or a tombstone (its Key).
 func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	if d, ok := obj.(Deltas); ok {
 		if len(d) == 0 {
@@ -132,19 +137,27 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	return f.keyFunc(obj)
 }
 
-// Add and Update queue an Added or an Updated delta for obj.
-func (f *DeltaFIFO) Add(obj any) error    { return f.add(Added, obj) }
-func (f *DeltaFIFO) Update(obj any) error { return f.add(Updated, obj) }
-
-func (f *DeltaFIFO) add(action DeltaType, obj any) error {
+// Add queues an Added delta for obj.
+func (f *DeltaFIFO) Add(obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.populated = true
-	_, err := f.queueActionLocked(action, obj)
+	_, err := f.queueActionLocked(Added, obj)
 	return err
 }
 
-// Delete queues a Deleted delta for obj, unless its key is neither queued nor known.
+// Update queues an Updated delta for obj.
+func (f *DeltaFIFO) Update(obj any) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.populated = true
+	_, err := f.queueActionLocked(Updated, obj)
+	return err
+}
+
+// Delete queues a Deleted delta for obj, unless nothing is queued for its
+// key and the consumer does not know it: then a relist has already reported
+// the deletion (with a tombstone), and a second report would be wrong.
 func (f *DeltaFIFO) Delete(obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
@@ -154,25 +167,31 @@ func (f *DeltaFIFO) Delete(obj any) error {
 	defer f.lock.Unlock()
 	f.populated = true
 	_, queued := f.items[key]
-	known, lookupErr := false, error(nil)
+	known := false
+	var lookupErr error
 	if f.knownObjects != nil {
 		_, known, lookupErr = f.knownObjects.GetByKey(key)
 	}
-	if !queued && !known && lookupErr == nil { // a failed lookup cannot tell: queue it
+	// A lookup that failed cannot tell: queue the deletion rather than lose it.
+	if !queued && !known && lookupErr == nil {
 		return nil
 	}
 	_, err = f.queueActionLocked(Deleted, obj)
 	return err
 }
 
-// queueActionLocked appends a delta for obj, transformed unless it is a tombstone, and returns its key.
+// queueActionLocked appends a delta of type action for obj, transformed
+// unless it is a tombstone (a tombstone's object came out of the cache,
+// already transformed), and returns obj's key.
 func (f *DeltaFIFO) queueActionLocked(action DeltaType, obj any) (string, error) {
 	key, err := f.KeyOf(obj)
 	if err != nil {
 		return "", KeyError{Obj: obj, Err: err}
 	}
-	if _, isTombstone := obj.(DeletedFinalStateUnknown); f.transformer != nil && !isTombstone {
-		if obj, err = f.transformer(obj); err != nil {
+	_, isTombstone := obj.(DeletedFinalStateUnknown)
+	if f.transformer != nil && !isTombstone {
+		obj, err = f.transformer(obj)
+		if err != nil {
 			return "", fmt.Errorf("transforming %q: %w", key, err)
 		}
 	}
@@ -180,27 +199,60 @@ func (f *DeltaFIFO) queueActionLocked(action DeltaType, obj any) (string, error)
 	return key, nil
 }
 
-// appendLocked adds d to key's Deltas, queueing a new key, and wakes Pop. Of two deletions in a
-// row (by the watch and a relist) it keeps the older, unless a tombstone (client-go's dedupDeltas).
+// appendLocked adds d to key's Deltas, merging it with the delta before if
+// both are deletions (dedupDeltas), queues key if it was not queued, and
+// wakes a waiting Pop.
 func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	deltas, queued := f.items[key]
 	if !queued {
 		f.queue = append(f.queue, key)
 	}
-	if last := deltas.Newest(); last != nil && last.Type == Deleted && d.Type == Deleted {
-		if _, lastIsTombstone := last.Object.(DeletedFinalStateUnknown); lastIsTombstone {
-			*last = d
-		}
-	} else {
-		f.items[key] = append(deltas, d)
-	}
+	f.items[key] = dedupDeltas(append(deltas, d))
 	f.cond.Broadcast()
 }
 
-// Pop waits for a key, removes the first, and returns its Deltas and process's error on
-// them; a closed queue is drained, then ErrFIFOClosed. process runs under the lock, as in
-// client-go, so the cache is updated before Delete, Replace or Resync read it: it must be
-// quick, and must not call the queue.
+// dedupDeltas merges the last two deltas when they report the same deletion.
+// The watch and a relist can both report one deletion: the watch with a
+// DELETED event, the relist with a tombstone for an object no longer listed
+// (Replace). Handlers must hear of a deletion once, so the two become one
+// (isDeletionDup says which to keep). Nothing else is merged: two updates
+// in a row are two changes, and the consumer gets both.
+func dedupDeltas(deltas Deltas) Deltas {
+	n := len(deltas)
+	if n < 2 {
+		return deltas
+	}
+	if keep := isDeletionDup(&deltas[n-1], &deltas[n-2]); keep != nil {
+		deltas[n-2] = *keep
+		return deltas[:n-1]
+	}
+	return deltas
+}
+
+// isDeletionDup returns the delta to keep when newer and older are both
+// deletions, or nil when they are not: the older one, which holds the
+// object's real final state, unless it is only a tombstone (whose object may
+// be stale), in which case the newer one.
+func isDeletionDup(newer, older *Delta) *Delta {
+	if newer.Type != Deleted || older.Type != Deleted {
+		return nil
+	}
+	if _, ok := older.Object.(DeletedFinalStateUnknown); ok {
+		return newer
+	}
+	return older
+}
+
+// Pop waits until a key is queued, removes the first one and calls process
+// with its Deltas; it returns those Deltas and process's error. process runs
+// with the queue locked, as in client-go, so that the consumer's cache is
+// updated before Delete, Replace or Resync can read it: a relist never
+// compares itself with a cache that is one Pop behind. So process must be
+// quick and must not call the queue. A popped item is not queued again,
+// even if process fails: a later relist or resync delivers it anew.
+//
+// Once the queue is closed Pop still hands out what is queued; when it is
+// empty, it returns ErrFIFOClosed.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -210,23 +262,33 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 		}
 		f.cond.Wait()
 	}
-	isInInitialList, key := !f.hasSyncedLocked(), f.queue[0]
+	isInInitialList := !f.hasSyncedLocked()
+	key := f.queue[0]
 	f.queue = f.queue[1:]
-	var item any = f.items[key]
+	deltas := f.items[key]
 	delete(f.items, key)
-	if len(f.queue) == 0 { // drained: start afresh, as a Go map never shrinks
-		f.items, f.queue = map[string]Deltas{}, nil
+	// Counted off before process runs, as client-go does; process runs under
+	// the lock, so HasSynced cannot be asked in between.
+	if f.initialPopulationCount > 0 {
+		f.initialPopulationCount--
 	}
-	f.initialPopulationCount = max(0, f.initialPopulationCount-1)
 	if process == nil {
-		return item, nil
+		return deltas, nil
 	}
-	return item, process(item, isInInitialList)
+	return deltas, process(deltas, isInInitialList)
 }
 
-// Replace records a full relist: a Sync (or Replaced) delta per object, then a tombstone
-// per missing key that is queued (holding its last object) or known (the consumer's copy).
-// As in client-go, a bad object ends it, unpopulated.
+// Replace records a full relist: list is everything the server holds, as of
+// the resource version (which a DeltaFIFO does not use). It queues a Sync
+// delta (Replaced with EmitDeltaTypeReplaced) for each listed object. Then,
+// for every key not listed, it queues a Deleted delta holding a tombstone:
+// the object was deleted while the watch was not looking. The tombstone's
+// object is the newest one queued for the key or, for a key with nothing
+// queued, the one the consumer knows (KnownObjects).
+//
+// The first Replace marks the keys it queued as the initial list. An object
+// without a key ends Replace at once, with what came before it queued and
+// the queue not marked populated, as in client-go.
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {
@@ -242,34 +304,47 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 		}
 		listed[key] = true
 	}
-	for _, key := range f.queue { // not the map: a predictable order
-		if !listed[key] {
-			last := f.items[key].Newest().Object
-			if t, ok := last.(DeletedFinalStateUnknown); ok {
-				last = t.Obj
-			}
-			f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
+
+	// Keys queued but not listed: deleted since they were queued. Walk the
+	// queue, not the map, so the tombstones come in a predictable order.
+	for _, key := range f.queue {
+		if listed[key] {
+			continue
 		}
+		last := f.items[key].Newest().Object
+		if t, ok := last.(DeletedFinalStateUnknown); ok {
+			last = t.Obj // a tombstone never holds another tombstone
+		}
+		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
 	}
+
+	// Keys the consumer knows, with nothing queued, not listed: deleted while
+	// the watch was down. The tombstone holds the consumer's last copy.
 	if f.knownObjects != nil {
 		for _, key := range f.knownObjects.ListKeys() {
-			if !listed[key] && len(f.items[key]) == 0 {
-				obj, exists, err := f.knownObjects.GetByKey(key)
-				if err != nil || !exists {
-					obj = nil
-				}
-				f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
+			if listed[key] || len(f.items[key]) > 0 {
+				continue
 			}
+			obj, exists, err := f.knownObjects.GetByKey(key)
+			if err != nil || !exists {
+				obj = nil // gone since ListKeys: the deletion is still news
+			}
+			f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
 		}
 	}
-	if !f.populated { // every key queued now is listed or a tombstone: the initial list
+
+	if !f.populated {
+		// Every key queued now is listed or a tombstone: the initial list.
 		f.populated = true
 		f.initialPopulationCount = len(f.queue)
 	}
 	return nil
 }
 
-// Resync queues a Sync delta for every known object with nothing queued.
+// Resync queues a Sync delta for every object the consumer knows whose key
+// has nothing queued. A key with deltas queued is skipped: what is queued is
+// newer than the consumer's copy, and will reach the handlers anyway.
+// Without KnownObjects it does nothing.
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -292,19 +367,57 @@ func (f *DeltaFIFO) Resync() error {
 	return nil
 }
 
-// HasSynced reports whether the first Replace's keys are popped (or a write came first).
+// HasSynced reports whether the initial list has been popped: the first
+// Replace was called and every key it queued has been popped, or an Add,
+// Update or Delete came before any Replace.
 func (f *DeltaFIFO) HasSynced() bool {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
 	return f.hasSyncedLocked()
 }
 
-func (f *DeltaFIFO) hasSyncedLocked() bool { return f.populated && f.initialPopulationCount == 0 }
+// hasSyncedLocked is HasSynced for a caller holding the lock.
+func (f *DeltaFIFO) hasSyncedLocked() bool {
+	return f.populated && f.initialPopulationCount == 0
+}
 
-// Close wakes every waiting Pop; Pop returns ErrFIFOClosed once the queue is empty.
+// Close closes the queue and wakes every waiting Pop. Pop still hands out
+// what is queued, then returns ErrFIFOClosed.
 func (f *DeltaFIFO) Close() {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.closed = true
 	f.cond.Broadcast()
 }
+
+// IsClosed reports whether Close was called.
+func (f *DeltaFIFO) IsClosed() bool {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	return f.closed
+}
+
+// Reading 2: what the streaming list reads, and a look inside for tools (ours).
+
+// Transformer returns the transform function the queue applies (nil if
+// none). The streaming list reads it (reflector_watchlist.go).
+func (f *DeltaFIFO) Transformer() TransformFunc {
+	return f.transformer
+}
+
+// QueuedDeltas returns what the queue holds without popping it: a copy of
+// each queued key's Deltas (the objects are shared), in the order Pop would
+// hand them out. It is ours, for tools that show the queue (the live view):
+// client-go's DeltaFIFO has no way to look inside since v0.33 dropped List,
+// ListKeys, Get and GetByKey.
+func (f *DeltaFIFO) QueuedDeltas() []Deltas {
+	f.lock.RLock()
+	defer f.lock.RUnlock()
+	out := make([]Deltas, len(f.queue))
+	for i, key := range f.queue {
+		out[i] = append(Deltas(nil), f.items[key]...)
+	}
+	return out
+}
+
+// End of reading 2.

@@ -146,9 +146,11 @@ func (r *recordingLW) Watch(ctx context.Context, o ListOptions) (Watcher, error)
 	}
 	r.mu.Lock()
 	r.watches = append(r.watches, o)
+	// Reading 2: a streaming list is a full list too.
 	if o.SendInitialEvents != nil && *o.SendInitialEvents {
 		r.full = append(r.full, o)
 	}
+	// End of reading 2.
 	r.mu.Unlock()
 	if r.beforeWatch != nil {
 		if err := r.beforeWatch(o); err != nil {

@@ -3,6 +3,8 @@
 // `go test` runs the seeds and the corpus in testdata/fuzz/;
 // `go test -run=^$ -fuzz=^FuzzWatchStream$ -fuzztime=5m -parallel=1 .`
 // searches for more (figures in docs/how-we-know.md).
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 
@@ -140,7 +142,7 @@ func FuzzWatchStream(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		r := NewReflector(nil, want, store)
-		if _, err := r.handleWatch(ctx, time.Now(), sw, store, func(string) {}, false); errors.Is(err, errStopRequested) {
+		if err := r.handleWatch(ctx, time.Now(), sw, store, func(string) {}, false); errors.Is(err, errStopRequested) {
 			t.Fatal("the watch loop did not return within 10s")
 		}
 		for _, key := range store.ListKeys() {

@@ -1,93 +1,180 @@
-// informer.go holds SharedIndexInformer: one list/watch, cached in an Indexer, shared by handlers.
-// client-go counterpart: tools/cache shared_informer.go, controller.go.
-// Tutorial: 004 §2.1 (List + Watch + cache + events), §2.3 (the roles), §4.3 (handlers).
+// informer.go holds the SharedIndexInformer: one list and watch of a
+// resource, cached in an Indexer and shared by any number of handlers. Its
+// Run builds the pipeline (queue, controller, Reflector) and runs it; its
+// process function applies each popped change to the cache first, then
+// hands it to the handlers (processor.go). The handler types and the
+// methods that add and remove handlers are in informer_handlers.go.
+//
+// client-go counterpart: tools/cache shared_informer.go (SharedInformer,
+// SharedIndexInformer, sharedIndexInformer, NewSharedIndexInformerWithOptions,
+// RunWithContext, handleDeltas, OnAdd, OnUpdate, OnDelete).
+//
+// Tutorial: 004 §2.1 (List + Watch + local cache + events), §2.3 (the
+// roles: Reflector, DeltaFIFO, controller, Indexer), §4.3 (handlers).
 
 package informer
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/learn-k8s/informer/clock"
 )
 
-const minimumResyncPeriod = time.Second // the least resync period of a handler
+// minimumResyncPeriod is the least resync period a handler may ask for.
+const minimumResyncPeriod = time.Second
 
-// SharedInformer is one list/watch of a resource shared by many handlers.
+// SharedInformer keeps a local cache of one resource's objects, filled and
+// kept up to date by one list and watch, and tells every handler of every
+// change. Its promises, which are client-go's:
+//
+//   - The cache is eventually consistent with the server: unless the
+//     informer is stopped or the server stays unreachable, every object the
+//     server holds ends up in the cache in that state or a later one, and
+//     every object the server deleted ends up gone from it.
+//   - For one object, the states the cache holds are a subsequence of the
+//     object's states on the server, in order: some states may be skipped
+//     (several changes can arrive as one), none is repeated out of order.
+//     Nothing is promised about the order between different objects.
+//   - An object is identified by its namespace and name, not its UID: one
+//     deleted and created again with the same name while the watch was
+//     down reaches the handlers as a single update. Compare the UIDs of
+//     oldObj and newObj in OnUpdate if that matters.
+//   - Every handler is told of every change to the cache, after the cache
+//     (and its indexes) hold it, one notification at a time, in order. A
+//     handler added before Run gets everything from the initial list on; one
+//     added while running first gets an add for each object the cache holds,
+//     then the changes after it.
+//   - oldObj in OnUpdate is the state the cache held before, which may fold
+//     several changes together: it is not the previous event. A relist, and a
+//     resync, call OnUpdate even when nothing changed.
+//   - OnDelete gets the last state the cache held or, when the deletion was
+//     noticed by a relist, a DeletedFinalStateUnknown tombstone.
+//   - The objects handlers get are the cache's own, shared with every
+//     reader: never change one; DeepCopy it first.
+//   - A handler must return promptly: each has its own buffer, so a slow
+//     one delays only itself, but its buffer grows. Hand long work off, to
+//     a work queue for example.
 type SharedInformer interface {
-	// AddEventHandler registers handler with the default resync period (or
-	// its own; 0: none); one added while running first gets the cache as
-	// adds. It fails once stopped. Removing a handler twice is fine.
+	// AddEventHandler adds handler with the informer's default resync
+	// period. It fails once the informer has stopped.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithResyncPeriod adds handler with its own resync
+	// period (0: none). A period under the informer's resync check period
+	// lowers that period before Run, and is raised to it after.
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithOptions adds handler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
+	// RemoveEventHandler removes a handler AddEventHandler added: a call in
+	// progress ends, what is buffered for it is dropped. Removing one twice
+	// is no error.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	GetStore() Store                 // the cache
-	Run(ctx context.Context)         // runs until ctx ends; a second Run only warns
-	HasSynced() bool                 // the initial list has been processed
-	LastSyncResourceVersion() string // the last version the Reflector saw
-	// SetWatchErrorHandler (told of failed cycles) and SetTransform (applied
-	// to objects before they are cached) fail once the informer has started.
+	// GetStore returns the cache.
+	GetStore() Store
+	// Run runs the informer until ctx ends, and returns once everything it
+	// started has ended. An informer runs once: a second Run only logs.
+	Run(ctx context.Context)
+	// HasSynced reports whether the initial list has been processed: the
+	// cache holds it, and every handler added before Run has been handed it.
+	HasSynced() bool
+	// LastSyncResourceVersion returns the last version the Reflector saw.
+	LastSyncResourceVersion() string
+	// SetWatchErrorHandler sets the function told of failed list/watch
+	// cycles. It fails once the informer has started.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
+	// SetTransform sets a function applied to each object before it is
+	// queued and cached. It fails once the informer has started.
 	SetTransform(handler TransformFunc) error
-	IsStopped() bool // Run has returned
+	// IsStopped reports whether Run has returned.
+	IsStopped() bool
 }
 
-// HandlerOptions configures AddEventHandlerWithOptions (client-go's has a Logger too).
+// HandlerOptions configures AddEventHandlerWithOptions. (client-go's has a
+// Logger too.)
 type HandlerOptions struct {
-	ResyncPeriod *time.Duration // the handler's (0: none); nil: the informer's default
+	// ResyncPeriod is the handler's resync period (0: none); nil takes the
+	// informer's default.
+	ResyncPeriod *time.Duration
 }
 
 // SharedIndexInformer is a SharedInformer whose cache is an Indexer.
 type SharedIndexInformer interface {
 	SharedInformer
-	// AddIndexers adds indexes, even while running (deltas wait); fails once stopped.
+	// AddIndexers adds indexes to the cache, even while the informer runs
+	// (processing waits meanwhile). It fails once the informer has stopped.
 	AddIndexers(indexers Indexers) error
-	GetIndexer() Indexer // the cache
+	// GetIndexer returns the cache.
+	GetIndexer() Indexer
 }
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
 type SharedIndexInformerOptions struct {
-	ResyncPeriod      time.Duration  // handlers' default resync period; 0 none
-	Indexers          Indexers       // the cache's indexes
-	ObjectDescription string         // names the objects in log messages
-	Clock             Clock          // RealClock when nil (ours)
-	PipelineGates     *PipelineGates // nil: defaultPipelineGates (ours: client-go's are process-wide)
-	WatchListPageSize int64          // the Reflector's list page size
-	// WrapQueue wraps Run's queue, for tests and tools (ours); a wrapper must
-	// hand every call on, also PopBatch, Bookmark and Transformer.
+	// ResyncPeriod is the handlers' default resync period; 0 none.
+	ResyncPeriod time.Duration
+	// Indexers are the cache's indexes.
+	Indexers Indexers
+	// ObjectDescription names the objects in log messages.
+	ObjectDescription string
+	// Clock is where the informer reads time (ours: client-go sets it in
+	// tests only); RealClock when nil.
+	Clock clock.Clock
+	// WatchListPageSize is the Reflector's list page size.
+	WatchListPageSize int64
+	// Reading 2: today's client-go pipeline, and a hook for tools.
+	// PipelineGates chooses the pipeline (features.go); nil runs client-go
+	// v0.37.2's defaults. client-go's gates are process-wide; here they are
+	// an option per informer.
+	PipelineGates *PipelineGates
+	// WrapQueue wraps Run's queue, for tests and tools that watch it
+	// (ours). A wrapper must hand every call on, PopBatch, Bookmark and
+	// Transformer included.
 	WrapQueue func(Queue) Queue
+	// End of reading 2.
 }
 
+// sharedIndexInformer is the SharedIndexInformer of NewSharedIndexInformer.
 type sharedIndexInformer struct {
-	indexer       Indexer
-	gates         PipelineGates
+	indexer       *cache
 	processor     *sharedProcessor
 	listerWatcher ListerWatcher
 	objectType    any
 	options       SharedIndexInformerOptions
-	clock         Clock
-	controller    atomic.Value // the Controller, once Run made it
-	stopped       atomic.Bool  // Run has returned
-	blockDeltas   sync.Mutex   // held while processing: handlers come and go between pops
+	clock         clock.Clock
+	// Reading 2: the gates this informer runs with.
+	gates PipelineGates
+	// End of reading 2.
 
-	startedMu         sync.Mutex // guards the fields below
+	// controller holds the Controller, once Run has made it.
+	controller atomic.Value
+	// blockDeltas is held while a popped change is processed, and while a
+	// handler is added, removed or an index added: so a handler added while
+	// running gets the cache as adds, then exactly the changes after it.
+	blockDeltas sync.Mutex
+
+	// startedMu guards the fields below. Run sets started and, when it
+	// ends, stopped, both under it; AddEventHandler checks stopped under it
+	// for its whole course, so it never adds to a processor that stopped.
+	startedMu         sync.Mutex
 	started           bool
+	stopped           bool
 	resyncCheckPeriod time.Duration
 	watchErrorHandler WatchErrorHandler
 	transform         TransformFunc
 }
 
-// NewSharedInformer returns a SharedInformer of lw's objects (e.g. &Pod{}).
+// NewSharedInformer returns a SharedInformer of lw's objects, which must be
+// of exampleObject's type (for example &Pod{}).
 func NewSharedInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration) SharedInformer {
 	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
 }
 
 // NewSharedIndexInformer returns a SharedIndexInformer with indexes.
-func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration, indexers Indexers) SharedIndexInformer {
+func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration,
+	indexers Indexers) SharedIndexInformer {
 	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{
 		ResyncPeriod: defaultEventHandlerResyncPeriod,
 		Indexers:     indexers,
@@ -95,38 +182,71 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHan
 }
 
 // NewSharedIndexInformerWithOptions is NewSharedIndexInformer with options.
-func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any, options SharedIndexInformerOptions) SharedIndexInformer {
-	clock := cmp.Or[Clock](options.Clock, RealClock{})
-	gates := defaultPipelineGates
-	if options.PipelineGates != nil {
-		gates = *options.PipelineGates
+func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any,
+	options SharedIndexInformerOptions) SharedIndexInformer {
+	c := options.Clock
+	if c == nil {
+		c = clock.RealClock{}
 	}
-	return &sharedIndexInformer{
-		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
-		gates:             gates,
-		processor:         &sharedProcessor{clock: clock},
-		clock:             clock,
+	// The cache is keyed like the queue's tombstones, so a tombstone
+	// deletes the object it stands for.
+	indexer := newCache(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers)
+	s := &sharedIndexInformer{
+		indexer:           indexer,
+		processor:         &sharedProcessor{clock: c},
 		listerWatcher:     lw,
 		objectType:        exampleObject,
 		options:           options,
+		clock:             c,
 		resyncCheckPeriod: options.ResyncPeriod,
 	}
+	// Reading 2: the gates, read where client-go reads them.
+	s.gates = defaultPipelineGates
+	if options.PipelineGates != nil {
+		s.gates = *options.PipelineGates
+	}
+	// client-go's cache answers "" for its version while AtomicFIFO is off.
+	indexer.hideStoreVersion = !s.gates.AtomicFIFO
+	// End of reading 2.
+	return s
 }
 
-// Run builds the pipeline and runs it and the handlers until ctx ends; it
-// returns once all it started has ended.
+// Run builds the pipeline (a queue that knows the cache, a controller with
+// its Reflector) and runs it and the handlers until ctx ends. It returns
+// once everything it started has ended: the controller first, then the
+// handlers, which are stopped after it so that none misses a change the
+// cache took.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
-	s.startedMu.Lock()
-	if s.started {
-		s.startedMu.Unlock()
-		slog.Warn("the shared informer has already been started; running it more than once is not allowed")
+	c, ok := s.start()
+	if !ok {
+		slog.Warn("the shared informer has already been started; " +
+			"running it more than once is not allowed")
 		return
 	}
-	queue, processBatch := newQueue(s, s.transform) // hook: layers.go
-	if s.options.WrapQueue != nil {
-		queue = s.options.WrapQueue(queue)
+	s.processor.start()
+	defer s.processor.stop() // runs last: after stopped is set
+	defer func() {
+		s.startedMu.Lock()
+		defer s.startedMu.Unlock()
+		s.stopped = true // no handler can be added from now on
+	}()
+	c.Run(ctx)
+}
+
+// start makes the controller and marks the informer started, under
+// startedMu; false if it had already started.
+func (s *sharedIndexInformer) start() (Controller, bool) {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	if s.started {
+		return nil, false
 	}
-	c := New(&Config{
+	queue := newQueueFIFO(s.indexer, s.transform,
+		// Reading 2: the gates choose the queue.
+		s.gates,
+		// End of reading 2.
+	)
+	cfg := &Config{
 		Queue:             queue,
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
@@ -134,23 +254,28 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		FullResyncPeriod:  s.resyncCheckPeriod,
 		ShouldResync:      s.processor.shouldResync,
 		Process:           s.HandleDeltas,
-		ProcessBatch:      processBatch,
 		WatchErrorHandler: s.watchErrorHandler,
 		WatchListPageSize: s.options.WatchListPageSize,
-		UseWatchList:      s.gates.WatchListClient,
 		Clock:             s.clock,
-	})
+	}
+	// Reading 2: the gates of the Reflector and the run loop, and the tools' hook.
+	if s.gates.InOrderInformersBatchProcess {
+		cfg.ProcessBatch = s.handleBatchDeltas
+	}
+	cfg.UseWatchList = s.gates.WatchListClient
+	if s.options.WrapQueue != nil {
+		cfg.Queue = s.options.WrapQueue(cfg.Queue)
+	}
+	// End of reading 2.
+	c := New(cfg)
 	s.controller.Store(c)
 	s.started = true
-	s.startedMu.Unlock()
-
-	s.processor.start() // handlers start before, and stop after, the run loop
-	defer s.processor.stop()
-	defer s.stopped.Store(true)
-	c.Run(ctx)
+	return c, true
 }
 
-// HandleDeltas is the controller's process function (client-go: handleDeltas).
+// HandleDeltas is the controller's process function (client-go's
+// handleDeltas): it applies one popped Deltas to the cache and tells the
+// handlers, with handlers held still (blockDeltas).
 func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
@@ -158,41 +283,32 @@ func (s *sharedIndexInformer) HandleDeltas(obj any, isInInitialList bool) error 
 	if !ok {
 		return errors.New("object given as Process argument is not Deltas")
 	}
-	return processPop(s, s.indexer, deltas, isInInitialList) // hook: layers.go
+	return processDeltas(s, s.indexer, deltas, isInInitialList)
 }
 
-// The pipeline steps client-go 1.33–1.37 changed; layers.go alone sets them.
-var (
-	// newQueue builds Run's queue and its batch function (nil: one Deltas
-	// per Pop); layers.go: newQueueFIFO (features.go).
-	newQueue = func(s *sharedIndexInformer, transform TransformFunc) (Queue, ProcessBatchFunc) {
-		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-			KnownObjects:          s.indexer,
-			EmitDeltaTypeReplaced: true,
-			Transformer:           transform,
-		}), nil
-	}
-	// processPop applies one popped Deltas; layers.go: processDeltasAtomic.
-	processPop = processDeltas
-	// defaultPipelineGates: all off (1.32); layers.go: DefaultPipelineGates.
-	defaultPipelineGates = PipelineGates{}
-)
+// Reading 2: client-go 1.35+ processes runs of deltas at once (realfifo_batch.go).
 
-// PipelineGates sets, per informer, the client-go gates that shape its pipeline.
-type PipelineGates struct {
-	InOrderInformers             bool // a RealFIFO, not a DeltaFIFO
-	AtomicFIFO                   bool // a relist is one ReplacedAll delta, a resync one SyncAll (needs InOrderInformers)
-	InOrderInformersBatchProcess bool // pop runs of deltas with PopBatch (needs InOrderInformers)
-	UnlockWhileProcessingFIFO    bool // the RealFIFO takes deltas while the informer processes (needs AtomicFIFO)
-	WatchListClient              bool // the Reflector starts with a streaming list
+// handleBatchDeltas is the controller's batch process function (client-go's
+// handleBatchDeltas): a run of deltas of distinct keys, applied to the cache
+// in one Transaction, then told to the handlers.
+func (s *sharedIndexInformer) handleBatchDeltas(deltas []Delta, isInInitialList bool) error {
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return processDeltasInBatch(s, s.indexer, deltas, isInInitialList)
 }
 
-// OnAdd, OnUpdate and OnDelete hand a change to every handler; an update that
-// kept the resource version (a resync, an unchanged relist) only to those due a resync.
+// End of reading 2.
+
+// OnAdd implements ResourceEventHandler for processDeltas: it hands the add
+// to every handler.
 func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
 }
 
+// OnUpdate implements ResourceEventHandler for processDeltas: it hands the
+// update to every handler. An update that kept the resource version (a
+// resync, or an unchanged object in a relist) goes only to the handlers
+// whose resync is due.
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	o, okOld := oldObj.(Object)
 	n, okNew := newObj.(Object)
@@ -200,40 +316,8 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
 }
 
+// OnDelete implements ResourceEventHandler for processDeltas: it hands the
+// deletion to every handler.
 func (s *sharedIndexInformer) OnDelete(obj any) {
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
-}
-
-// processDeltas applies deltas to clientState, oldest first, telling handler.
-func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
-	for _, d := range deltas {
-		if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// processDelta applies one delta: an object the cache has is an update (old
-// is the cached one), else an add; Deleted is a delete (of a tombstone too).
-func processDelta(handler ResourceEventHandler, clientState Store, d Delta, isInInitialList bool) error {
-	switch obj := d.Object; d.Type {
-	case Sync, Replaced, Added, Updated:
-		if old, exists, err := clientState.Get(obj); err == nil && exists {
-			if err := clientState.Update(obj); err != nil {
-				return err
-			}
-			handler.OnUpdate(old, obj)
-		} else if err := clientState.Add(obj); err != nil {
-			return err
-		} else {
-			handler.OnAdd(obj, isInInitialList)
-		}
-	case Deleted:
-		if err := clientState.Delete(obj); err != nil {
-			return err
-		}
-		handler.OnDelete(obj)
-	}
-	return nil
 }

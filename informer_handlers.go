@@ -1,7 +1,14 @@
-// informer_handlers.go holds ResourceEventHandler, what an informer's user writes, and two
-// ready-made ones; then SharedIndexInformer's handler and settings methods, and WaitForCacheSync.
-// client-go counterpart: the handler types in tools/cache controller.go; shared_informer.go.
-// Tutorial: 004 §4.3 (handler registration and filters), §4.4 (resync periods).
+// informer_handlers.go holds what an informer's user writes: the
+// ResourceEventHandler interface and two ready-made handlers; then the
+// SharedIndexInformer's methods that add and remove handlers and change its
+// settings, and WaitForCacheSync.
+//
+// client-go counterpart: the handler types of tools/cache controller.go
+// (ResourceEventHandler, ResourceEventHandlerFuncs,
+// FilteringResourceEventHandler); shared_informer.go
+// (AddEventHandlerWithOptions, RemoveEventHandler, WaitForCacheSync).
+//
+// Tutorial: 004 §4.3 (registering handlers, filters), §4.4 (resync periods).
 
 package informer
 
@@ -14,63 +21,91 @@ import (
 	"time"
 )
 
-// ResourceEventHandler is called in order on one goroutine; the objects are the cache's: read only.
+// ResourceEventHandler is what an informer tells of changes: write one to
+// react to them. The informer calls a handler's methods one at a time, on
+// one goroutine, in the order of the changes (see SharedInformer for the
+// full contract). The objects are the cache's own, shared with every
+// reader: read them, never change them (DeepCopy first). A method must
+// return promptly; long work belongs on a work queue.
 type ResourceEventHandler interface {
-	// OnAdd: an object appeared; isInInitialList if in the initial list (or cache, if added late).
+	// OnAdd is called when an object appears in the cache. isInInitialList
+	// is true for the objects of the initial list (and, for a handler added
+	// while the informer runs, for the objects already cached then).
 	OnAdd(obj any, isInInitialList bool)
-	// OnUpdate: an object changed, or a relist or resync re-delivered it.
+	// OnUpdate is called when an object in the cache is replaced. oldObj is
+	// what the cache held, which may be several changes back; a relist and a
+	// resync call it even when nothing changed (the resource versions are
+	// then equal).
 	OnUpdate(oldObj, newObj any)
-	// OnDelete: an object is gone; obj is its last state or a DeletedFinalStateUnknown.
+	// OnDelete is called when an object leaves the cache. obj is its last
+	// state known, or a DeletedFinalStateUnknown when a relist found it gone.
 	OnDelete(obj any)
 }
 
-// ResourceEventHandlerRegistration, from AddEventHandler, is the handle for RemoveEventHandler.
+// ResourceEventHandlerRegistration is what AddEventHandler returns: the
+// handle that RemoveEventHandler takes.
 type ResourceEventHandlerRegistration interface {
-	// HasSynced: the informer has synced and this handler has handled its initial list.
+	// HasSynced reports whether the informer has synced and this handler
+	// has handled every add of its initial list.
 	HasSynced() bool
 }
 
-// ResourceEventHandlerFuncs is a ResourceEventHandler of functions; each
-// method calls its function (AddFunc without isInInitialList) if not nil.
+// ResourceEventHandlerFuncs is a ResourceEventHandler made of functions;
+// each may be nil, and a nil one is not called. AddFunc does not get
+// isInInitialList.
 type ResourceEventHandlerFuncs struct {
-	AddFunc    func(obj any)
+	// AddFunc is called by OnAdd.
+	AddFunc func(obj any)
+	// UpdateFunc is called by OnUpdate.
 	UpdateFunc func(oldObj, newObj any)
+	// DeleteFunc is called by OnDelete.
 	DeleteFunc func(obj any)
 }
 
+// OnAdd implements ResourceEventHandler: it calls AddFunc, if set.
 func (r ResourceEventHandlerFuncs) OnAdd(obj any, _ bool) {
 	if r.AddFunc != nil {
 		r.AddFunc(obj)
 	}
 }
 
+// OnUpdate implements ResourceEventHandler: it calls UpdateFunc, if set.
 func (r ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj any) {
 	if r.UpdateFunc != nil {
 		r.UpdateFunc(oldObj, newObj)
 	}
 }
 
+// OnDelete implements ResourceEventHandler: it calls DeleteFunc, if set.
 func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 	if r.DeleteFunc != nil {
 		r.DeleteFunc(obj)
 	}
 }
 
-// FilteringResourceEventHandler shows Handler only what FilterFunc (required)
-// accepts: an update into the filter arrives as an add, one out as a delete.
+// FilteringResourceEventHandler shows Handler only the objects FilterFunc
+// accepts. An update that makes an object pass the filter arrives as an
+// add, one that makes it fail as a delete: Handler sees objects enter and
+// leave the filtered set as if it were a collection of its own.
 type FilteringResourceEventHandler struct {
+	// FilterFunc says which objects Handler sees; it is required.
 	FilterFunc func(obj any) bool
-	Handler    ResourceEventHandler
+	// Handler is told of the changes of the accepted objects.
+	Handler ResourceEventHandler
 }
 
+// OnAdd implements ResourceEventHandler: it tells Handler of an accepted object.
 func (r FilteringResourceEventHandler) OnAdd(obj any, isInInitialList bool) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnAdd(obj, isInInitialList)
 	}
 }
 
+// OnUpdate implements ResourceEventHandler: an update within the filter, an
+// add into it or a delete out of it.
 func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
-	newer, older := r.FilterFunc(newObj), r.FilterFunc(oldObj)
+	newer := r.FilterFunc(newObj)
+	older := r.FilterFunc(oldObj)
 	switch {
 	case newer && older:
 		r.Handler.OnUpdate(oldObj, newObj)
@@ -81,6 +116,7 @@ func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
 	}
 }
 
+// OnDelete implements ResourceEventHandler: it tells Handler of an accepted object.
 func (r FilteringResourceEventHandler) OnDelete(obj any) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnDelete(obj)
@@ -90,8 +126,7 @@ func (r FilteringResourceEventHandler) OnDelete(obj any) {
 var errAlreadyStarted = errors.New("informer has already started")
 var errForeignRegistration = errors.New("the registration was not returned by AddEventHandler")
 
-// The exported methods below are documented on SharedIndexInformer (informer.go).
-
+// AddEventHandler implements SharedInformer.
 func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
 	return s.AddEventHandlerWithResyncPeriod(handler, s.options.ResyncPeriod)
 }
@@ -105,12 +140,14 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 		slog.Warn("the resync period is ignored: this informer does not resync", "period", desired)
 		return 0
 	case desired < check:
-		slog.Warn("the resync period is raised to the informer's check period", "period", desired, "check", check)
+		slog.Warn("the resync period is raised to the informer's check period",
+			"period", desired, "check", check)
 		return check
 	}
 	return desired
 }
 
+// AddEventHandlerWithOptions implements SharedInformer.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
 	period := s.options.ResyncPeriod
 	if options.ResyncPeriod != nil {
@@ -127,8 +164,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	}
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
-	if s.stopped.Load() {
-		return nil, fmt.Errorf("handler %T was not added to the shared informer because it has stopped already", handler)
+	if s.stopped {
+		return nil, fmt.Errorf("handler %T was not added to the shared informer "+
+			"because it has stopped already", handler)
 	}
 	if resyncPeriod > 0 {
 		resyncPeriod = max(resyncPeriod, minimumResyncPeriod)
@@ -141,8 +179,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 			}
 		}
 	}
-	l := newProcessListener(handler, resyncPeriod, determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod),
-		s.clock.Now(), s.HasSynced)
+	period := determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod)
+	l := newProcessListener(handler, resyncPeriod, period, s.clock.Now(), s.HasSynced)
 	if !s.started {
 		return s.processor.addListener(l), nil
 	}
@@ -156,6 +194,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	return handle, nil
 }
 
+// RemoveEventHandler implements SharedInformer.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
@@ -164,11 +203,13 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
+// HasSynced implements SharedInformer.
 func (s *sharedIndexInformer) HasSynced() bool {
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
 
+// LastSyncResourceVersion implements SharedInformer.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	if c, _ := s.controller.Load().(Controller); c != nil {
 		return c.LastSyncResourceVersion()
@@ -176,10 +217,24 @@ func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 	return ""
 }
 
-func (s *sharedIndexInformer) GetStore() Store     { return s.indexer }
-func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
-func (s *sharedIndexInformer) IsStopped() bool     { return s.stopped.Load() }
+// GetStore implements SharedInformer.
+func (s *sharedIndexInformer) GetStore() Store {
+	return s.indexer
+}
 
+// GetIndexer implements SharedIndexInformer.
+func (s *sharedIndexInformer) GetIndexer() Indexer {
+	return s.indexer
+}
+
+// IsStopped implements SharedInformer.
+func (s *sharedIndexInformer) IsStopped() bool {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	return s.stopped
+}
+
+// AddIndexers implements SharedIndexInformer.
 func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	if s.IsStopped() {
 		return errors.New("indexer was not added because the informer has stopped already")
@@ -189,10 +244,12 @@ func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
 	return s.indexer.AddIndexers(indexers)
 }
 
+// SetWatchErrorHandler implements SharedInformer.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
 	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
 
+// SetTransform implements SharedInformer.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	return s.beforeStart(func() { s.transform = handler })
 }

@@ -130,7 +130,7 @@ func TestStep01ObjectsAndKeys(t *testing.T) {
 func TestStep02DeltaFIFO(t *testing.T) {
 	say(t, "Step 2 — deltas and the DeltaFIFO. Tutorial 004 §2.2 and 000 §3.1, §4.2.",
 		"第 2 步 — 增量（Delta）与 DeltaFIFO。教程 004 §2.2 和 000 §3.1、§4.2。")
-	say(t, "File: fifo.go.", "文件：fifo.go。")
+	say(t, "Files: delta.go, fifo.go.", "文件：delta.go、fifo.go。")
 
 	say(t, "The Reflector writes changes into a DeltaFIFO. Each key is queued once;", "Reflector 把变化写进 DeltaFIFO。每个键只排一次队；")
 	say(t, "what happens to it while it waits piles up as Deltas, oldest first.", "它排队期间发生的事情作为 Delta 依次累积，最早的在前。")
@@ -301,8 +301,11 @@ func TestStep05ListWatch(t *testing.T) {
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
 		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 list 一次，")
-	say(t, "then watches from the list's version (with WatchListClient on it streams the list: Step 6).",
-		"然后从列表的版本开始监视（特性门控 WatchListClient 开启时它改用流式列表：第 6 步）。")
+	say(t, "then watches from the list's version.", "然后从列表的版本开始监视。")
+	// Reading 2: the streaming list.
+	say(t, "(With WatchListClient on, an informer's Reflector streams the list instead: Step 6.)",
+		"（特性门控 WatchListClient 开启时，informer 的 Reflector 改用流式列表：第 6 步。）")
+	// End of reading 2.
 	mu.Lock()
 	lists, watches = nil, nil
 	mu.Unlock()
@@ -328,8 +331,11 @@ func TestStep05ListWatch(t *testing.T) {
 func TestStep06Reflector(t *testing.T) {
 	say(t, "Step 6 — the Reflector: the initial list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.",
 		"第 6 步 — Reflector：先取得初始列表，再监视。教程 004 §2.4、§4.1；000 §4.1。")
-	say(t, "Files: reflector.go, reflector_watch.go, reflector_watchlist.go, restclient.go, watch.go.",
-		"文件：reflector.go、reflector_watch.go、reflector_watchlist.go、restclient.go、watch.go。")
+	say(t, "Files: reflector.go, reflector_watch.go, restclient.go, watch.go.",
+		"文件：reflector.go、reflector_watch.go、restclient.go、watch.go。")
+	// Reading 2: the streaming list.
+	say(t, "The streaming list is in reflector_watchlist.go.", "流式列表在 reflector_watchlist.go 里。")
+	// End of reading 2.
 	checkLeaksAtEnd(t)
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "web-1", nil)
@@ -341,7 +347,11 @@ func TestStep06Reflector(t *testing.T) {
 	// in tools/cache reflector.go asks r.useWatchList, then Reflector.watchList).
 	lw := &recordingLW{inner: podsLW(t, s, "default"), tap: true}
 	store := NewStore(MetaNamespaceKeyFunc)
-	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{UseWatchList: defaultPipelineGates.WatchListClient})
+	var options ReflectorOptions
+	// Reading 2: the streaming list, when the pipeline under test has it.
+	options.UseWatchList = defaultPipelineGates.WatchListClient
+	// End of reading 2.
+	r := NewReflectorWithOptions(lw, &Pod{}, store, options)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
@@ -352,9 +362,12 @@ func TestStep06Reflector(t *testing.T) {
 	waitFor(t, "the initial list", func() bool { return len(store.ListKeys()) == 2 })
 	waitFor(t, "the watch", func() bool { return lw.watchCount() == 1 })
 	lists, watches := lw.calls()
+	// Reading 2: client-go v0.37.2 streams the list instead.
 	if len(lists) == 0 {
 		step06Streamed(t, watches[0], lw.watchEvents())
-	} else {
+	}
+	// End of reading 2.
+	if len(lists) > 0 {
 		step06Listed(t, lists[0], watches[0])
 	}
 	keys := store.ListKeys()
@@ -414,11 +427,17 @@ func step06Listed(t *testing.T, list, w ListOptions) {
 			"书签让一个安静的监视记下的版本保持较新，重新监视时就不会因版本太旧而得到 410")
 		t.FailNow()
 	}
-	if w.ResourceVersion == "" || w.ResourceVersion == "0" ||
-		*w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 || w.SendInitialEvents != nil {
+	if w.ResourceVersion == "" || w.ResourceVersion == "0" || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
 		t.Fatalf("watch options %+v", w)
 	}
+	// Reading 2: a plain watch does not ask for the initial events.
+	if w.SendInitialEvents != nil {
+		t.Fatalf("watch options %+v", w)
+	}
+	// End of reading 2.
 }
+
+// Reading 2: the streaming list of client-go v0.37.2.
 
 // step06Streamed tells and checks Step 6's streaming list, client-go
 // v0.37.2's default (WatchListClient on; client-go: Reflector.watchList in
@@ -452,6 +471,8 @@ func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 	}
 	t.Fatalf("no initial-events-end bookmark among %d events", len(events))
 }
+
+// End of reading 2.
 
 func TestStep07Bookmarks(t *testing.T) {
 	say(t, "Step 7 — bookmarks: the server says \"you are up to version N\" with no object change.",

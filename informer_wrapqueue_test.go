@@ -2,6 +2,8 @@
 // HTTP against fakeapi: the wrapper sees the informer's DeltaFIFO, every Pop
 // goes through it, and a wrapper that holds Pop back leaves the changes
 // waiting in the queue, merged by key, until it lets the consumer go.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

@@ -1,5 +1,11 @@
-// lister.go holds PodLister, which reads *Pod from an informer's Indexer, and the label Selector.
-// client-go counterpart: listers/core/v1, tools/cache's ListAll(ByNamespace), apimachinery's labels.
+// lister.go holds PodLister, which reads *Pod from an informer's Indexer,
+// never from the server, and the label Selector it filters with; and
+// ListAll and ListAllByNamespace, the helpers every lister is built on.
+//
+// client-go counterpart: listers/core/v1 (PodLister, PodNamespaceLister),
+// tools/cache listers.go (ListAll, ListAllByNamespace), apimachinery's
+// labels (Set, Selector, Everything, SelectorFromSet).
+//
 // Tutorial: 004 §3.3 (Store vs Indexer: the Indexer is what readers use).
 
 package informer
@@ -10,14 +16,18 @@ import (
 	"strings"
 )
 
-// Set is a set of labels.
+// Set is a set of labels, such as {"app": "web"}.
 type Set map[string]string
 
 // Selector decides which label sets it selects.
 type Selector interface {
+	// Matches reports whether labels are selected.
 	Matches(labels Set) bool
-	Empty() bool    // whether it selects everything
-	String() string // in the API's syntax, as ListOptions.LabelSelector sends it
+	// Empty reports whether it selects everything.
+	Empty() bool
+	// String returns it in the API's syntax, as ListOptions.LabelSelector
+	// sends it ("app=web,tier=frontend").
+	String() string
 }
 
 // Everything returns the selector that selects every object.
@@ -29,7 +39,12 @@ func SelectorFromSet(set Set) Selector { return setSelector(maps.Clone(set)) }
 // setSelector selects the label sets that hold each of its labels.
 type setSelector Set
 
-func (s setSelector) Empty() bool { return len(s) == 0 }
+// Empty implements Selector.
+func (s setSelector) Empty() bool {
+	return len(s) == 0
+}
+
+// Matches implements Selector: every label of s, with its value.
 func (s setSelector) Matches(labels Set) bool {
 	for k, v := range s {
 		if got, ok := labels[k]; !ok || got != v {
@@ -38,6 +53,8 @@ func (s setSelector) Matches(labels Set) bool {
 	}
 	return true
 }
+
+// String implements Selector, the labels sorted by key.
 func (s setSelector) String() string {
 	parts := make([]string, 0, len(s))
 	for _, k := range slices.Sorted(maps.Keys(s)) {
@@ -46,16 +63,22 @@ func (s setSelector) String() string {
 	return strings.Join(parts, ",")
 }
 
-// PodLister lists pods from an Indexer. They are the cache's own: DeepCopy before changing one.
+// PodLister lists pods from an Indexer: the informer's cache, so a read
+// costs no request. The pods are the cache's own: DeepCopy one before
+// changing it.
 type PodLister interface {
-	List(selector Selector) ([]*Pod, error) // every namespace's pods whose labels match
+	// List returns the pods of every namespace whose labels selector matches.
+	List(selector Selector) ([]*Pod, error)
+	// Pods returns a lister of one namespace's pods.
 	Pods(namespace string) PodNamespaceLister
 }
 
 // PodNamespaceLister lists and gets the pods of one namespace.
 type PodNamespaceLister interface {
+	// List returns the namespace's pods whose labels selector matches.
 	List(selector Selector) ([]*Pod, error)
-	Get(name string) (*Pod, error) // an error for which IsNotFound is true if absent
+	// Get returns the named pod, or an error for which IsNotFound is true.
+	Get(name string) (*Pod, error)
 }
 
 // NewPodLister returns a PodLister over indexer (an informer's GetIndexer()).
@@ -67,8 +90,12 @@ type podLister struct {
 	namespace string
 }
 
-func (l podLister) Pods(namespace string) PodNamespaceLister { return podLister{l.indexer, namespace} }
+// Pods implements PodLister.
+func (l podLister) Pods(namespace string) PodNamespaceLister {
+	return podLister{l.indexer, namespace}
+}
 
+// List implements PodLister and PodNamespaceLister.
 func (l podLister) List(selector Selector) (pods []*Pod, err error) {
 	err = ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
 		if p, ok := obj.(*Pod); ok {
@@ -78,6 +105,7 @@ func (l podLister) List(selector Selector) (pods []*Pod, err error) {
 	return pods, err
 }
 
+// Get implements PodNamespaceLister: a lookup by key, namespace/name.
 func (l podLister) Get(name string) (*Pod, error) {
 	key := name
 	if l.namespace != "" {
@@ -100,7 +128,8 @@ func ListAll(store Store, selector Selector, appendFn func(obj any)) error {
 }
 
 // ListAllByNamespace is ListAll for one namespace (NamespaceAll for all),
-// through the namespace index when the indexer has one.
+// through the namespace index when the indexer has one: a cache of many
+// namespaces then reads only the one asked for.
 func ListAllByNamespace(indexer Indexer, namespace string, selector Selector, appendFn func(obj any)) error {
 	if _, indexed := indexer.GetIndexers()[NamespaceIndex]; !indexed || namespace == NamespaceAll {
 		return listMatching(indexer.List(), namespace, selector, appendFn)

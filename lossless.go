@@ -31,6 +31,8 @@
 //
 // Tutorial: 000 §3.3 (read, change,
 // write back: why a client must not drop what it does not understand).
+//
+// Reading 3: the real wire (objects read and written back lose nothing).
 
 package informer
 
@@ -46,6 +48,7 @@ import (
 	"time"
 
 	"github.com/learn-k8s/informer/internal/jsonread"
+	"github.com/learn-k8s/informer/internal/protobuf"
 )
 
 // unknownFields (meta.go) holds the members of one JSON object that its Go
@@ -114,10 +117,14 @@ func (table *fieldTable) collect(t reflect.Type, prefix []int) {
 		default:
 			table.byName[name] = len(table.fields)
 			k := f.Type.Kind()
-			table.fields = append(table.fields, jsonField{name: name, index: index,
+			isList := k == reflect.Slice || k == reflect.Map
+			table.fields = append(table.fields, jsonField{
+				name:         name,
+				index:        index,
 				isTime:       f.Type == timeType || f.Type == reflect.PointerTo(timeType),
-				plainElems:   (k == reflect.Slice || k == reflect.Map) && f.Type.Elem().Kind() != reflect.Struct,
-				zeroByMethod: f.Type.Implements(isZeroerType)})
+				plainElems:   isList && f.Type.Elem().Kind() != reflect.Struct,
+				zeroByMethod: f.Type.Implements(isZeroerType),
+			})
 		}
 	}
 }
@@ -164,7 +171,8 @@ func encodeKeeping(obj lossless) ([]byte, error) {
 			if err := dec.Decode(&value); err != nil {
 				return nil, err
 			}
-			if i, known := table.byName[name]; known && !table.fields[i].isZero(v.FieldByIndex(table.fields[i].index)) {
+			i, known := table.byName[name]
+			if known && !table.fields[i].isZero(v.FieldByIndex(table.fields[i].index)) {
 				continue // the field is set: it wins
 			}
 			buf = appendMember(buf, name, value)
@@ -247,7 +255,8 @@ func (f *jsonField) set(value []byte, field reflect.Value) (typed bool, err erro
 
 // hasNull reports whether the JSON text holds a null outside its strings.
 func hasNull(value []byte) bool {
-	inString, escaped := false, false
+	inString := false // inside a JSON string
+	escaped := false  // just after a backslash in one
 	for _, c := range value {
 		switch {
 		case escaped:
@@ -286,12 +295,17 @@ func quote(name string) []byte {
 	return key
 }
 
-// newFastBodyDecoder returns the decoder of a list or watch body (layers.go
-// makes it restclient.go's newBodyDecoder): the one call
-// into internal/jsonread, the package that decodes the server's JSON in one
-// pass, only for speed. On a first reading, skip it: read it as
-// json.NewDecoder(body), which decodes exactly the same objects (its tests
-// compare the two on every saved object and on fuzzed input). The Layout
+// decodeInOnePass chooses how watch.go's newBodyDecoder reads list and watch
+// bodies: true, with internal/jsonread, which decodes the server's JSON in
+// one pass and shares equal strings between objects, only for speed; false,
+// with encoding/json, as the first reading does. Both give exactly the same
+// objects (internal/jsonread's tests compare the two on every saved answer
+// and on fuzzed input), so flipping it changes the speed and nothing else.
+const decodeInOnePass = true
+
+// newFastBodyDecoder returns the decoder of a list or watch body on
+// internal/jsonread: the one call into that package. On a first reading,
+// skip it: read it as json.NewDecoder(body). The Layout
 // says where our objects keep what no Go field holds: an Unstructured's
 // whole JSON object, and the members a typed kind does not model
 // (lossless.go).
@@ -303,22 +317,50 @@ func newFastBodyDecoder(body io.Reader) bodyDecoder {
 			}
 			return nil
 		},
-		Unknown: func(structPtr any) *[]byte {
-			if l, ok := structPtr.(lossless); ok {
-				return (*[]byte)(l.kept())
-			}
-			return nil
-		},
+		Unknown: unknownOf,
 	})}
 }
 
-// fastBodyDecoder is bodyDecoder on internal/jsonread, which reads a list member by
-// member: each top-level one into the target member returns (nil: skip it), each item
-// into the object newItem returns.
-type fastBodyDecoder struct{ *jsonread.Decoder }
+// newProtobufBodyDecoder returns the decoder of a list or watch body the
+// server sent in Kubernetes protobuf: the one call into internal/protobuf,
+// which decodes it straight into the same objects the JSON of the same
+// body gives (its tests, and this package's, compare them on objects saved
+// from a real kube-apiserver). On a first reading, skip it too.
+func newProtobufBodyDecoder(body io.Reader) bodyDecoder {
+	return fastBodyDecoder{protobuf.NewDecoder(body, protobuf.Layout{Unknown: unknownOf})}
+}
+
+// decodeProtobufObject decodes one object the server sent in protobuf (a
+// Get's or a write's answer, or a Status).
+func decodeProtobufObject(raw []byte, obj any) error {
+	return protobuf.NewDecoder(bytes.NewReader(raw), protobuf.Layout{Unknown: unknownOf}).Decode(obj)
+}
+
+// unknownOf is, for a pointer to a typed struct, where it keeps the members
+// it does not model (the Layouts of both decoders); nil for anything else.
+func unknownOf(structPtr any) *[]byte {
+	if l, ok := structPtr.(lossless); ok {
+		return (*[]byte)(l.kept())
+	}
+	return nil
+}
+
+// fastBodyDecoder is bodyDecoder on internal/jsonread or internal/protobuf, which read a
+// list member by member: each top-level one into the target member returns (nil: skip it),
+// each item into the object newItem returns.
+type fastBodyDecoder struct {
+	memberDecoder interface {
+		DecodeList(member func(name string) any, newItem func() any) error
+		DecodeEvent(newObject func(eventType string) any) (string, any, error)
+	}
+}
+
+func (d fastBodyDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
+	return d.memberDecoder.DecodeEvent(newObject)
+}
 
 func (d fastBodyDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
-	return d.Decoder.DecodeList(func(name string) any {
+	return d.memberDecoder.DecodeList(func(name string) any {
 		switch name {
 		case "items":
 			list.Items = nil // a second "items" replaces the first

@@ -7,6 +7,8 @@
 // any JSON object: lossless, or an error, never a panic.
 //
 //	go test -run=^$ -fuzz=^FuzzTypedRoundTrip$ -fuzztime=60s -parallel=1 .
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -1,6 +1,17 @@
-// meta.go holds object metadata, the Object contract and the key functions of a cache.
-// client-go counterparts: apimachinery meta/v1; tools/cache's key functions.
-// Tutorial: 004 §3.2 (ObjectMeta / TypeMeta), 000 §1, §2.1–2.3 (keys, deep copies).
+// meta.go holds what every object has: TypeMeta (its kind) and ObjectMeta
+// (its name, namespace, resource version, labels...), the Object contract
+// the whole pipeline relies on, and the key functions that name an object
+// in a cache ("namespace/name").
+//
+// client-go counterparts: apimachinery pkg/apis/meta/v1 (TypeMeta,
+// ObjectMeta, OwnerReference), meta.Accessor and runtime.Object (the Object
+// contract); tools/cache store.go and object-names.go (KeyFunc,
+// MetaNamespaceKeyFunc, SplitMetaNamespaceKey, ExplicitKey) and
+// DeletionHandlingMetaNamespaceKeyFunc (controller.go).
+//
+// Tutorial: 004 §3.2 (the ObjectMeta / TypeMeta minimal contract); 000 §1
+// (the key function of a cache), §2.1 (slice → map by key), §2.2
+// ("namespace/name" keys), §2.3 (deep copies).
 
 package informer
 
@@ -14,60 +25,112 @@ import (
 	"time"
 )
 
-// TypeMeta says what kind a JSON document is (often empty inside a typed list).
+// TypeMeta says what kind of object a JSON document is. The items of a list
+// carry none, and typed objects drop it (see withoutTypeMeta, watch.go).
 type TypeMeta struct {
-	Kind       string `json:"kind,omitzero"`       // such as "Pod"
-	APIVersion string `json:"apiVersion,omitzero"` // such as "v1" or "apps/v1"
+	// Kind is the kind, such as "Pod".
+	Kind string `json:"kind,omitzero"`
+	// APIVersion is the group and version, such as "v1" or "apps/v1".
+	APIVersion string `json:"apiVersion,omitzero"`
 }
 
 // ObjectMeta is the metadata every object has, with Kubernetes' JSON names.
+// The informer reads only a few fields: the namespace and name (the key),
+// the resource version (where a watch resumes), and labels (selectors and
+// indexes); the rest is there for handlers.
 type ObjectMeta struct {
-	Name                       string            `json:"name,omitzero"`            // unique in its namespace
-	GenerateName               string            `json:"generateName,omitzero"`    // prefix of a name the server makes up
-	Namespace                  string            `json:"namespace,omitzero"`       // "" for cluster-scoped kinds
-	UID                        string            `json:"uid,omitzero"`             // tells apart objects that had the same name
-	ResourceVersion            string            `json:"resourceVersion,omitzero"` // opaque: compare for equality only
-	Generation                 int64             `json:"generation,omitzero"`      // counts changes to the spec
-	CreationTimestamp          time.Time         `json:"creationTimestamp,omitzero"`
-	DeletionTimestamp          *time.Time        `json:"deletionTimestamp,omitzero"` // set when a graceful delete begins
-	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitzero"`
-	Labels                     map[string]string `json:"labels,omitzero"`      // what selectors and indexes read
-	Annotations                map[string]string `json:"annotations,omitzero"` // for tools; selectors ignore them
-	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitzero"`
-	Finalizers                 []string          `json:"finalizers,omitzero"` // all removed before the delete ends
-	unknownFields                                // every other member (managedFields, ...), raw
+	// Name is unique among the objects of its kind in its namespace.
+	Name string `json:"name,omitzero"`
+	// GenerateName asks the server to make a name up with this prefix.
+	GenerateName string `json:"generateName,omitzero"`
+	// Namespace is "" for a cluster-scoped kind.
+	Namespace string `json:"namespace,omitzero"`
+	// UID tells apart two objects that had the same name at different times.
+	UID string `json:"uid,omitzero"`
+	// ResourceVersion changes with every write of the object. It is opaque:
+	// compare two for equality only, never order them.
+	ResourceVersion string `json:"resourceVersion,omitzero"`
+	// Generation counts the changes to the object's spec.
+	Generation int64 `json:"generation,omitzero"`
+	// CreationTimestamp is when the server created the object.
+	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
+	// DeletionTimestamp is set when a graceful delete begins.
+	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitzero"`
+	// DeletionGracePeriodSeconds is how long that delete waits.
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitzero"`
+	// Labels are what selectors and indexes read.
+	Labels map[string]string `json:"labels,omitzero"`
+	// Annotations are for tools; selectors ignore them.
+	Annotations map[string]string `json:"annotations,omitzero"`
+	// OwnerReferences name the objects that own this one.
+	OwnerReferences []OwnerReference `json:"ownerReferences,omitzero"`
+	// Finalizers must all be removed before a delete completes.
+	Finalizers []string `json:"finalizers,omitzero"`
+	// unknownFields keeps every other member (managedFields...), raw.
+	unknownFields
 }
 
 // OwnerReference names an object that owns another, in the same namespace.
 type OwnerReference struct {
-	APIVersion         string `json:"apiVersion,omitzero"` // the owner's type, e.g. "apps/v1"
-	Kind               string `json:"kind,omitzero"`       // and "ReplicaSet"
-	Name               string `json:"name,omitzero"`
-	UID                string `json:"uid,omitzero"`
-	Controller         *bool  `json:"controller,omitzero"`         // true for the one managing owner
-	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitzero"` // a foreground delete of the owner waits
+	// APIVersion is the owner's group and version, such as "apps/v1".
+	APIVersion string `json:"apiVersion,omitzero"`
+	// Kind is the owner's kind, such as "ReplicaSet".
+	Kind string `json:"kind,omitzero"`
+	// Name is the owner's name.
+	Name string `json:"name,omitzero"`
+	// UID is the owner's UID: a new owner with the same name is not it.
+	UID string `json:"uid,omitzero"`
+	// Controller is true for the one owner that manages the object.
+	Controller *bool `json:"controller,omitzero"`
+	// BlockOwnerDeletion makes a foreground delete of the owner wait for
+	// this object to go.
+	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitzero"`
 	unknownFields
 }
 
-// Object is what every cached object satisfies: a cut-down metav1.Object + runtime.Object.
+// Object is what every object the informer handles satisfies: a cut-down
+// metav1.Object (the metadata getters) and runtime.Object (DeepCopyObject).
+// A struct that embeds ObjectMeta has all of it but DeepCopyObject.
 type Object interface {
-	GetNamespace() string // "" if cluster-scoped
+	// GetNamespace returns the namespace; "" for a cluster-scoped object.
+	GetNamespace() string
+	// GetName returns the name, unique in its namespace.
 	GetName() string
+	// GetUID returns the UID, which tells apart two objects that had the
+	// same name at different times.
 	GetUID() string
+	// GetResourceVersion returns the resource version: an opaque string,
+	// to compare for equality only.
 	GetResourceVersion() string
+	// SetResourceVersion sets the resource version.
 	SetResourceVersion(version string)
+	// GetLabels returns the labels; the map is the object's own.
 	GetLabels() map[string]string
+	// GetAnnotations returns the annotations; the map is the object's own.
 	GetAnnotations() map[string]string
-	DeepCopyObject() Object // a copy that shares no changeable memory
+	// DeepCopyObject returns a copy that shares no changeable memory.
+	DeepCopyObject() Object
 }
 
-// These methods give a struct embedding ObjectMeta all of Object but DeepCopyObject.
-func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
-func (m *ObjectMeta) GetName() string                   { return m.Name }
-func (m *ObjectMeta) GetUID() string                    { return m.UID }
-func (m *ObjectMeta) GetResourceVersion() string        { return m.ResourceVersion }
+// GetNamespace implements Object.
+func (m *ObjectMeta) GetNamespace() string { return m.Namespace }
+
+// GetName implements Object.
+func (m *ObjectMeta) GetName() string { return m.Name }
+
+// GetUID implements Object.
+func (m *ObjectMeta) GetUID() string { return m.UID }
+
+// GetResourceVersion implements Object.
+func (m *ObjectMeta) GetResourceVersion() string { return m.ResourceVersion }
+
+// SetResourceVersion implements Object.
 func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
-func (m *ObjectMeta) GetLabels() map[string]string      { return m.Labels }
+
+// GetLabels implements Object.
+func (m *ObjectMeta) GetLabels() map[string]string { return m.Labels }
+
+// GetAnnotations implements Object.
 func (m *ObjectMeta) GetAnnotations() map[string]string { return m.Annotations }
 
 // DeepCopyInto copies m into out, sharing only the raw unknown members.
@@ -75,7 +138,8 @@ func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 	*out = *m
 	out.DeletionTimestamp = clonePointer(m.DeletionTimestamp)
 	out.DeletionGracePeriodSeconds = clonePointer(m.DeletionGracePeriodSeconds)
-	out.Labels, out.Annotations = maps.Clone(m.Labels), maps.Clone(m.Annotations)
+	out.Labels = maps.Clone(m.Labels)
+	out.Annotations = maps.Clone(m.Annotations)
 	out.Finalizers = slices.Clone(m.Finalizers)
 	out.OwnerReferences = slices.Clone(m.OwnerReferences)
 	for i := range out.OwnerReferences {
@@ -90,25 +154,32 @@ func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
 	out.BlockOwnerDeletion = clonePointer(r.BlockOwnerDeletion)
 }
 
-// unknownFields holds the JSON members a typed struct does not model, raw (lossless.go).
+// unknownFields holds the JSON members a typed struct does not model, raw,
+// so that an object read and written back loses nothing (lossless.go). The
+// first reading decodes with plain encoding/json, which leaves it empty.
 type unknownFields []byte
 
-type (
-	// KeyFunc names an object in a cache.
-	KeyFunc func(obj any) (string, error)
-	// ExplicitKey is a key given instead of an object; key functions return it.
-	ExplicitKey string
-	// namespacedName is what MetaNamespaceKeyFunc needs of an object.
-	namespacedName interface {
-		GetNamespace() string
-		GetName() string
-	}
-)
+// KeyFunc names an object in a cache: the key under which it is stored.
+type KeyFunc func(obj any) (string, error)
 
-var errNoMeta = errors.New("object has no metadata (it does not implement GetNamespace and GetName)")
+// ExplicitKey is a key given instead of an object: key functions return it
+// as it is.
+type ExplicitKey string
 
-// MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name" if
-// cluster-scoped. An ExplicitKey is returned as it is.
+// namespacedName is what MetaNamespaceKeyFunc needs of an object.
+type namespacedName interface {
+	GetNamespace() string
+	GetName() string
+}
+
+// errNoMeta is the error for an object without metadata.
+var errNoMeta = errors.New("object has no metadata " +
+	"(it does not implement GetNamespace and GetName)")
+
+// MetaNamespaceKeyFunc is the default KeyFunc: "namespace/name", or "name"
+// for a cluster-scoped object. An ExplicitKey is returned as it is. (The
+// tutorial's 000 §2.2 times Sprintf against concatenation: concatenation,
+// as here and in client-go, is the quicker.)
 func MetaNamespaceKeyFunc(obj any) (string, error) {
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil

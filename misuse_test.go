@@ -3,6 +3,8 @@
 // harmless answer), never a panic and never a hang; none may lose data.
 // Some misuses also have a story test elsewhere (Run twice and settings
 // after start in informer_edge_test.go); here they are all in one place.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 
@@ -79,13 +81,13 @@ func TestMisuse(t *testing.T) {
 			f.Close()
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"Pop waiting when Close comes", func(t *testing.T) error {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 			go f.Close() // Pop must wake up, not wait forever
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"Add to a closed FIFO still drains", func(t *testing.T) error {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 			f.Close()
@@ -97,7 +99,7 @@ func TestMisuse(t *testing.T) {
 			}
 			_, err := f.Pop(func(any, bool) error { return nil })
 			return err
-		}, "queue is closed"},
+		}, "manipulating with closed queue"},
 		{"FIFO Add of something without metadata", func(t *testing.T) error {
 			return NewDeltaFIFOWithOptions(DeltaFIFOOptions{}).Add("just a string")
 		}, "cannot compute the key"},

@@ -8,6 +8,8 @@
 // client-go does. Also: the transport's defaults are client-go's.
 //
 // Tutorial: 000 §4.3 (when things go wrong). docs: the reliability chapter.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

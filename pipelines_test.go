@@ -8,6 +8,8 @@
 // features.ReplaceFeatureGates / SetForTesting.
 //
 // Tutorial: the walkthrough's Step03RealFIFO; features.go.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

@@ -1,6 +1,11 @@
-// pod.go holds the sample kind, Pod, with the fields the tutorial and a typical controller read.
-// client-go counterpart: k8s.io/api/core/v1 Pod and its generated DeepCopy.
-// Tutorial: 004 §3.2 (a kind on the minimal metadata contract), 000 §2.3 (deep copies).
+// pod.go holds the sample kind, Pod, with the fields the tutorial and a
+// typical controller read, and its DeepCopy.
+//
+// client-go counterpart: k8s.io/api/core/v1 Pod (types.go) and its
+// generated DeepCopy (zz_generated.deepcopy.go).
+//
+// Tutorial: 004 §3.2 (a kind on the minimal metadata contract); 000 §2.3
+// (deep copies: cached objects are shared, copy one before changing it).
 
 package informer
 
@@ -10,66 +15,97 @@ import (
 	"time"
 )
 
-// Pod is a core/v1 Pod. Each of its structs keeps the members no field models in unknownFields.
+// Pod is a core/v1 Pod, the tutorial's sample kind, with the fields the
+// tutorial and a typical controller read. It is not the whole Pod: each of
+// its structs keeps the members no field models in unknownFields, so that
+// nothing the server sent is lost when a Pod is written back (lossless.go).
 type Pod struct {
 	TypeMeta
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       PodSpec   `json:"spec,omitzero"`   // the desired state
-	Status     PodStatus `json:"status,omitzero"` // the observed state, written by the kubelet
+	// Spec is the desired state, written by whoever creates the pod.
+	Spec PodSpec `json:"spec,omitzero"`
+	// Status is the observed state, written by the kubelet.
+	Status PodStatus `json:"status,omitzero"`
 	unknownFields
 }
 
 // PodSpec is the desired state of a Pod.
 type PodSpec struct {
-	Containers                    []Container `json:"containers,omitzero"`
-	RestartPolicy                 string      `json:"restartPolicy,omitzero"`                 // Always, OnFailure or Never
-	TerminationGracePeriodSeconds *int64      `json:"terminationGracePeriodSeconds,omitzero"` // how long a delete waits
-	NodeName                      string      `json:"nodeName,omitzero"`                      // "" while unscheduled
+	// Containers are the pod's containers; there is at least one.
+	Containers []Container `json:"containers,omitzero"`
+	// RestartPolicy is Always, OnFailure or Never.
+	RestartPolicy string `json:"restartPolicy,omitzero"`
+	// TerminationGracePeriodSeconds is how long a delete waits for the
+	// containers to stop.
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitzero"`
+	// NodeName is the node the pod runs on; "" while unscheduled.
+	NodeName string `json:"nodeName,omitzero"`
 	unknownFields
 }
 
 // Container is one container of a Pod.
 type Container struct {
-	Name      string               `json:"name,omitzero"`    // unique within the pod
-	Image     string               `json:"image,omitzero"`   // such as "nginx:1.27"
-	Command   []string             `json:"command,omitzero"` // replaces the image's entrypoint
-	Args      []string             `json:"args,omitzero"`    // the entrypoint's arguments
-	Ports     []ContainerPort      `json:"ports,omitzero"`   // informational
+	// Name is unique within the pod.
+	Name string `json:"name,omitzero"`
+	// Image is the container image, such as "nginx:1.27".
+	Image string `json:"image,omitzero"`
+	// Command replaces the image's entrypoint.
+	Command []string `json:"command,omitzero"`
+	// Args are the entrypoint's arguments.
+	Args []string `json:"args,omitzero"`
+	// Ports are the ports the container listens on (informational).
+	Ports []ContainerPort `json:"ports,omitzero"`
+	// Resources are the compute resources it asks for.
 	Resources ResourceRequirements `json:"resources,omitzero"`
 	unknownFields
 }
 
 // ContainerPort is one port a container listens on.
 type ContainerPort struct {
-	Name          string `json:"name,omitzero"` // lets a Service refer to the port by name
-	ContainerPort int32  `json:"containerPort,omitzero"`
-	Protocol      string `json:"protocol,omitzero"` // TCP, UDP or SCTP
+	// Name lets a Service refer to the port by name.
+	Name string `json:"name,omitzero"`
+	// ContainerPort is the port number.
+	ContainerPort int32 `json:"containerPort,omitzero"`
+	// Protocol is TCP, UDP or SCTP.
+	Protocol string `json:"protocol,omitzero"`
 	unknownFields
 }
 
-// ResourceRequirements are a container's compute resources, such as {"cpu": "100m"}.
+// ResourceRequirements are a container's compute resources, such as
+// {"cpu": "100m"}.
 type ResourceRequirements struct {
-	Limits   map[string]string `json:"limits,omitzero"`   // the most the container may use
-	Requests map[string]string `json:"requests,omitzero"` // what the scheduler reserves for it
+	// Limits are the most the container may use.
+	Limits map[string]string `json:"limits,omitzero"`
+	// Requests are what the scheduler reserves for it.
+	Requests map[string]string `json:"requests,omitzero"`
 	unknownFields
 }
 
 // PodStatus is the observed state of a Pod.
 type PodStatus struct {
-	Phase      string         `json:"phase,omitzero"` // Pending, Running, Succeeded, Failed or Unknown
+	// Phase is Pending, Running, Succeeded, Failed or Unknown.
+	Phase string `json:"phase,omitzero"`
+	// Conditions are the pod's conditions, such as Ready.
 	Conditions []PodCondition `json:"conditions,omitzero"`
-	PodIP      string         `json:"podIP,omitzero"`
-	StartTime  *time.Time     `json:"startTime,omitzero"` // when the kubelet accepted the pod
+	// PodIP is the pod's IP address, once it has one.
+	PodIP string `json:"podIP,omitzero"`
+	// StartTime is when the kubelet accepted the pod.
+	StartTime *time.Time `json:"startTime,omitzero"`
 	unknownFields
 }
 
 // PodCondition is one condition of a pod, such as Ready.
 type PodCondition struct {
-	Type               string    `json:"type,omitzero"`   // PodScheduled, Initialized, ContainersReady, Ready, ...
-	Status             string    `json:"status,omitzero"` // "True", "False" or "Unknown"
+	// Type is PodScheduled, Initialized, ContainersReady, Ready...
+	Type string `json:"type,omitzero"`
+	// Status is "True", "False" or "Unknown".
+	Status string `json:"status,omitzero"`
+	// LastTransitionTime is when Status last changed.
 	LastTransitionTime time.Time `json:"lastTransitionTime,omitzero"`
-	Reason             string    `json:"reason,omitzero"` // a one-word, CamelCase cause
-	Message            string    `json:"message,omitzero"`
+	// Reason is a one-word, CamelCase cause.
+	Reason string `json:"reason,omitzero"`
+	// Message says it for people.
+	Message string `json:"message,omitzero"`
 	unknownFields
 }
 
@@ -85,9 +121,11 @@ func (p *Pod) DeepCopy() *Pod {
 	out.Spec.Containers = slices.Clone(p.Spec.Containers)
 	for i := range out.Spec.Containers {
 		c := &out.Spec.Containers[i]
-		c.Command, c.Args = slices.Clone(c.Command), slices.Clone(c.Args)
+		c.Command = slices.Clone(c.Command)
+		c.Args = slices.Clone(c.Args)
 		c.Ports = slices.Clone(c.Ports)
-		c.Resources.Limits, c.Resources.Requests = maps.Clone(c.Resources.Limits), maps.Clone(c.Resources.Requests)
+		c.Resources.Limits = maps.Clone(c.Resources.Limits)
+		c.Resources.Requests = maps.Clone(c.Resources.Requests)
 	}
 	out.Status.Conditions = slices.Clone(p.Status.Conditions)
 	out.Status.StartTime = clonePointer(p.Status.StartTime)

@@ -8,6 +8,8 @@
 // processDeltas in k8s.io/client-go/tools/cache controller.go (v0.37.2).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 
@@ -51,7 +53,7 @@ func TestProcessDeltasInBatchOnlyAppliedWritesAreHeard(t *testing.T) {
 		{Type: Added, Object: 42}, // no key
 		{Type: Added, Object: pod("new", "4")},
 	}
-	err := processDeltasInBatch(heardBy(cache, &heard), cache, batch, false, DeletionHandlingMetaNamespaceKeyFunc)
+	err := processDeltasInBatch(heardBy(cache, &heard), cache, batch, false)
 	if err == nil || !strings.Contains(err.Error(), "(2/5)") {
 		t.Fatalf("err = %v, want 2 of 5 writes failed", err)
 	}
@@ -76,7 +78,7 @@ func TestProcessReplacedAllReplacesTheCacheFirst(t *testing.T) {
 	}
 	var heard []string
 	info := ReplacedAllInfo{ResourceVersion: "9", Objects: []any{pod("c", "8"), pod("b", "7"), pod("a", "1")}}
-	must(t, processDeltasAtomic(heardBy(cache, &heard), cache, Deltas{{Type: ReplacedAll, Object: info}}, false))
+	must(t, processDeltas(heardBy(cache, &heard), cache, Deltas{{Type: ReplacedAll, Object: info}}, false))
 	want := []string{
 		"delete tombstone(ns/gone, ns/gone@1) cache=ns/a,ns/b,ns/c",
 		"add ns/c@8 cache=ns/a,ns/b,ns/c",
@@ -96,15 +98,15 @@ func TestProcessSyncAllAndBookmark(t *testing.T) {
 	must(t, cache.Add(pod("a", "1")))
 	var heard []string
 	h := heardBy(cache, &heard)
-	must(t, processDeltasAtomic(h, cache, Deltas{{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: "5"}}}, false))
+	must(t, processDeltas(h, cache, Deltas{{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: "5"}}}, false))
 	if len(heard) != 0 || cache.LastStoreSyncResourceVersion() != "5" {
 		t.Fatalf("a Bookmark: heard %q, store version %q; want nothing heard, version 5", heard, cache.LastStoreSyncResourceVersion())
 	}
-	must(t, processDeltasAtomic(h, cache, Deltas{{Type: SyncAll, Object: SyncAllInfo{}}}, false))
+	must(t, processDeltas(h, cache, Deltas{{Type: SyncAll, Object: SyncAllInfo{}}}, false))
 	if !slices.Equal(heard, []string{"update ns/a@1→ns/a@1 cache=ns/a"}) {
 		t.Fatalf("a SyncAll: heard %q", heard)
 	}
-	bad := processDeltasAtomic(h, cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false)
+	bad := processDeltas(h, cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false)
 	if bad == nil {
 		t.Fatal("a ReplacedAll without a ReplacedAllInfo was accepted")
 	}

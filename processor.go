@@ -1,6 +1,13 @@
-// processor.go gives each handler a buffer and two goroutines: a slow one delays only itself.
-// client-go counterpart: sharedProcessor, processorListener (tools/cache shared_informer.go).
-// Tutorial: 004 §2.3 and §4.3 (many handlers on one informer), §4.4 (resync periods).
+// processor.go gives each handler of an informer its own buffer and two
+// goroutines, so that a slow handler delays only itself: the informer hands
+// a change to every handler's buffer without waiting for any handler.
+//
+// client-go counterpart: tools/cache shared_informer.go (sharedProcessor,
+// processorListener, newProcessListener).
+//
+// Tutorial: 004 §2.3 and §4.3 (many handlers on one informer), §4.4
+// (resync periods); 000 §5 (backpressure: why a slow handler must not hold
+// up the others).
 
 package informer
 
@@ -8,24 +15,42 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/learn-k8s/informer/clock"
 )
 
-type ( // the notifications a listener delivers
-	addNotification struct {
-		newObj          any
-		isInInitialList bool
-	}
-	updateNotification struct{ oldObj, newObj any }
-	deleteNotification struct{ oldObj any }
-)
+// addNotification is an OnAdd to deliver.
+type addNotification struct {
+	newObj          any
+	isInInitialList bool
+}
 
-// sharedProcessor holds the listeners and distributes notifications to them.
+// updateNotification is an OnUpdate to deliver.
+type updateNotification struct {
+	oldObj any
+	newObj any
+}
+
+// deleteNotification is an OnDelete to deliver.
+type deleteNotification struct {
+	oldObj any
+}
+
+// sharedProcessor holds an informer's listeners, one per handler, and
+// distributes each notification to them.
 type sharedProcessor struct {
-	clock     Clock
-	mu        sync.RWMutex
-	listeners map[*processorListener]bool // listener → takes part in this resync round
-	started   bool                        // between start and stop: new listeners start at once
-	wg        sync.WaitGroup
+	clock clock.Clock
+	// mu guards listeners and started. distribute holds it for reading,
+	// so listeners come and go between notifications, never during one.
+	mu sync.RWMutex
+	// listeners maps each listener to whether it takes part in the current
+	// resync round (set by shouldResync).
+	listeners map[*processorListener]bool
+	// started is true between start and stop: a listener added meanwhile
+	// starts at once.
+	started bool
+	// wg counts the listeners' goroutines, for stop to wait on.
+	wg sync.WaitGroup
 }
 
 // addListener registers l, starting it if the processor runs.
@@ -80,13 +105,15 @@ func (p *sharedProcessor) start() {
 	p.started = true
 }
 
-// stop stops every listener for good, waiting for the handler calls in progress.
+// stop stops every listener for good, and waits for the handler calls in
+// progress to return (not under mu: a handler may call the informer).
 func (p *sharedProcessor) stop() {
 	p.mu.Lock()
 	for l := range p.listeners {
 		close(l.addCh)
 	}
-	p.listeners, p.started = nil, false
+	p.listeners = nil
+	p.started = false
 	p.mu.Unlock()
 	p.wg.Wait()
 }
@@ -95,7 +122,8 @@ func (p *sharedProcessor) stop() {
 func (p *sharedProcessor) shouldResync() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now, needed := p.clock.Now(), false
+	now := p.clock.Now()
+	needed := false
 	for l := range p.listeners {
 		p.listeners[l] = l.shouldResync(now)
 		needed = needed || p.listeners[l]
@@ -114,25 +142,51 @@ func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
 	}
 }
 
-// processorListener feeds one handler: add sends to pop, which buffers for run, which calls it.
+// processorListener feeds one handler. add hands a notification to the pop
+// goroutine, which keeps the backlog in an unbounded buffer and offers the
+// oldest to the run goroutine, which calls the handler. So add never waits
+// for the handler, only for pop, which is always ready to receive.
 type processorListener struct {
-	handler               ResourceEventHandler
-	addCh                 chan any     // add → pop, unbuffered; closed to stop the listener
-	nextCh                chan any     // pop → run, unbuffered; closed when pop returns
-	initialPending        atomic.Int64 // initial-list adds not yet handled
-	upstreamSynced        func() bool  // the informer's HasSynced
+	handler ResourceEventHandler
+	// addCh carries notifications from add to pop. Unbuffered; closed to
+	// stop the listener.
+	addCh chan any
+	// nextCh carries notifications from pop to run. Unbuffered; pop closes
+	// it when it returns, which ends run.
+	nextCh chan any
+	// initialPending counts initial-list adds not handled yet.
+	initialPending atomic.Int64
+	// upstreamSynced is the informer's HasSynced.
+	upstreamSynced func() bool
+	// requestedResyncPeriod is the period the handler asked for.
 	requestedResyncPeriod time.Duration
-	resyncMu              sync.Mutex    // guards the two below
-	resyncPeriod          time.Duration // 0: never
-	nextResync            time.Time
+
+	// resyncMu guards resyncPeriod and nextResync.
+	resyncMu sync.Mutex
+	// resyncPeriod is the period in force; 0 never.
+	resyncPeriod time.Duration
+	// nextResync is when the next resync is due.
+	nextResync time.Time
 }
 
-func newProcessListener(handler ResourceEventHandler, requested, period time.Duration, now time.Time, synced func() bool) *processorListener {
-	return &processorListener{handler: handler, addCh: make(chan any), nextCh: make(chan any), upstreamSynced: synced,
-		requestedResyncPeriod: requested, resyncPeriod: period, nextResync: now.Add(period)}
+// newProcessListener returns a listener for handler, with the resync period
+// it asked for (requested) and the one in force (period), from now.
+func newProcessListener(handler ResourceEventHandler, requested, period time.Duration, now time.Time,
+	synced func() bool) *processorListener {
+	return &processorListener{
+		handler:               handler,
+		addCh:                 make(chan any),
+		nextCh:                make(chan any),
+		upstreamSynced:        synced,
+		requestedResyncPeriod: requested,
+		resyncPeriod:          period,
+		nextResync:            now.Add(period),
+	}
 }
 
-// HasSynced: the informer has synced (asked first, so the count is not older) and so has l.
+// HasSynced implements ResourceEventHandlerRegistration: the informer has
+// synced and l has handled its initial adds. The informer is asked first,
+// so the count read after it is not older than its answer.
 func (l *processorListener) HasSynced() bool {
 	return l.upstreamSynced() && l.initialPending.Load() == 0
 }
@@ -150,13 +204,18 @@ func (l *processorListener) pop() {
 	defer close(l.nextCh)
 	var pending []any
 	for {
-		out, next := chan any(nil), any(nil) // a nil channel is never ready: nothing to offer
+		// With nothing pending, out stays nil: a send on a nil channel is
+		// never ready, so select only waits for addCh.
+		var out chan any
+		var next any
 		if len(pending) > 0 {
-			out, next = l.nextCh, pending[0]
+			out = l.nextCh
+			next = pending[0]
 		}
 		select {
 		case out <- next:
-			pending[0], pending = nil, pending[1:] // let it be collected
+			pending[0] = nil // let the handed-out object be collected
+			pending = pending[1:]
 		case n, ok := <-l.addCh:
 			if !ok {
 				return

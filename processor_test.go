@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/learn-k8s/informer/clock"
 	testingclock "github.com/learn-k8s/informer/clock/testing"
 )
 
 func TestProcessorStuckHandlerBlocksNobody(t *testing.T) {
 	checkLeaksAtEnd(t)
-	p := &sharedProcessor{clock: RealClock{}}
+	p := &sharedProcessor{clock: clock.RealClock{}}
 	fast := &recorder{}
 	stuck := &recorder{block: make(chan struct{})}
 	synced := func() bool { return true }
@@ -75,7 +76,7 @@ func TestProcessorSyncNotificationsGoOnlyToDueListeners(t *testing.T) {
 }
 
 func TestProcessorRemoveListener(t *testing.T) {
-	p := &sharedProcessor{clock: RealClock{}}
+	p := &sharedProcessor{clock: clock.RealClock{}}
 	kept, removed := &recorder{}, &recorder{}
 	synced := func() bool { return true }
 	p.addListener(newProcessListener(kept, 0, 0, time.Now(), synced))

@@ -8,6 +8,8 @@
 // In a namespace of its own it creates, updates and deletes a pod and checks
 // that an informer (list+watch, and streaming-list) sees each change and
 // converges to what the server holds.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

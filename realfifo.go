@@ -6,9 +6,11 @@
 // each in one step; bookmarks can travel through it as Bookmark deltas; and
 // PopBatch hands out runs of consecutive deltas to be applied together.
 //
+// Reading 2: today's client-go (v0.33+); the first reading's queue is the DeltaFIFO.
+//
 // client-go counterpart: k8s.io/client-go/tools/cache the_real_fifo.go
-// (RealFIFO, RealFIFOOptions, NewRealFIFOWithOptions, PopBatch,
-// reconcileReplacement).
+// (RealFIFO, RealFIFOOptions, NewRealFIFOWithOptions, Pop,
+// whileProcessing_locked).
 //
 // Tutorial: 004 §2.2 (the queue between Reflector and informer); the
 // walkthrough's Step03RealFIFO sets it beside the DeltaFIFO.
@@ -18,23 +20,6 @@ package informer
 import (
 	"errors"
 	"sync"
-)
-
-// The three deltas that stand for the whole queue rather than one object,
-// which only a RealFIFO queues (DeltaType and the per-object ones are in
-// fifo.go).
-const (
-	// ReplacedAll: a whole relist in one delta, emitted by a RealFIFO with
-	// AtomicEvents instead of one Replaced per object. Its Object is a
-	// ReplacedAllInfo.
-	ReplacedAll DeltaType = "ReplacedAll"
-	// SyncAll: a whole resync in one delta (a RealFIFO with AtomicEvents):
-	// the consumer re-delivers everything it holds. Its Object is a
-	// SyncAllInfo.
-	SyncAll DeltaType = "SyncAll"
-	// Bookmark: the server said how far the stream has got, with no change
-	// (a RealFIFO with EmitDeltaTypeBookmark). Its Object is a BookmarkInfo.
-	Bookmark DeltaType = "Bookmark"
 )
 
 // ReplacedAllInfo is the Object of a ReplacedAll delta: the list of a Replace
@@ -203,7 +188,8 @@ func (f *RealFIFO) appendLocked(action DeltaType, obj any, transform bool) error
 	if _, err := f.keyOf(obj); err != nil {
 		return KeyError{Obj: obj, Err: err}
 	}
-	if _, isTombstone := obj.(DeletedFinalStateUnknown); transform && !isTombstone && f.transformer != nil {
+	_, isTombstone := obj.(DeletedFinalStateUnknown)
+	if transform && !isTombstone && f.transformer != nil {
 		var err error
 		if obj, err = f.transformer(obj); err != nil {
 			return err
@@ -218,17 +204,11 @@ func (f *RealFIFO) pushLocked(d Delta) {
 	f.cond.Broadcast()
 }
 
-// ReflectorBookmarkStore is told each watch bookmark's version (a RealFIFO).
+// ReflectorBookmarkStore is a store that wants to hear of the watch's
+// bookmarks: the Reflector tells it each one's version (a RealFIFO does).
 type ReflectorBookmarkStore interface {
+	// Bookmark records that the stream has reached resourceVersion.
 	Bookmark(resourceVersion string) error
-}
-
-// bookmarkIfTaken is reflector_watch.go's bookmarkStore: it tells a ReflectorBookmarkStore.
-func bookmarkIfTaken(store ReflectorStore, resourceVersion string) error {
-	if b, ok := store.(ReflectorBookmarkStore); ok {
-		return b.Bookmark(resourceVersion)
-	}
-	return nil
 }
 
 // Bookmark queues a Bookmark delta carrying resourceVersion, when the queue
@@ -296,8 +276,8 @@ func (f *RealFIFO) waitLocked() error {
 // once process has returned, so HasSynced never runs ahead of the cache.
 //
 // process runs with the queue locked, unless the queue was made with
-// UnlockWhileProcessing (see unlockWhileProcessingLocked). Pop must have
-// one caller at a time.
+// UnlockWhileProcessing (see whileProcessingLocked). Pop must have one
+// caller at a time.
 func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -305,16 +285,31 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
 		return nil, err
 	}
 	isInInitialList := !f.hasSyncedLocked()
-	var item any = Deltas{f.items[0]} // boxed once: Pop runs for every event
+	// Boxed into an interface once, not once per use: Pop runs for every event.
+	var item any = Deltas{f.items[0]}
 	f.dropLocked(1)
-	defer f.processedLocked(1)
+	defer f.processedLocked(1) // runs after processing, under the lock again
 	if process == nil {
 		return item, nil
 	}
-	if f.unlockWhileProcessingLocked() {
-		defer f.lock.Lock() // runs before processedLocked: the count changes under the lock
+	err := f.whileProcessingLocked(func() error {
+		return process(item, isInInitialList)
+	})
+	return item, err
+}
+
+// whileProcessingLocked runs process, which handles what was just popped.
+// With UnlockWhileProcessing it releases the queue's lock for the time
+// process runs, so the Reflector can keep queueing (the consumer may take
+// its time), and takes it back before returning. It keeps the lock instead
+// once two batches are queued: a queue that outgrows its consumer then holds
+// the Reflector back until the consumer catches up.
+func (f *RealFIFO) whileProcessingLocked(process func() error) error {
+	if f.unlockWhileProcessing && len(f.items) < 2*f.batchSize {
+		f.lock.Unlock()
+		defer f.lock.Lock()
 	}
-	return item, process(item, isInInitialList)
+	return process()
 }
 
 // dropLocked removes the n oldest deltas. Emptied, the queue keeps its array
@@ -331,19 +326,6 @@ func (f *RealFIFO) dropLocked(n int) {
 // processedLocked counts n popped deltas off the initial list.
 func (f *RealFIFO) processedLocked(n int) {
 	f.initialPopulationCount = max(f.initialPopulationCount-n, 0)
-}
-
-// unlockWhileProcessingLocked releases the lock for the processing of what
-// was popped, and reports so (the caller then takes it back), when the queue
-// was made with UnlockWhileProcessing and fewer than two batches are queued:
-// the Reflector is not held up by the consumer, while a longer queue keeps
-// the lock, which holds the Reflector back until the consumer catches up.
-func (f *RealFIFO) unlockWhileProcessingLocked() bool {
-	if f.unlockWhileProcessing && len(f.items) < 2*f.batchSize {
-		f.lock.Unlock()
-		return true
-	}
-	return false
 }
 
 // Transformer returns the transform function the queue applies.

@@ -1,17 +1,16 @@
 // realfifo_batch.go holds what is new on the consumer's side of a RealFIFO:
-// PopBatch, which cuts the queue into runs of deltas (the controller pops
-// them through QueueWithBatch), and what an informer
-// does with what it pops — a run applied to its cache in one Transaction
-// (processDeltasInBatch, and the cache's Transaction at the end of the
-// file: a batch of writes under one lock, so readers never see half of
-// it), a whole relist in one step (processReplacedAllInfo), a whole resync
-// and a bookmark (processDeltasAtomic).
+// PopBatch, which cuts the queue into runs of deltas of distinct keys (the
+// run loop pops them through QueueWithBatch, controller.go), and what an
+// informer does with them: a run applied to its cache in one Transaction
+// (processDeltasInBatch; the cache's Transaction is in store_transaction.go),
+// so readers never see half of it; and a whole relist applied in one step
+// (processReplacedAllInfo, which processDeltas calls for a ReplacedAll).
 //
-// client-go counterpart: RealFIFO.PopBatch, batchable and defaultBatchSize in
-// k8s.io/client-go/tools/cache the_real_fifo.go; processDeltas,
-// processDeltasInBatch and processReplacedAllInfo in controller.go;
-// Transaction, TransactionStore and TransactionError in store.go; the
-// InOrderInformersBatchProcess and AtomicFIFO gates (v0.37.2).
+// Reading 2: today's client-go (v0.35+: InOrderInformersBatchProcess, AtomicFIFO).
+//
+// client-go counterpart: RealFIFO.PopBatch, batchable and defaultBatchSize
+// in k8s.io/client-go/tools/cache the_real_fifo.go; processDeltasInBatch and
+// processReplacedAllInfo in controller.go.
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
 
@@ -23,18 +22,12 @@ import "fmt"
 // once (*RealFIFO): to processBatch, or one to processSingle as Deltas.
 type QueueWithBatch interface {
 	Queue
+	// PopBatch pops a run of deltas: see RealFIFO.PopBatch.
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
-// popBatch is controller.go's popAndProcess: with PopBatch when the queue can and
-// cfg.ProcessBatch is set, else one item with Pop.
-func popBatch(cfg Config) error {
-	if q, ok := cfg.Queue.(QueueWithBatch); ok && cfg.ProcessBatch != nil {
-		return q.PopBatch(cfg.ProcessBatch, PopProcessFunc(cfg.Process))
-	}
-	_, err := cfg.Queue.Pop(PopProcessFunc(cfg.Process))
-	return err
-}
+// ProcessBatchFunc processes deltas popped together, no two of one key.
+type ProcessBatchFunc func(deltas []Delta, isInInitialList bool) error
 
 // batchable reports whether deltas of type t may share a batch: the
 // whole-queue deltas (ReplacedAll, SyncAll, Bookmark) are popped alone.
@@ -64,14 +57,13 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 	batch := make([]Delta, n)
 	copy(batch, f.items)
 	f.dropLocked(n)
-	defer f.processedLocked(n)
-	if f.unlockWhileProcessingLocked() {
-		defer f.lock.Lock() // runs before processedLocked: the count changes under the lock
-	}
-	if n == 1 {
-		return processSingle(Deltas(batch), isInInitialList)
-	}
-	return processBatch(batch, isInInitialList)
+	defer f.processedLocked(n) // runs after processing, under the lock again
+	return f.whileProcessingLocked(func() error {
+		if n == 1 {
+			return processSingle(Deltas(batch), isInInitialList)
+		}
+		return processBatch(batch, isInInitialList)
+	})
 }
 
 // batchLenLocked returns how many of the queued deltas form the next batch.
@@ -100,59 +92,19 @@ func (f *RealFIFO) batchLenLocked() int {
 	return limit
 }
 
-// processDeltasAtomic is processDeltas for a queue that may also hand out
-// the whole-queue deltas of an atomic RealFIFO: a ReplacedAll delta is a
-// whole relist (processReplacedAllInfo); a SyncAll delta is an update of
-// every cached object to itself, and ends the Deltas it is in, as in
-// client-go; a Bookmark delta only moves the cache's resource version.
-// Every other delta is processDelta's (informer.go).
-func processDeltasAtomic(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
-	for _, d := range deltas {
-		switch d.Type {
-		case ReplacedAll:
-			info, ok := d.Object.(ReplacedAllInfo)
-			if !ok {
-				return fmt.Errorf("ReplacedAll did not contain ReplacedAllInfo: %T", d.Object)
-			}
-			// An informer's cache is keyed by DeletionHandlingMetaNamespaceKeyFunc.
-			if err := processReplacedAllInfo(handler, info, clientState, isInInitialList, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
-				return err
-			}
-		case SyncAll:
-			if _, ok := d.Object.(SyncAllInfo); !ok {
-				return fmt.Errorf("SyncAll did not contain SyncAllInfo: %T", d.Object)
-			}
-			for _, cached := range clientState.List() {
-				handler.OnUpdate(cached, cached)
-			}
-			return nil
-		case Bookmark:
-			info, ok := d.Object.(BookmarkInfo)
-			if !ok {
-				return fmt.Errorf("bookmark delta did not contain BookmarkInfo: %T", d.Object)
-			}
-			clientState.Bookmark(info.ResourceVersion)
-		default:
-			if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // processDeltasInBatch applies a batch of deltas of distinct keys to
 // clientState in one Transaction, then tells handler about each, in order.
 // If some writes of the Transaction failed, only the applied ones are
 // told, and the error says how many failed. A store that cannot do
-// transactions gets the deltas one by one through processDeltas. Only
-// per-object deltas may be in a batch (PopBatch sends the others alone).
-func processDeltasInBatch(handler ResourceEventHandler, clientState Store, deltas []Delta, isInInitialList bool, keyFunc KeyFunc) error {
+// transactions gets the deltas one by one through processDeltas
+// (controller.go). Only per-object deltas may be in a batch (PopBatch sends
+// the others alone).
+func processDeltasInBatch(handler ResourceEventHandler, clientState Store, deltas []Delta, isInInitialList bool) error {
 	txnStore, ok := clientState.(TransactionStore)
 	if !ok {
 		var errs []error
 		for _, d := range deltas {
-			if err := processDelta(handler, clientState, d, isInInitialList); err != nil {
+			if err := processDeltas(handler, clientState, Deltas{d}, isInInitialList); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -201,7 +153,8 @@ func processDeltasInBatch(handler ResourceEventHandler, clientState Store, delta
 // cache's contents in one step, so handlers and readers never see a
 // half-applied relist; then it tells handler of the deletions (tombstones
 // holding the cached object), then of the adds and updates, in list order.
-func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, clientState Store, isInInitialList bool, keyFunc KeyFunc) error {
+func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, clientState Store,
+	isInInitialList bool, keyFunc KeyFunc) error {
 	type replacement struct {
 		old, new any
 		exists   bool
@@ -215,7 +168,8 @@ func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, 
 		},
 		func(obj any) error {
 			old, exists, err := clientState.Get(obj)
-			replacements = append(replacements, replacement{old: old, new: obj, exists: err == nil && exists})
+			r := replacement{old: old, new: obj, exists: err == nil && exists}
+			replacements = append(replacements, r)
 			return nil
 		})
 	if err != nil {
@@ -235,109 +189,4 @@ func processReplacedAllInfo(handler ResourceEventHandler, info ReplacedAllInfo, 
 		}
 	}
 	return nil
-}
-
-// ---- the cache's Transaction (client-go store.go, thread_safe_store.go) ----
-
-// TransactionType says what one write of a Transaction does.
-type TransactionType string
-
-// The writes a Transaction can hold.
-const (
-	TransactionTypeAdd    TransactionType = "Add"
-	TransactionTypeUpdate TransactionType = "Update"
-	TransactionTypeDelete TransactionType = "Delete"
-)
-
-// Transaction is one write of a batch: what to do, and to which object.
-type Transaction struct {
-	// Object is the object to add, update or delete.
-	Object any
-	// Type says which.
-	Type TransactionType
-}
-
-// TransactionStore is a store that can apply several writes at once.
-// The Indexer of NewIndexer is one.
-type TransactionStore interface {
-	// Transaction applies txns in order under one lock. It returns nil
-	// when all were applied; otherwise a TransactionError that lists the
-	// ones that were (the others changed nothing).
-	Transaction(txns ...Transaction) *TransactionError
-}
-
-// TransactionError reports a Transaction that applied only some writes.
-type TransactionError struct {
-	// SuccessfulIndices are the positions, in the Transaction's
-	// arguments, of the writes that were applied.
-	SuccessfulIndices []int
-	// TotalTransactions is how many writes the Transaction was given.
-	TotalTransactions int
-	// Errors are why the others were not.
-	Errors []error
-}
-
-// Error says how many writes failed, and why.
-func (t *TransactionError) Error() string {
-	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v",
-		t.TotalTransactions-len(t.SuccessfulIndices), t.TotalTransactions, t.Errors)
-}
-
-var _ TransactionStore = (*cache)(nil)
-
-// keyedTransaction is a Transaction with its object's key computed.
-type keyedTransaction struct {
-	Transaction
-	key   string
-	index int // position in the caller's arguments
-}
-
-// Transaction applies txns in order, under the store's lock, so a reader
-// sees the cache before the batch or after it. A write whose key cannot be
-// computed, or (ours only: client-go panics there) whose object cannot be
-// indexed, is skipped and reported; the others are applied.
-func (c *cache) Transaction(txns ...Transaction) *TransactionError {
-	keyed := make([]keyedTransaction, 0, len(txns))
-	var errs []error
-	for i, txn := range txns {
-		key, err := c.key(txn.Object)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		keyed = append(keyed, keyedTransaction{Transaction: txn, key: key, index: i})
-	}
-	applied, applyErrs := c.transaction(keyed)
-	if errs = append(errs, applyErrs...); len(errs) == 0 {
-		return nil
-	}
-	return &TransactionError{SuccessfulIndices: applied, TotalTransactions: len(txns), Errors: errs}
-}
-
-// transaction applies txns under one lock acquisition and returns the
-// indices of those applied. The resource version becomes that of the last
-// applied object that has one.
-func (s *threadSafeStore) transaction(txns []keyedTransaction) (applied []int, errs []error) {
-	s.lock.Lock()
-	defer s.lock.Unlock()
-	applied = make([]int, 0, len(txns))
-	var last any
-	for _, txn := range txns {
-		switch txn.Type {
-		case TransactionTypeAdd, TransactionTypeUpdate:
-			if _, _, err := s.updateLocked(txn.key, txn.Object); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		case TransactionTypeDelete:
-			s.deleteLocked(txn.key)
-		default:
-			errs = append(errs, fmt.Errorf("unknown transaction type %q", txn.Type))
-			continue
-		}
-		applied = append(applied, txn.index)
-		last = txn.Object
-	}
-	s.observeLocked(last)
-	return applied, errs
 }

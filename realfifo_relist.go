@@ -3,6 +3,8 @@
 // known that both the RealFIFO's non-atomic Replace and the informer's
 // handling of a ReplacedAll delta (realfifo_batch.go) use to find missed deletions.
 //
+// Reading 2: today's client-go (v0.33+), the RealFIFO's relist and resync.
+//
 // client-go counterpart: RealFIFO.Replace, RealFIFO.Resync and
 // reconcileReplacement in k8s.io/client-go/tools/cache the_real_fifo.go
 // (v0.37.2).
@@ -61,7 +63,8 @@ func (f *RealFIFO) replaceAllLocked(list []any, resourceVersion string) error {
 			}
 		}
 	}
-	f.pushLocked(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}})
+	info := ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}
+	f.pushLocked(Delta{Type: ReplacedAll, Object: info})
 	return nil
 }
 

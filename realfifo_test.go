@@ -6,6 +6,8 @@
 // client-go counterpart: k8s.io/client-go/tools/cache the_real_fifo_test.go.
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 
@@ -321,8 +323,8 @@ func TestRealFIFOCloseDrainsThenFails(t *testing.T) {
 }
 
 func TestStep03RealFIFO(t *testing.T) {
-	say(t, "Here the second reading begins: today's client-go, layers.go and the files it plugs in.",
-		"第二遍阅读从这里开始：今天的 client-go，也就是 layers.go 和它接入的那些文件。")
+	say(t, "Here the second reading begins: today's client-go, the code marked \"Reading 2\".",
+		"第二遍阅读从这里开始：今天的 client-go，也就是标着 \"Reading 2\" 的代码。")
 	say(t, "Step 3 — the RealFIFO, the queue client-go v0.37.2 runs.", "第 3 步 — RealFIFO：client-go v0.37.2 实际运行的队列。")
 	say(t, "Step 3 was left out of the first reading on purpose: the tutorial's informer (Steps 1–11)",
 		"第一遍阅读特意跳过了第 3 步：教程里的 informer（第 1–11 步）用第 2 步的 DeltaFIFO 排队；")

@@ -12,14 +12,14 @@
 // subresource from pod-rich.status.request.json, deletes a pod that a
 // finalizer keeps, and provokes a 404, a 409 and a 422. testdata/README.md
 // lists the files.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -46,25 +46,8 @@ func realClient(t *testing.T) *RESTClient {
 // server sent it, whatever the code.
 func rawCall(t *testing.T, c *RESTClient, method, path, contentType string, body []byte) (int, []byte) {
 	t.Helper()
-	u := *c.base
-	u.Path += path
-	req, err := http.NewRequestWithContext(context.Background(), method, u.String(), bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	resp, err := c.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, raw
+	code, _, raw := acceptCall(t, c, method, path, "application/json", contentType, body)
+	return code, raw
 }
 
 // readJSON reads a JSON file of testdata/real into a plain map.

@@ -1,6 +1,16 @@
-// reflector.go holds the Reflector: it lists into a Store, then watches (reflector_watch.go).
-// client-go counterpart: tools/cache reflector.go and tools/pager.
-// Tutorial: 004 §2.4, §4.1 (list, then watch), 000 §2.5 (full relist), §4.3 (410).
+// reflector.go holds the Reflector, which keeps a store (the informer's
+// queue) in step with the server: it lists every object, Replaces the
+// store's contents with them, then watches from the list's resource version
+// (reflector_watch.go) and turns each event into an Add, Update or Delete.
+// Lists come in pages.
+//
+// client-go counterpart: tools/cache reflector.go (Reflector,
+// NewReflectorWithOptions, ListAndWatchWithContext, list,
+// relistResourceVersion, isExpiredError, isTooLargeResourceVersionError)
+// and tools/pager (ListPager, the pages of a list).
+//
+// Tutorial: 004 §2.4 and §4.1 (list, then watch), §2.5 (resource versions);
+// 000 §2.5 (a full relist), §4.3 (410 Gone → relist).
 
 package informer
 
@@ -12,18 +22,44 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/learn-k8s/informer/clock"
 )
 
-const defaultMinWatchTimeout = 5 * time.Minute // least timeoutSeconds of a watch
+// ReflectorStore is what a Reflector writes into: an informer's queue, or
+// any Store. Every method must be safe to call from the Reflector's
+// goroutine while others read.
+type ReflectorStore interface {
+	// Add records that obj was created.
+	Add(obj any) error
+	// Update records that obj changed.
+	Update(obj any) error
+	// Delete records that obj was deleted.
+	Delete(obj any) error
+	// Replace records a full list: list is everything, as of resourceVersion.
+	Replace(list []any, resourceVersion string) error
+	// Resync asks a queue to re-deliver what its consumer holds.
+	Resync() error
+}
 
-var errStopRequested = errors.New("stop requested") // ctx ended while watching
+// defaultMinWatchTimeout is the least timeoutSeconds a watch asks for.
+const defaultMinWatchTimeout = 5 * time.Minute
+
+// defaultPageSize is how many items a list asks for per page (client-go's
+// pager: 500).
+const defaultPageSize = 500
+
+// errStopRequested is how handleWatch reports that ctx ended.
+var errStopRequested = errors.New("stop requested")
 
 // WatchErrorHandler is told when a list/watch cycle fails, before the backoff.
 type WatchErrorHandler func(r *Reflector, err error)
 
-// DefaultWatchErrorHandler logs err (at debug level an expiry, which a relist fixes).
+// DefaultWatchErrorHandler logs err: an expired version (which the next
+// relist fixes) at debug level, and every other failure as an error.
 func DefaultWatchErrorHandler(r *Reflector, err error) {
 	switch {
 	case isExpiredError(err):
@@ -35,64 +71,110 @@ func DefaultWatchErrorHandler(r *Reflector, err error) {
 
 // ReflectorOptions configures NewReflectorWithOptions. Every field is optional.
 type ReflectorOptions struct {
-	Name              string            // in log messages; "reflector" when empty
-	TypeDescription   string            // names the objects in logs; the Go type by default
-	MinWatchTimeout   time.Duration     // raises the 5-minute floor of the watch timeout
-	Clock             Clock             // where time comes from; RealClock when nil
-	UseWatchList      bool              // stream the list (WatchListClient gate); list if refused
-	WatchListPageSize int64             // 0 lets the Reflector choose
-	WatchErrorHandler WatchErrorHandler // DefaultWatchErrorHandler when nil
+	// Name is the Reflector's name in log messages; "reflector" when empty.
+	Name string
+	// TypeDescription names the objects in logs; by default, their Go type.
+	TypeDescription string
+	// MinWatchTimeout raises the 5-minute floor of a watch's timeout.
+	MinWatchTimeout time.Duration
+	// Clock is where time comes from (backoffs, timeouts); RealClock if nil.
+	Clock clock.Clock
+	// WatchListPageSize is the page size of a list; 0 lets the Reflector
+	// choose (500, or no paging when relisting at a known version).
+	WatchListPageSize int64
+	// WatchErrorHandler is told of failed cycles; DefaultWatchErrorHandler
+	// when nil.
+	WatchErrorHandler WatchErrorHandler
+	// Reading 2: the streaming list (client-go 1.35+).
+	// UseWatchList makes the Reflector stream the list: one watch that
+	// starts with the current objects (the WatchListClient gate), falling
+	// back to list and watch when the server cannot.
+	UseWatchList bool
+	// End of reading 2.
 }
 
-// Reflector lists and watches one resource into a Store; create it with NewReflector.
+// Reflector lists and watches one resource into a store. Make one with
+// NewReflector or NewReflectorWithOptions, and run it with Run.
+//
+// One cycle of Run is ListAndWatch: list at relistResourceVersion (all
+// pages), Replace the store's contents with the list, then watch from the
+// list's version and re-watch from the last version seen each time a watch
+// ends normally. A watch that fails with 410 Expired ends the cycle: the
+// version it asked for is older than the server's history, so the next
+// cycle relists, and a relist that gets 410 too lists again at "" (the
+// newest), after which the store holds the server's state once more, with
+// a tombstone for every object deleted while nobody watched. Between
+// cycles the Reflector backs off (reflector_watch.go).
 type Reflector struct {
-	name, typeDescription string
-	expectedType          reflect.Type // nil accepts any
-	store                 ReflectorStore
-	listerWatcher         ListerWatcher
-	clock                 Clock
-	backoff               *backoffManager
-	minWatchTimeout       time.Duration
-	useWatchList          bool
-	pageSize              int64
-	watchErrorHandler     WatchErrorHandler
+	name              string
+	typeDescription   string
+	expectedType      reflect.Type // nil accepts any
+	store             ReflectorStore
+	listerWatcher     ListerWatcher
+	clock             clock.Clock
+	backoff           *backoffManager
+	minWatchTimeout   time.Duration
+	pageSize          int64
+	watchErrorHandler WatchErrorHandler
+	// Reading 2: the streaming list.
+	useWatchList bool
+	// End of reading 2.
 
-	mu                                   sync.RWMutex // guards the fields below
-	lastSyncResourceVersion              string       // of the last list or event seen
-	isLastSyncResourceVersionUnavailable bool         // gone (410) or not reached: list at ""
-	paginatedResult                      bool         // a list at "0" came in pages (reflector_watchlist.go)
+	// mu guards the fields below: the Reflector's goroutine writes them,
+	// LastSyncResourceVersion reads them from any goroutine.
+	mu sync.RWMutex
+	// lastSyncResourceVersion is the version of the last list or event seen.
+	lastSyncResourceVersion string
+	// isLastSyncResourceVersionUnavailable is set when the server said that
+	// version is gone (410) or not reached yet: the next list asks for "".
+	isLastSyncResourceVersionUnavailable bool
+	// paginatedResult is set when a list at "0" came in pages: the server
+	// lists from its database, so later relists page too (see newPager).
+	paginatedResult bool
 }
 
-// NewReflector returns a Reflector that keeps store in step with lw; objects
-// must have expectedType's type (e.g. &Pod{}), any if nil. (No resync period.)
+// NewReflector returns a Reflector that keeps store in step with lw.
+// Objects must be of expectedType's type (for example &Pod{}); nil accepts
+// any.
 func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore) *Reflector {
 	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{})
 }
 
 // NewReflectorWithOptions is NewReflector with options.
-func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, options ReflectorOptions) *Reflector {
+func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore,
+	options ReflectorOptions) *Reflector {
 	r := &Reflector{
 		name:              cmp.Or(options.Name, "reflector"),
 		typeDescription:   cmp.Or(options.TypeDescription, describeType(expectedType)),
 		expectedType:      reflect.TypeOf(expectedType),
 		store:             store,
 		listerWatcher:     lw,
-		clock:             cmp.Or[Clock](options.Clock, RealClock{}),
+		clock:             options.Clock,
 		minWatchTimeout:   max(options.MinWatchTimeout, defaultMinWatchTimeout),
-		useWatchList:      options.UseWatchList,
 		pageSize:          options.WatchListPageSize,
 		watchErrorHandler: options.WatchErrorHandler,
 	}
-	r.backoff = newBackoffManager(r.clock)
+	// Reading 2: the streaming list.
+	r.useWatchList = options.UseWatchList
+	// End of reading 2.
+	if r.clock == nil {
+		r.clock = clock.RealClock{}
+	}
 	if r.watchErrorHandler == nil {
 		r.watchErrorHandler = DefaultWatchErrorHandler
 	}
+	r.backoff = newBackoffManager(r.clock)
 	return r
 }
 
-// describeType names expectedType for log messages, by its Go type; layers_wire.go
-// sets unstructured.go's, which names an Unstructured by its kind.
-var describeType = func(expectedType any) string {
+// describeType names expectedType in log messages: by its Go type, such as
+// "*informer.Pod".
+func describeType(expectedType any) string {
+	// Reading 3: an Unstructured is named by its kind (unstructured.go), as client-go does.
+	if u, ok := expectedType.(*Unstructured); ok && u.GetKind() != "" {
+		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
+	}
+	// End of reading 3.
 	if expectedType == nil {
 		return "<unspecified>"
 	}
@@ -100,9 +182,11 @@ var describeType = func(expectedType any) string {
 }
 
 // Name returns the Reflector's name.
-func (r *Reflector) Name() string { return r.name }
+func (r *Reflector) Name() string {
+	return r.name
+}
 
-// Run runs list/watch cycles, with backoffs between, until ctx ends.
+// Run runs list/watch cycles, backing off between them, until ctx ends.
 func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("starting reflector", "reflector", r.name, "type", r.typeDescription)
 	for ctx.Err() == nil {
@@ -114,37 +198,40 @@ func (r *Reflector) Run(ctx context.Context) {
 	slog.Debug("stopping reflector", "reflector", r.name, "type", r.typeDescription)
 }
 
-// ListAndWatch lists (or streams the list), then watches while a re-watch
-// can continue. It fails only when it could not start watching.
+// ListAndWatch runs one cycle: it lists, then watches while each watch can
+// go on from where the last one ended (see Reflector). It returns an error
+// only when it could not start watching.
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
-	var w Watcher
-	if r.useWatchList && watchList != nil {
-		w = watchList(r, ctx) // nil: list instead
-	}
-	if w == nil {
-		if err := r.list(ctx); err != nil {
-			return err
+	// Reading 2: client-go 1.35+ streams the list in one watch (reflector_watchlist.go).
+	if r.useWatchList {
+		if w := r.watchList(ctx); w != nil {
+			return r.watch(ctx, w)
 		}
+		// nil: the server cannot stream lists, or ctx ended; list instead.
 	}
-	return r.watch(ctx, w)
+	// End of reading 2.
+	if err := r.list(ctx); err != nil {
+		return err
+	}
+	return r.watch(ctx, nil)
 }
 
-// watchList (reflector_watchlist.go, set by layers.go) streams the list and
-// returns the watch left open after it; nil if it failed or ctx ended.
-var watchList func(r *Reflector, ctx context.Context) Watcher
-
-// list lists every object and Replaces the store's contents with them.
+// list lists every object, in pages, and Replaces the store's contents
+// with them at the list's resource version.
 func (r *Reflector) list(ctx context.Context) error {
 	options := ListOptions{ResourceVersion: r.relistResourceVersion()}
-	pager := newListPager(ctx, r, options.ResourceVersion) // hook: layers.go
+	pager := r.newPager(ctx, options.ResourceVersion)
 	list, err := pager(options)
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		r.setIsLastSyncResourceVersionUnavailable(true) // list the newest ("")
+		// The version is gone from the server's history, or it has not
+		// reached it: list the newest instead.
+		r.setIsLastSyncResourceVersionUnavailable(true)
 		list, err = pager(ListOptions{})
 	}
 	if ctx.Err() != nil {
 		return nil // stopping; not a failure
-	} else if err != nil {
+	}
+	if err != nil {
 		return fmt.Errorf("failed to list %s: %w", r.typeDescription, err)
 	}
 	r.setIsLastSyncResourceVersionUnavailable(false)
@@ -159,10 +246,64 @@ func (r *Reflector) list(ctx context.Context) error {
 	return nil
 }
 
-// newListPager returns how one relist from version rv lists: here in one
-// request; layers.go sets reflector_watchlist.go's, which lists in pages.
-var newListPager = func(ctx context.Context, r *Reflector, rv string) func(ListOptions) (*ObjectList, error) {
-	return func(options ListOptions) (*ObjectList, error) { return listPage(ctx, r.listerWatcher, options) }
+// newPager returns how one list from version rv is made: in pages of the
+// configured size, else of defaultPageSize; but in one request when
+// relisting at a known version from a server not seen to page, because a
+// server answers such a list from its watch cache, whole, and ignores the
+// limit (client-go's Reflector.list decides the same).
+func (r *Reflector) newPager(ctx context.Context, rv string) func(ListOptions) (*ObjectList, error) {
+	r.mu.RLock()
+	pageSize := cmp.Or(r.pageSize, defaultPageSize)
+	if r.pageSize == 0 && !r.paginatedResult && rv != "" && rv != "0" {
+		pageSize = 0
+	}
+	r.mu.RUnlock()
+	return func(options ListOptions) (*ObjectList, error) {
+		list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
+		if err == nil && ctx.Err() == nil && rv == "0" && paginated {
+			r.mu.Lock()
+			r.paginatedResult = true // a paged answer to "0": the server lists from its database
+			r.mu.Unlock()
+		}
+		return list, err
+	}
+}
+
+// listPages lists in pages of pageSize (0: one request) and joins them. If
+// a continue token has expired (the snapshot the pages come from was
+// compacted) it makes one full list instead. It reports whether the answer
+// came in more than one page.
+func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageSize int64) (*ObjectList, bool, error) {
+	options.Limit = cmp.Or(options.Limit, pageSize)
+	first := options
+	all := &ObjectList{}
+	paginated := false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, paginated, err
+		}
+		page, err := listPage(ctx, lw, options)
+		if IsResourceExpired(err) && options.Continue != "" {
+			first.Limit = 0
+			first.Continue = ""
+			page, err = listPage(ctx, lw, first)
+			return page, paginated, err
+		}
+		if err != nil {
+			return nil, paginated, err
+		}
+		all.TypeMeta = page.TypeMeta
+		all.ResourceVersion = page.ResourceVersion
+		all.Items = append(all.Items, page.Items...)
+		if page.Continue == "" {
+			return all, paginated, nil
+		}
+		// The continue token holds the version: the request must not name one.
+		options.Continue = page.Continue
+		options.ResourceVersion = ""
+		options.ResourceVersionMatch = ""
+		paginated = true
+	}
 }
 
 // listPage asks lw for one list; no list and no error is an error, not a panic.
@@ -174,27 +315,32 @@ func listPage(ctx context.Context, lw ListerWatcher, options ListOptions) (*Obje
 	return page, err
 }
 
-// LastSyncResourceVersion is the version of the last list or event seen.
+// LastSyncResourceVersion returns the version of the last list or event seen.
 func (r *Reflector) LastSyncResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.lastSyncResourceVersion
 }
 
+// setLastSyncResourceVersion records the version of a list or an event.
 func (r *Reflector) setLastSyncResourceVersion(v string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastSyncResourceVersion = v
 }
 
+// setIsLastSyncResourceVersionUnavailable records whether the last version
+// seen is still usable.
 func (r *Reflector) setIsLastSyncResourceVersionUnavailable(unavailable bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.isLastSyncResourceVersionUnavailable = unavailable
 }
 
-// relistResourceVersion is "0" (any cached state) at first, then the last
-// version seen, or "" (a consistent read) when that one is unavailable.
+// relistResourceVersion is the version a list asks for: "0" (anything the
+// server has cached) at first; then the last version seen, so a relist is
+// never older than what the store holds; or "" (the newest, read from etcd)
+// when that version is unavailable.
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -205,8 +351,27 @@ func (r *Reflector) relistResourceVersion() string {
 }
 
 // isExpiredError reports a 410: Expired from current servers, Gone from old ones.
-func isExpiredError(err error) bool { return IsResourceExpired(err) || IsGone(err) }
+func isExpiredError(err error) bool {
+	return IsResourceExpired(err) || IsGone(err)
+}
 
-// isTooLargeResourceVersionError reports the 504 for a version the server
-// has not reached yet: never here; layers_wire.go sets status_errors.go's.
-var isTooLargeResourceVersionError = func(err error) bool { return false }
+// isTooLargeResourceVersionError reports the 504 a server answers for a
+// version it has not reached yet (another server, further ahead, served the
+// last one): the Reflector then lists at "" too. Servers 1.17–1.18.5 said so
+// only in a cause's message, older ones only in the status message.
+func isTooLargeResourceVersionError(err error) bool {
+	const msg = "Too large resource version"
+	if HasStatusCause(err, CauseTypeResourceVersionTooLarge) {
+		return true
+	}
+	s, ok := statusOf(err)
+	if !ok || !IsTimeout(err) || s.Details == nil {
+		return false // as client-go: without details, not this error
+	}
+	for _, c := range s.Details.Causes {
+		if c.Message == msg {
+			return true
+		}
+	}
+	return strings.Contains(s.Message, msg)
+}

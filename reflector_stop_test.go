@@ -3,6 +3,8 @@
 // warning and no error, in both list modes, over HTTP against fakeapi.
 // client-go counterpart: the stop paths of tools/cache reflector.go
 // (errorStopRequested from handleAnyWatch; watch, list and watchList return nil).
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

@@ -1,8 +1,16 @@
-// reflector_watch.go holds the Reflector's watch: events become store operations; re-watch until
-// 410; and its backoff, the wait after a failed list/watch, a refused connection or a 429.
-// client-go counterpart: Reflector.watch, handleAnyWatch (tools/cache); the wait.Backoff
+// reflector_watch.go holds the Reflector's watch: each event becomes a call
+// on the store (ADDED → Add, MODIFIED → Update, DELETED → Delete; a BOOKMARK
+// only moves the version); a watch that ends normally is started again from
+// the last version seen, while one that fails with 410 ends the cycle, so
+// the next one relists. Then the backoff: the wait after a failed cycle, a
+// refused connection or a 429.
+//
+// client-go counterpart: tools/cache reflector.go (Reflector.watch,
+// handleAnyWatch, isWatchErrorRetriable) and the wait.Backoff that
 // NewReflectorWithOptions runs through DelayWithReset.
-// Tutorial: 004 §4.1 (watch), 000 §4.1 (events, bookmarks), §4.3 (410, backoff).
+//
+// Tutorial: 004 §4.1 (watch), 000 §4.1 (events and bookmarks), §4.3 (410,
+// exponential backoff).
 
 package informer
 
@@ -16,40 +24,49 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/learn-k8s/informer/clock"
 )
 
-// watch watches from the last version seen, and re-watches while that can
-// continue where the last watch ended. It starts with w if not nil.
+// watch watches from the last version seen, and starts a new watch each time
+// one ends normally, until one fails or ctx ends. It begins with w when w is
+// not nil: a watch already open (a streaming list's).
 func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 	for ctx.Err() == nil {
 		start := r.clock.Now()
 		if w == nil {
 			var err error
 			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
-			if err != nil && ctx.Err() != nil {
+			switch {
+			case err != nil && ctx.Err() != nil:
 				return nil // the stop cut the request short: a stop, not a failure
-			} else if isWatchErrorRetriable(err) {
+			case isWatchErrorRetriable(err):
 				slog.Debug("watch failed, backing off", "reflector", r.name, "err", err)
 				r.backoff.wait(ctx)
 				continue
-			} else if err != nil {
+			case err != nil:
 				return err
 			}
 		}
-		_, err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion, false)
+		err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion,
+			// Reading 2: a plain watch goes on past any bookmark.
+			false,
+			// End of reading 2.
+		)
 		w.Stop()
 		w = nil
 		switch {
-		case err == nil: // the watch ended normally: re-watch
+		case err == nil: // the watch ended normally: watch again from where it ended
 			continue
 		case IsTooManyRequests(err):
 			slog.Debug("watch got 429, backing off", "reflector", r.name)
 			r.backoff.wait(ctx)
 			continue
-		case isExpiredError(err): // the next cycle relists
+		case isExpiredError(err): // the version is gone: the next cycle relists
 			slog.Debug("watch expired", "reflector", r.name, "err", err)
 		case !errors.Is(err, errStopRequested):
-			slog.Warn("watch ended with an error", "reflector", r.name, "type", r.typeDescription, "err", err)
+			slog.Warn("watch ended with an error",
+				"reflector", r.name, "type", r.typeDescription, "err", err)
 		}
 		return nil
 	}
@@ -59,20 +76,27 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 	return nil
 }
 
-// watchOptions watch from rv, with bookmarks (a re-watch starts recent) and
-// a random timeout (a silent watch still ends; clients re-watch apart).
+// watchOptions are a watch's options from rv: with bookmarks, so that a
+// quiet watch's version stays recent and a re-watch does not start from a
+// version compacted away; and with a random timeout between the minimum
+// and twice it, so that even a silent watch ends and many clients do not
+// all re-watch at once.
 func (r *Reflector) watchOptions(rv string) ListOptions {
 	timeout := int64(r.minWatchTimeout.Seconds() * (rand.Float64() + 1.0))
 	return ListOptions{ResourceVersion: rv, TimeoutSeconds: &timeout, AllowWatchBookmarks: true}
 }
 
-// handleWatch applies w's events to store (ADDED → Add, MODIFIED → Update,
-// DELETED → Delete; a BOOKMARK moves only the version), telling setVersion,
-// until w ends, an ERROR arrives or ctx ends; with exitOnInitialEventsEnd also
-// at a streaming list's last bookmark, leaving w open, and then reports true.
+// handleWatch applies w's events to store, telling setVersion each event's
+// resource version, until w ends (nil, or an error for a watch that ended
+// at once and empty), an ERROR event arrives (its Status as a
+// *StatusError), or ctx ends (errStopRequested).
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
-	setVersion func(string), exitOnInitialEventsEnd bool) (bool, error) {
-	initialEventsEnd, eventCount := false, 0
+	setVersion func(string),
+	// Reading 2: a streaming list stops at the bookmark that ends its initial events.
+	exitOnInitialEventsEnd bool,
+	// End of reading 2.
+) error {
+	eventCount := 0
 	for {
 		var event WatchEvent
 		var ok bool
@@ -81,22 +105,25 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		case event, ok = <-w.ResultChan():
 		}
 		if ctx.Err() != nil { // also when the stop ended the stream first: not its error
-			return initialEventsEnd, errStopRequested
+			return errStopRequested
 		}
-		if !ok { // ended at once and empty: so would a re-watch; end the cycle
+		if !ok {
+			// A watch that ended at once with nothing would do so again at
+			// once if re-watched: end the cycle instead.
 			if r.clock.Since(start) < time.Second && eventCount == 0 {
-				return initialEventsEnd, fmt.Errorf("very short watch: %s: unexpected watch close - "+
+				return fmt.Errorf("very short watch: %s: unexpected watch close - "+
 					"watch lasted less than a second and no items received", r.name)
 			}
-			return initialEventsEnd, nil
+			return nil
 		}
 		if event.Type == WatchError {
-			return initialEventsEnd, FromObject(event.Object)
+			return FromObject(event.Object)
 		}
 		obj, isObject := event.Object.(Object)
-		if got := reflect.TypeOf(event.Object); r.expectedType != nil && got != r.expectedType ||
-			!isObject || isNilPointer(event.Object) {
-			slog.Error("watch event of an unexpected type", "reflector", r.name, "want", r.expectedType, "got", got)
+		got := reflect.TypeOf(event.Object)
+		if !isObject || isNilPointer(event.Object) || (r.expectedType != nil && got != r.expectedType) {
+			slog.Error("watch event of an unexpected type",
+				"reflector", r.name, "want", r.expectedType, "got", got)
 			continue
 		}
 		var err error
@@ -108,8 +135,16 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		case WatchDeleted:
 			err = store.Delete(obj)
 		case WatchBookmark:
-			initialEventsEnd = initialEventsEnd || obj.GetAnnotations()[InitialEventsAnnotationKey] == "true"
-			err = bookmarkStore(store, obj.GetResourceVersion()) // hook: layers.go
+			// Nothing changed: only the version moves (below).
+			// Reading 2: a RealFIFO queues the bookmark; a streaming list may end here.
+			if b, ok := store.(ReflectorBookmarkStore); ok {
+				err = b.Bookmark(obj.GetResourceVersion())
+			}
+			if exitOnInitialEventsEnd && obj.GetAnnotations()[InitialEventsAnnotationKey] == "true" {
+				setVersion(obj.GetResourceVersion())
+				return errInitialEventsEnd
+			}
+			// End of reading 2.
 		default:
 			slog.Error("unknown watch event", "reflector", r.name, "type", event.Type)
 		}
@@ -118,17 +153,11 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		}
 		setVersion(obj.GetResourceVersion())
 		eventCount++
-		if exitOnInitialEventsEnd && initialEventsEnd {
-			return true, nil
-		}
 	}
 }
 
-// bookmarkStore tells store a bookmark's version: nothing here, where only the
-// Reflector's version moves; layers.go sets realfifo.go's, for a queue that takes them.
-var bookmarkStore = func(store ReflectorStore, resourceVersion string) error { return nil }
-
-// isWatchErrorRetriable reports a server down or busy: a backoff, not a relist, fixes it.
+// isWatchErrorRetriable reports a server that is down or busy: waiting (a
+// backoff) fixes it, a relist would not.
 func isWatchErrorRetriable(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || IsTooManyRequests(err)
 }
@@ -142,33 +171,49 @@ func startWatch(ctx context.Context, lw ListerWatcher, options ListOptions) (Wat
 	return w, err
 }
 
+// The backoff between failed cycles, as client-go's Reflector sets it up:
+// 800 ms, doubled after each failure up to 30 s, each wait stretched by up
+// to as much again at random (jitter 1.0), and back to 800 ms every two
+// minutes, so that a long outage does not leave every client waiting 30 s
+// once the server is back.
 const (
 	backoffInitial    = 800 * time.Millisecond
 	backoffCap        = 30 * time.Second
 	backoffResetAfter = 2 * time.Minute
 )
 
-// backoffManager hands out ever longer waits; it is safe for concurrent use.
+// backoffManager hands out ever longer waits. It is safe for concurrent use.
 type backoffManager struct {
-	clock     Clock
-	jitter    func(d time.Duration) time.Duration // adds up to d at random; replaceable in tests
-	mu        sync.Mutex                          // guards next and lastReset
-	next      time.Duration                       // the next wait, before jitter
-	lastReset time.Time                           // creation, then every backoffResetAfter
+	clock clock.Clock
+	// jitter adds up to d to d, at random; tests replace it.
+	jitter func(d time.Duration) time.Duration
+
+	// mu guards next and lastReset.
+	mu sync.Mutex
+	// next is the next wait, before jitter.
+	next time.Duration
+	// lastReset is when next was last set back to backoffInitial.
+	lastReset time.Time
 }
 
-func newBackoffManager(clock Clock) *backoffManager {
-	jitter := func(d time.Duration) time.Duration { return d + time.Duration(rand.Float64()*float64(d)) }
-	return &backoffManager{clock: clock, jitter: jitter, next: backoffInitial, lastReset: clock.Now()}
+// newBackoffManager returns a backoff that starts at backoffInitial.
+func newBackoffManager(c clock.Clock) *backoffManager {
+	jitter := func(d time.Duration) time.Duration {
+		return d + time.Duration(rand.Float64()*float64(d))
+	}
+	return &backoffManager{clock: c, jitter: jitter, next: backoffInitial, lastReset: c.Now()}
 }
 
-// Step returns the next wait: doubled up to backoffCap, reset to backoffInitial
-// every backoffResetAfter even if failures never paused (as in client-go).
+// Step returns the next wait: doubled each time up to backoffCap, and set
+// back to backoffInitial every backoffResetAfter, even if failures never
+// paused (as client-go's DelayWithReset does).
 func (b *backoffManager) Step() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if now := b.clock.Now(); now.Sub(b.lastReset) > backoffResetAfter {
-		b.next, b.lastReset = backoffInitial, now
+	now := b.clock.Now()
+	if now.Sub(b.lastReset) > backoffResetAfter {
+		b.next = backoffInitial
+		b.lastReset = now
 	}
 	d := b.jitter(b.next)
 	b.next = min(2*b.next, backoffCap)
@@ -186,3 +231,12 @@ func (b *backoffManager) wait(ctx context.Context) bool {
 		return true
 	}
 }
+
+// Reading 2: how a streaming list's end reaches the Reflector.
+
+// errInitialEventsEnd is what handleWatch returns, with exitOnInitialEventsEnd,
+// at the bookmark that ends a streaming list's initial events: not a failure,
+// the signal that the list is complete (like io.EOF for a reader).
+var errInitialEventsEnd = errors.New("the initial events of a streaming list ended")
+
+// End of reading 2.

@@ -1,22 +1,22 @@
-// reflector_watchlist.go holds the Reflector's streaming-list mode: instead
-// of a list, one watch with sendInitialEvents=true brings the current
-// objects as ADDED events, then a bookmark annotated
-// "k8s.io/initial-events-end" that says "that was everything, as of this
-// version". The Reflector Replaces the store with what it gathered and goes
-// on using the same watch for live changes. A server that refuses the
-// parameters makes the Reflector fall back to list and watch, and that list
-// comes in pages (the second half of this file).
+// reflector_watchlist.go holds the Reflector's streaming list: instead of a
+// list, one watch with sendInitialEvents=true brings the current objects as
+// ADDED events, then a bookmark annotated "k8s.io/initial-events-end" that
+// says "that was everything, as of this version". The Reflector Replaces the
+// store with what it gathered and goes on using the same watch for live
+// changes. A server that cannot stream lists makes the Reflector fall back to
+// list and watch (reflector.go).
+//
+// Reading 2: today's client-go (v0.35+, the WatchListClient gate).
 //
 // client-go counterpart: Reflector.watchList in k8s.io/client-go/tools/cache
-// reflector.go (the WatchListClient feature, on by default since 1.35); the
-// pages: Reflector.list with tools/pager.
+// reflector.go (the WatchListClient feature, on by default since 1.35), and
+// the TransformingStore its scratch store is.
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
 
 package informer
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,7 +30,8 @@ import (
 func (r *Reflector) watchList(ctx context.Context) Watcher {
 	w, err := r.streamList(ctx)
 	if err != nil {
-		slog.Warn("the streaming list failed; falling back to list and watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+		slog.Warn("the streaming list failed; falling back to list and watch",
+			"reflector", r.name, "type", r.typeDescription, "err", err)
 	}
 	return w
 }
@@ -53,7 +54,8 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 		sendInitialEvents := true
 		options.SendInitialEvents = &sendInitialEvents
 		options.ResourceVersionMatch = ResourceVersionMatchNotOlderThan
-		options.AllowWatchBookmarks = true // set here too, as client-go's watchList does: the list ends at a bookmark
+		// Set here too, as client-go's watchList does: the list ends at a bookmark.
+		options.AllowWatchBookmarks = true
 		start := r.clock.Now()
 		w, err := startWatch(ctx, r.listerWatcher, options)
 		if err != nil && ctx.Err() != nil {
@@ -64,8 +66,12 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 			}
 			return nil, err
 		}
-		done, err := r.handleWatch(ctx, start, w, temporary, func(v string) { version = v }, true)
-		if err != nil {
+		err = r.handleWatch(ctx, start, w, temporary, func(v string) { version = v }, true)
+		if err == nil {
+			w.Stop() // the stream ended before the initial events did: start over
+			continue
+		}
+		if !errors.Is(err, errInitialEventsEnd) {
 			w.Stop()
 			if errors.Is(err, errStopRequested) {
 				return nil, nil
@@ -74,10 +80,6 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 				continue
 			}
 			return nil, err
-		}
-		if !done {
-			w.Stop() // the stream ended before the initial events did: start over
-			continue
 		}
 		r.setIsLastSyncResourceVersionUnavailable(false)
 		if err := r.store.Replace(temporary.List(), version); err != nil {
@@ -109,7 +111,7 @@ func (r *Reflector) retryWatchList(ctx context.Context, err error) bool {
 		r.backoff.wait(ctx) // if ctx ends, the loop's first check returns
 		return true
 	case isExpiredError(err) || isTooLargeResourceVersionError(err):
-		r.setIsLastSyncResourceVersionUnavailable(true)
+		r.setIsLastSyncResourceVersionUnavailable(true) // from the newest, at once
 		return true
 	}
 	return false
@@ -145,64 +147,3 @@ func (s transformingStore) Add(obj any) error {
 
 // Update transforms obj, then stores it.
 func (s transformingStore) Update(obj any) error { return s.Add(obj) }
-
-// Transformer returns the transform function the queue applies (read here, by the
-// streaming list; the first reading's DeltaFIFO applies it itself).
-func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
-
-// The values of ResourceVersionMatch (restclient.go): how a list reads ResourceVersion.
-const (
-	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan" // data at least as new
-	ResourceVersionMatchExact        ResourceVersionMatch = "Exact"        // data exactly at it
-)
-
-const defaultPageSize = 500 // page size of a list, when paging
-
-// newPager is reflector.go's newListPager in pages: of the configured size,
-// else the default; none when relisting at a known version from a server not
-// seen to page (its watch cache answers whole).
-func newPager(ctx context.Context, r *Reflector, rv string) func(ListOptions) (*ObjectList, error) {
-	r.mu.RLock()
-	pageSize := cmp.Or(r.pageSize, defaultPageSize)
-	if r.pageSize == 0 && !r.paginatedResult && rv != "" && rv != "0" {
-		pageSize = 0
-	}
-	r.mu.RUnlock()
-	return func(options ListOptions) (*ObjectList, error) {
-		list, paginated, err := listPages(ctx, r.listerWatcher, options, pageSize)
-		if err == nil && ctx.Err() == nil && rv == "0" && paginated {
-			r.mu.Lock()
-			r.paginatedResult = true // a paged answer to "0": the server lists from its database
-			r.mu.Unlock()
-		}
-		return list, err
-	}
-}
-
-// listPages joins pages of pageSize (0: one request), or makes one full list
-// if a continue token expires; it reports if the answer came in pages.
-func listPages(ctx context.Context, lw ListerWatcher, options ListOptions, pageSize int64) (*ObjectList, bool, error) {
-	options.Limit = cmp.Or(options.Limit, pageSize)
-	first, all, paginated := options, &ObjectList{}, false
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, paginated, err
-		}
-		page, err := listPage(ctx, lw, options)
-		if IsResourceExpired(err) && options.Continue != "" {
-			first.Limit, first.Continue = 0, "" // the paged snapshot was compacted
-			page, err = listPage(ctx, lw, first)
-			return page, paginated, err
-		} else if err != nil {
-			return nil, paginated, err
-		}
-		all.TypeMeta, all.ResourceVersion = page.TypeMeta, page.ResourceVersion
-		all.Items = append(all.Items, page.Items...)
-		if page.Continue == "" {
-			return all, paginated, nil
-		}
-		// The continue token holds the version; the request must not name one.
-		options.Continue, options.ResourceVersion, options.ResourceVersionMatch = page.Continue, "", ""
-		paginated = true
-	}
-}

@@ -5,6 +5,8 @@
 // client-go counterpart: reflector_watchlist_test.go in k8s.io/client-go/tools/cache.
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP streaming).
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

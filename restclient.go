@@ -1,9 +1,16 @@
-// restclient.go holds ListerWatcher, what a Reflector needs of a server, with its query and
-// answer; then lists and watches one resource over HTTP on net/http and encoding/json alone,
-// pods decoding into *Pod; layers_wire.go adds TLS, pings and every other kind.
-// client-go counterpart: tools/cache listwatch.go; metav1.ListOptions, ListMeta;
-// k8s.io/client-go/rest (Config, RESTClient); tools/cache NewListWatchFromClient.
-// Tutorial: 004 §2.4 (ListWatch: ListFunc and WatchFunc), §4.1 (the Reflector over HTTP).
+// restclient.go holds ListerWatcher, what a Reflector needs of a server,
+// with the query it sends (ListOptions) and the answer (ObjectList); then a
+// client that lists and watches one resource over HTTP with net/http and
+// encoding/json alone: pods decode into *Pod, failures into *StatusError.
+// The watch stream itself is read in watch.go.
+//
+// client-go counterpart: tools/cache listwatch.go (ListerWatcher,
+// ListWatch, NewListWatchFromClient, NewFilteredListWatchFromClient);
+// metav1.ListOptions and ListMeta; k8s.io/client-go/rest (Config,
+// RESTClient, Request).
+//
+// Tutorial: 004 §2.4 (ListWatch: ListFunc and WatchFunc), §4.1 (the
+// Reflector over HTTP).
 
 package informer
 
@@ -22,51 +29,95 @@ import (
 	"time"
 )
 
-// ResourceVersionMatch says how a list reads ResourceVersion (values: reflector_watchlist.go).
-type ResourceVersionMatch string
-
 // NamespaceAll selects every namespace.
 const NamespaceAll = ""
 
-// ListOptions is the query of a list or a watch: the metav1.ListOptions fields used here.
+// ListOptions is the query of a list or a watch: the fields of client-go's
+// metav1.ListOptions that a Reflector sends.
 type ListOptions struct {
-	LabelSelector, FieldSelector string               // e.g. "app=web", "spec.nodeName=n1"
-	ResourceVersion              string               // list: "" latest, "0" any; watch: after
-	ResourceVersionMatch         ResourceVersionMatch // how a list reads ResourceVersion
-	Limit                        int64                // at most this many items per page
-	Continue                     string               // the previous page's token
-	TimeoutSeconds               *int64               // the server ends a watch then
-	AllowWatchBookmarks          bool                 // asks for BOOKMARK events
-	SendInitialEvents            *bool                // a streaming list: ADDED first
+	// LabelSelector selects objects by label, such as "app=web".
+	LabelSelector string
+	// FieldSelector selects objects by field, such as "spec.nodeName=n1".
+	FieldSelector string
+	// ResourceVersion is, for a list, how fresh the answer must be: ""
+	// the newest (read from etcd), "0" anything the server has cached, a
+	// version "at least this new" (or exactly it, with ResourceVersionMatch).
+	// For a watch, the version to start after.
+	ResourceVersion string
+	// ResourceVersionMatch says how a list reads ResourceVersion.
+	ResourceVersionMatch ResourceVersionMatch
+	// Limit asks for at most this many items per page (0: no paging).
+	Limit int64
+	// Continue is the previous page's continue token.
+	Continue string
+	// TimeoutSeconds makes the server end a watch after that long.
+	TimeoutSeconds *int64
+	// AllowWatchBookmarks asks for BOOKMARK events.
+	AllowWatchBookmarks bool
+	// Reading 2: the streaming list (client-go 1.35+).
+	// SendInitialEvents asks a watch to start with the current objects as
+	// ADDED events, ended by a bookmark (a streaming list).
+	SendInitialEvents *bool
+	// End of reading 2.
 }
+
+// ResourceVersionMatch says how a list reads ListOptions.ResourceVersion.
+type ResourceVersionMatch string
+
+// The values of ResourceVersionMatch.
+const (
+	// ResourceVersionMatchNotOlderThan: data at least as new as the version.
+	ResourceVersionMatchNotOlderThan ResourceVersionMatch = "NotOlderThan"
+	// ResourceVersionMatchExact: data exactly at the version.
+	ResourceVersionMatchExact ResourceVersionMatch = "Exact"
+)
 
 // ListMeta is the metadata of a list.
 type ListMeta struct {
-	ResourceVersion    string `json:"resourceVersion,omitempty"`    // the list's version
-	Continue           string `json:"continue,omitempty"`           // next page's token, or ""
-	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"` // an estimate of the items left
+	// ResourceVersion is the version the list was read at: a watch started
+	// from it misses nothing and repeats nothing.
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+	// Continue is the next page's token, or "" on the last page.
+	Continue string `json:"continue,omitempty"`
+	// RemainingItemCount estimates the items left after this page.
+	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"`
 }
 
-// ObjectList is one page (or all) of a list: client-go's PodList etc. after meta.ExtractList.
-// A ListerWatcher lists, then watches, until ctx ends. ListWatch is one made of two functions.
-type (
-	ObjectList struct {
-		TypeMeta
-		ListMeta
-		Items []Object
-	}
-	ListerWatcher interface {
-		List(ctx context.Context, options ListOptions) (*ObjectList, error)
-		Watch(ctx context.Context, options ListOptions) (Watcher, error)
-	}
-	ListFunc  func(ctx context.Context, options ListOptions) (*ObjectList, error)
-	WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
-	ListWatch struct {
-		ListFunc        ListFunc
-		WatchFunc       WatchFunc
-		DisableChunking bool // List drops options.Limit, for a source that cannot page
-	}
-)
+// ObjectList is one page (or the whole) of a list: client-go's PodList and
+// the like, after meta.ExtractList has taken the items out.
+type ObjectList struct {
+	TypeMeta
+	ListMeta
+	// Items are the listed objects.
+	Items []Object
+}
+
+// ListerWatcher is what a Reflector needs of a server: list the objects, then
+// watch them change. Both end when ctx ends.
+type ListerWatcher interface {
+	// List returns the objects (one page, with options.Limit).
+	List(ctx context.Context, options ListOptions) (*ObjectList, error)
+	// Watch starts a watch from options.ResourceVersion.
+	Watch(ctx context.Context, options ListOptions) (Watcher, error)
+}
+
+// ListFunc is the function behind ListWatch.List.
+type ListFunc func(ctx context.Context, options ListOptions) (*ObjectList, error)
+
+// WatchFunc is the function behind ListWatch.Watch.
+type WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
+
+// ListWatch is a ListerWatcher made of two functions, so that a test or a
+// program can list and watch from anywhere (tutorial 004 §2.4).
+type ListWatch struct {
+	// ListFunc lists.
+	ListFunc ListFunc
+	// WatchFunc watches.
+	WatchFunc WatchFunc
+	// DisableChunking makes List drop options.Limit, for a source that
+	// cannot answer in pages.
+	DisableChunking bool
+}
 
 // List calls ListFunc.
 func (lw *ListWatch) List(ctx context.Context, options ListOptions) (*ObjectList, error) {
@@ -87,61 +138,83 @@ func (lw *ListWatch) Watch(ctx context.Context, options ListOptions) (Watcher, e
 	return lw.WatchFunc(ctx, options)
 }
 
-// Query returns o as a list's (or watch's) URL query, without zero values as client-go sends it.
+// Query returns o as the URL query of a list (watch false) or a watch,
+// leaving out what is zero, as client-go sends it.
 func (o ListOptions) Query(watch bool) url.Values {
 	q := url.Values{}
-	set := func(key, value string, send bool) {
-		if send {
-			q.Set(key, value)
-		}
+	if watch {
+		q.Set("watch", "true")
 	}
-	set("watch", "true", watch)
-	set("labelSelector", o.LabelSelector, o.LabelSelector != "")
-	set("fieldSelector", o.FieldSelector, o.FieldSelector != "")
-	set("resourceVersion", o.ResourceVersion, o.ResourceVersion != "")
-	set("resourceVersionMatch", string(o.ResourceVersionMatch), o.ResourceVersionMatch != "")
-	set("continue", o.Continue, o.Continue != "")
-	set("limit", strconv.FormatInt(o.Limit, 10), o.Limit > 0)
-	set("allowWatchBookmarks", "true", o.AllowWatchBookmarks)
+	if o.LabelSelector != "" {
+		q.Set("labelSelector", o.LabelSelector)
+	}
+	if o.FieldSelector != "" {
+		q.Set("fieldSelector", o.FieldSelector)
+	}
+	if o.ResourceVersion != "" {
+		q.Set("resourceVersion", o.ResourceVersion)
+	}
+	if o.ResourceVersionMatch != "" {
+		q.Set("resourceVersionMatch", string(o.ResourceVersionMatch))
+	}
+	if o.Continue != "" {
+		q.Set("continue", o.Continue)
+	}
+	if o.Limit > 0 {
+		q.Set("limit", strconv.FormatInt(o.Limit, 10))
+	}
+	if o.AllowWatchBookmarks {
+		q.Set("allowWatchBookmarks", "true")
+	}
 	if o.TimeoutSeconds != nil {
 		q.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
 	}
+	// Reading 2: the streaming list.
 	if o.SendInitialEvents != nil {
 		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
 	}
+	// End of reading 2.
 	return q
 }
 
 // RESTConfig says how to reach an API server.
 type RESTConfig struct {
-	Host            string          // "https://127.0.0.1:6443", or "http://127.0.0.1:8001" (kubectl proxy)
-	BearerToken     string          // when set, sent as "Authorization: Bearer <token>"
-	TLSClientConfig TLSClientConfig // how to trust an https server
-	// Health checks, as client-go's (transport.go): ping a silent HTTP/2 connection after
-	// HTTP2ReadIdleTimeout; close it if no answer comes within HTTP2PingTimeout.
-	HTTP2ReadIdleTimeout, HTTP2PingTimeout time.Duration
-	DisableHTTP2                           bool // HTTP/1.1 only
+	// Host is the server's URL: "https://127.0.0.1:6443", or
+	// "http://127.0.0.1:8001" behind kubectl proxy.
+	Host string
+	// BearerToken, when set, is sent as "Authorization: Bearer <token>".
+	BearerToken string
+	// Reading 3: what a real cluster needs (transport.go).
+	// TLSClientConfig says how to trust an https server.
+	TLSClientConfig TLSClientConfig
+	// HTTP2ReadIdleTimeout and HTTP2PingTimeout are client-go's health
+	// check of an HTTP/2 connection: a ping after HTTP2ReadIdleTimeout
+	// without a frame, the connection closed if no answer comes within
+	// HTTP2PingTimeout. 0 takes client-go's defaults; negative turns it off.
+	HTTP2ReadIdleTimeout time.Duration
+	HTTP2PingTimeout     time.Duration
+	// DisableHTTP2 keeps to HTTP/1.1.
+	DisableHTTP2 bool
+	// End of reading 3.
 }
 
-// TLSClientConfig holds the TLS settings of a RESTConfig.
-type TLSClientConfig struct {
-	Insecure bool   // skip verifying the server's certificate: for tests only
-	CAFile   string // a PEM file of the certificate authorities to trust
-	CAData   []byte // PEM data, used instead of CAFile when set
-}
-
-// GroupVersionResource names a resource: {"", "v1", "pods"} or {"apps", "v1", "deployments"}.
+// GroupVersionResource names a resource: {"", "v1", "pods"} or
+// {"apps", "v1", "deployments"}.
 type GroupVersionResource struct {
-	Group    string // the API group, "" for the core group served under /api
-	Version  string // such as "v1"
-	Resource string // the plural resource name, such as "pods"
+	// Group is the API group, "" for the core group served under /api.
+	Group string
+	// Version is the group's version, such as "v1".
+	Version string
+	// Resource is the plural resource name, such as "pods".
+	Resource string
 }
 
-// RESTClient sends list and watch requests to one API server.
+// RESTClient sends requests to one API server. It is safe for concurrent use.
 type RESTClient struct {
-	base   *url.URL
-	token  string
-	client *http.Client // no Timeout: a watch lasts minutes; contexts end requests
+	base  *url.URL
+	token string
+	// client has no Timeout: a watch lasts minutes; contexts end requests.
+	client *http.Client
 }
 
 // NewRESTClient checks cfg and returns a client for it.
@@ -150,11 +223,16 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
-	transport, err := transportFor(cfg) // hook: layers_wire.go
+	// A nil Transport is net/http's default: no TLS settings of our own.
+	c := &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{}}
+	// Reading 3: client-go's transport: CA files, HTTP/2 health pings, timeouts (transport.go).
+	transport, err := newTransport(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{Transport: transport}}, nil
+	c.client.Transport = transport
+	// End of reading 3.
+	return c, nil
 }
 
 // NewListWatchFromClient returns a ListerWatcher for resource in namespace
@@ -165,10 +243,12 @@ func NewListWatchFromClient(c *RESTClient, resource GroupVersionResource, namesp
 	})
 }
 
-// NewFilteredListWatchFromClient is NewListWatchFromClient with a function that edits
-// every request's options, e.g. to set a label selector.
-func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource, namespace string, optionsModifier func(*ListOptions)) *ListWatch {
-	newObject, path := objectFactory(resource), resourcePath(resource, namespace)
+// NewFilteredListWatchFromClient is NewListWatchFromClient with a function
+// that edits every request's options, for example to set a label selector.
+func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource, namespace string,
+	optionsModifier func(*ListOptions)) *ListWatch {
+	newObject := objectFactory(resource)
+	path := resourcePath(resource, namespace)
 	modify := func(o ListOptions) ListOptions {
 		if optionsModifier != nil {
 			optionsModifier(&o)
@@ -185,17 +265,22 @@ func NewFilteredListWatchFromClient(c *RESTClient, resource GroupVersionResource
 	}
 }
 
-// objectFactory picks the Go type a resource decodes into: *Pod for core pods,
-// newGenericObject's for everything else.
+// objectFactory returns what makes the Go object a resource decodes into:
+// a *Pod for core pods; nil when there is no Go type for it.
 func objectFactory(r GroupVersionResource) func() Object {
 	if r.Group == "" && r.Resource == "pods" {
 		return func() Object { return &Pod{} }
 	}
-	return newGenericObject // nil in the first reading: list and watch refuse
+	// Reading 3: every other kind decodes into an Unstructured, which keeps every field.
+	if r.Resource != "" {
+		return func() Object { return &Unstructured{} }
+	}
+	// End of reading 3.
+	return nil
 }
 
-// resourcePath is /api/v1/... for the core group, /apis/GROUP/VERSION/... for the
-// others; namespaced when namespace is set.
+// resourcePath is /api/v1/... for the core group, /apis/GROUP/VERSION/...
+// for the others; namespaced when namespace is set.
 func resourcePath(r GroupVersionResource, namespace string) string {
 	p := "/api/" + r.Version
 	if r.Group != "" {
@@ -207,13 +292,17 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// request sends a request with body (nil for none) of contentType ("" is JSON) and
-// returns a 2xx response for the caller to read and close; any other answer is an
-// error, a *StatusError when the server sent a Status.
-func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string, body []byte) (*http.Response, error) {
+// request sends one request with body (nil for none) of contentType (""
+// is JSON), and returns a 2xx response for the caller to read and close.
+// Any other answer is an error: a *StatusError, from the server's Status
+// when it sent one.
+func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string,
+	body []byte) (*http.Response, error) {
 	u := *c.base
-	u.Path, u.RawQuery = u.Path+path, q.Encode()
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body)) // nil: no body
+	u.Path += path
+	u.RawQuery = q.Encode()
+	// A nil body reads as empty: the request then has none.
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -236,20 +325,31 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	return nil, errorFromResponse(resp, raw)
 }
 
-// errorFromResponse makes a failed answer's *StatusError: its Status body, or one
-// of the code; layers_wire.go sets status_errors.go's, which names every code.
-var errorFromResponse = func(resp *http.Response, body []byte) error {
+// errorFromResponse makes the *StatusError of a failed answer: the Status in
+// its body, or, when the body is not one, a Status made of the code.
+func errorFromResponse(resp *http.Response, body []byte) error {
+	code := int32(resp.StatusCode)
 	var s Status
 	if json.Unmarshal(body, &s) != nil || s.Kind != "Status" {
-		s = Status{Status: "Failure", Message: strings.TrimSpace(string(body))}
+		s = Status{Status: "Failure", Code: code, Message: strings.TrimSpace(string(body))}
+		// Reading 3: the reason and message client-go gives a bare code (status_errors.go).
+		s.Reason = reasonForCode[resp.StatusCode]
+		s.Message = genericMessage(resp.StatusCode, s.Message)
+		// End of reading 3.
+		return &StatusError{ErrStatus: s}
 	}
-	s.Code = cmp.Or(s.Code, int32(resp.StatusCode))
+	s.Code = cmp.Or(s.Code, code)
+	// Reading 3: the server's Retry-After header (status_errors.go).
+	retryAfterFromHeader(&s, resp.Header)
+	// End of reading 3.
 	return &StatusError{ErrStatus: s}
 }
 
-func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r GroupVersionResource, newObject func() Object) (*ObjectList, error) {
+// list sends one list request and decodes the answer.
+func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r GroupVersionResource,
+	newObject func() Object) (*ObjectList, error) {
 	if newObject == nil {
-		return nil, errNotPods(r)
+		return nil, errNoGoType(r)
 	}
 	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), "", nil)
 	if err != nil {
@@ -263,34 +363,12 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	return list, nil
 }
 
-// decodeList decodes a list body, each item into a new object. Items carry no kind: as
-// in client-go, a typed object keeps none, a generic one gets the list's.
-func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
-	list := &ObjectList{}
-	if err := dec.DecodeList(list, newObject); err != nil {
-		return nil, err
-	}
-	kind, apiVersion := any(strings.TrimSuffix(list.Kind, "List")), any(list.APIVersion)
-	for _, obj := range list.Items {
-		if g, ok := withoutTypeMeta(obj).(interface{ setTypeIfUnset(kind, apiVersion any) }); ok {
-			g.setTypeIfUnset(kind, apiVersion)
-		}
-	}
-	return list, nil
-}
-
-// withoutTypeMeta drops a typed object's kind and apiVersion, so objects from lists and
-// from watches look the same (as client-go's typed decoders do).
-func withoutTypeMeta(obj Object) Object {
-	if p, ok := obj.(*Pod); ok {
-		p.TypeMeta = TypeMeta{}
-	}
-	return obj
-}
-
-func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r GroupVersionResource, newObject func() Object) (Watcher, error) {
+// watch starts a watch request; the stream watcher reads the answer's body
+// as it arrives, and Stop cancels the request.
+func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r GroupVersionResource,
+	newObject func() Object) (Watcher, error) {
 	if newObject == nil {
-		return nil, errNotPods(r)
+		return nil, errNoGoType(r)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), "", nil)
@@ -301,22 +379,9 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 	return newStreamWatcher(resp.Body, newObject, cancel), nil
 }
 
-// errNotPods refuses a resource the first reading cannot decode.
-func errNotPods(r GroupVersionResource) error {
-	return fmt.Errorf("%s: the first reading decodes pods only (unstructured.go decodes the rest)", r.Resource)
+// errNoGoType refuses a resource that no Go type decodes: in the first
+// reading, anything but pods (the third reading's Unstructured takes any
+// resource that has a name).
+func errNoGoType(r GroupVersionResource) error {
+	return fmt.Errorf("resource %q: no Go type to decode it into", r.Resource)
 }
-
-// The steps the third reading changes (layers_wire.go sets them).
-var (
-	// transportFor returns the HTTP transport for cfg: here net/http's default, which
-	// trusts the system's authorities; transport.go adds CA files, pings and timeouts.
-	transportFor = func(cfg RESTConfig) (http.RoundTripper, error) {
-		if tc := cfg.TLSClientConfig; tc.Insecure || tc.CAFile != "" || tc.CAData != nil {
-			return nil, errors.New("rest config: TLS settings need the third reading (transport.go)")
-		}
-		return http.DefaultTransport, nil
-	}
-	// newGenericObject makes the object of any resource but pods: nil here, an
-	// *Unstructured (unstructured.go) in the third reading.
-	newGenericObject func() Object
-)

@@ -2,6 +2,8 @@
 // resource decoded as Unstructured with every field kept, server-side label
 // selectors (a pod that stops matching arrives as a delete), Status errors,
 // and TLS with a CA file or insecure-skip-verify plus a bearer token.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -14,6 +14,8 @@
 // of the answer).
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
+//
+// Reading 3: the real wire (the writes behind a read-modify-write).
 
 package informer
 
@@ -31,13 +33,15 @@ const maxObjectBytes = 16 << 20
 
 // Get reads the named object of resource from the server.
 func (c *RESTClient) Get(ctx context.Context, resource GroupVersionResource, namespace, name string) (Object, error) {
-	return c.send(ctx, http.MethodGet, objectPath(resource, namespace, name), nil, resource, objectFactory(resource))
+	path := objectPath(resource, namespace, name)
+	return c.send(ctx, http.MethodGet, path, nil, resource, objectFactory(resource))
 }
 
 // Create stores a new object; the namespace is obj's. It returns the object
 // as the server stored it, with its uid and resourceVersion set.
 func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
-	return c.send(ctx, http.MethodPost, resourcePath(resource, obj.GetNamespace()), obj, resource, objectFactory(resource))
+	path := resourcePath(resource, obj.GetNamespace())
+	return c.send(ctx, http.MethodPost, path, obj, resource, objectFactory(resource))
 }
 
 // Update replaces the object with obj (an HTTP PUT). If obj carries a
@@ -45,7 +49,8 @@ func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, 
 // with a 409 Conflict (IsConflict); re-read and try again, see
 // retry.RetryOnConflict. It returns the object as stored, with its new version.
 func (c *RESTClient) Update(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
-	return c.send(ctx, http.MethodPut, objectPath(resource, obj.GetNamespace(), obj.GetName()), obj, resource, objectFactory(resource))
+	path := objectPath(resource, obj.GetNamespace(), obj.GetName())
+	return c.send(ctx, http.MethodPut, path, obj, resource, objectFactory(resource))
 }
 
 // UpdateStatus replaces the status of the object obj names with obj's (an

@@ -1,11 +1,15 @@
 // selector.go holds the label selector parser: ParseSelector reads the forms
 // "k=v", "k==v", "k!=v", "k in (a,b)", "k notin (a,b)", "k" and "!k", joined
 // by commas (all must hold), into a Selector (lister.go) whose String() is
-// what a ListOptions.LabelSelector sends to the server.
+// what a ListOptions.LabelSelector sends to the server. It checks the
+// characters of keys and values, not their lengths and shapes, which the
+// server checks again anyway.
 //
 // client-go counterpart: k8s.io/apimachinery/pkg/labels (Parse, Requirement).
 //
 // Tutorial: 004 §3.3 (reading the cache through listers).
+//
+// Reading 3: the real wire (label selectors as the API writes them).
 
 package informer
 
@@ -15,13 +19,19 @@ import (
 	"strings"
 )
 
-// requirement is one condition: key op values.
+// requirement is one condition of a selector: key op values.
 type requirement struct {
-	key    string
-	op     string // "=", "!=", "in", "notin", "exists", "!"
+	key string
+	// op is "=", "!=", "in", "notin", "exists" (the key alone) or "!" (the
+	// key must be absent). "==" is read as "=".
+	op string
+	// values are the value of "=" and "!=" (one), or the set of "in" and
+	// "notin".
 	values []string
 }
 
+// matches reports whether labels meet the requirement. As in the API, "!="
+// and "notin" also select the objects that do not have the key at all.
 func (r requirement) matches(labels Set) bool {
 	v, has := labels[r.key]
 	switch r.op {
@@ -37,6 +47,7 @@ func (r requirement) matches(labels Set) bool {
 	return false
 }
 
+// String returns the requirement in the API's syntax.
 func (r requirement) String() string {
 	switch r.op {
 	case "exists":
@@ -52,6 +63,7 @@ func (r requirement) String() string {
 // requirements is a Selector: every requirement must hold.
 type requirements []requirement
 
+// Matches implements Selector: labels meet every requirement.
 func (rs requirements) Matches(labels Set) bool {
 	for _, r := range rs {
 		if !r.matches(labels) {
@@ -61,8 +73,12 @@ func (rs requirements) Matches(labels Set) bool {
 	return true
 }
 
-func (rs requirements) Empty() bool { return len(rs) == 0 }
+// Empty implements Selector: no requirement selects everything.
+func (rs requirements) Empty() bool {
+	return len(rs) == 0
+}
 
+// String implements Selector: the requirements, joined by commas.
 func (rs requirements) String() string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
@@ -71,12 +87,16 @@ func (rs requirements) String() string {
 	return strings.Join(parts, ",")
 }
 
-// ParseSelector parses a label selector ("" selects everything).
+// ParseSelector parses a label selector as the API writes it, such as
+// "app=web,tier in (a,b),!canary" ("" selects everything). A malformed one
+// is an error naming the requirement at fault.
 func ParseSelector(selector string) (Selector, error) {
 	var reqs requirements
 	for _, part := range splitTopLevel(selector) {
 		part = strings.TrimSpace(part)
 		if part == "" {
+			// "" selects everything; an empty part between two commas is a
+			// mistake the server would refuse too.
 			if strings.TrimSpace(selector) == "" {
 				continue
 			}
@@ -94,7 +114,8 @@ func ParseSelector(selector string) (Selector, error) {
 // splitTopLevel splits at the commas that are not inside parentheses.
 func splitTopLevel(s string) []string {
 	var parts []string
-	depth, start := 0, 0
+	depth := 0 // how many parentheses are open
+	start := 0 // where the current part starts
 	for i, c := range s {
 		switch c {
 		case '(':
@@ -111,13 +132,16 @@ func splitTopLevel(s string) []string {
 	return append(parts, s[start:])
 }
 
+// parseRequirement parses one requirement. The operators are tried longest
+// first, so that "!=" is not read as "=" with a key ending in "!".
 func parseRequirement(s string) (requirement, error) {
 	if key, ok := strings.CutPrefix(s, "!"); ok {
 		return keyOnly(strings.TrimSpace(key), "!")
 	}
 	for _, op := range []string{"!=", "==", "="} {
 		if key, value, ok := strings.Cut(s, op); ok {
-			key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+			key = strings.TrimSpace(key)
+			value = strings.TrimSpace(value)
 			if !validLabelPart(key) || (value != "" && !validLabelPart(value)) {
 				return requirement{}, errors.New("bad requirement " + s)
 			}
@@ -127,8 +151,11 @@ func parseRequirement(s string) (requirement, error) {
 			return requirement{key: key, op: op, values: []string{value}}, nil
 		}
 	}
+	// "key in (a, b)": the set may be written with or without spaces.
 	fields := strings.Fields(strings.Replace(s, "(", " (", 1))
 	if len(fields) >= 3 && (fields[1] == "in" || fields[1] == "notin") {
+		// The set is "(a,b)", maybe spread over several fields: join them
+		// back, then take the parentheses off.
 		set := strings.Join(fields[2:], "")
 		inner, ok := strings.CutPrefix(set, "(")
 		if inner, ok2 := strings.CutSuffix(inner, ")"); ok && ok2 && validLabelPart(fields[0]) {
@@ -143,9 +170,11 @@ func parseRequirement(s string) (requirement, error) {
 		}
 		return requirement{}, errors.New("bad set requirement " + s)
 	}
+	// No operator: a bare key, which must exist.
 	return keyOnly(s, "exists")
 }
 
+// keyOnly makes an "exists" or "!" requirement of a bare key.
 func keyOnly(key, op string) (requirement, error) {
 	if !validLabelPart(key) {
 		return requirement{}, errors.New("bad label key " + key)

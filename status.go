@@ -1,6 +1,13 @@
-// status.go holds Status, the error body an API server sends, StatusError, the error made of
-// it, and the checks with which the Reflector chooses: re-watch, back off or relist.
-// client-go counterpart: metav1.Status; k8s.io/apimachinery/pkg/api/errors (also status_errors.go).
+// status.go holds Status, the body an API server sends with a failure (and
+// in an ERROR watch event), StatusError, the error made of it, and the
+// checks with which the Reflector chooses what to do after a failure: watch
+// again, back off (429), or relist (410 Expired).
+//
+// client-go counterpart: metav1.Status, StatusDetails, StatusCause;
+// k8s.io/apimachinery/pkg/api/errors (StatusError, FromObject,
+// IsResourceExpired, IsGone, IsTooManyRequests, IsTimeout, HasStatusCause,
+// NewNotFound, IsNotFound; status_errors.go has the rest).
+//
 // Tutorial: 000 §4.3 (410 Gone → relist).
 
 package informer
@@ -8,6 +15,7 @@ package informer
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -16,44 +24,75 @@ type StatusReason string
 
 // The reasons the Reflector looks at (status_errors.go has more).
 const (
-	StatusReasonUnknown         StatusReason = ""
-	StatusReasonExpired         StatusReason = "Expired"
-	StatusReasonGone            StatusReason = "Gone"
+	// StatusReasonUnknown: the server gave no reason; the code says it.
+	StatusReasonUnknown StatusReason = ""
+	// StatusReasonExpired: the resource version asked for is older than
+	// the history the server keeps (410): list again.
+	StatusReasonExpired StatusReason = "Expired"
+	// StatusReasonGone: what servers before 1.15 said for Expired (410).
+	StatusReasonGone StatusReason = "Gone"
+	// StatusReasonTooManyRequests: the server asks the client to slow down (429).
 	StatusReasonTooManyRequests StatusReason = "TooManyRequests"
-	StatusReasonInternalError   StatusReason = "InternalError"
+	// StatusReasonInternalError: the server failed (500); a broken watch
+	// stream is reported with it too.
+	StatusReasonInternalError StatusReason = "InternalError"
+	// StatusReasonTimeout: the server could not answer in time (504).
+	StatusReasonTimeout StatusReason = "Timeout"
 )
 
-// Status is the body of an API error, and of an ERROR watch event.
+// CauseTypeResourceVersionTooLarge is the cause of a 504 for a resource
+// version the server has not reached yet.
+const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
+
+// Status is the body of an API error, and the object of an ERROR watch event.
 type Status struct {
 	TypeMeta
-	Status        string         `json:"status,omitzero"`  // "Success" or "Failure"
-	Message       string         `json:"message,omitzero"` // for people
-	Reason        StatusReason   `json:"reason,omitzero"`  // for programs; "" if none given
-	Details       *StatusDetails `json:"details,omitzero"`
-	Code          int32          `json:"code,omitzero"` // the HTTP status code
-	unknownFields                // metadata and anything newer, raw (lossless.go)
-}
-
-// StatusDetails names the object a failure is about, its causes and when to retry.
-type StatusDetails struct {
-	Name              string        `json:"name,omitzero"`
-	Group             string        `json:"group,omitzero"` // "" for the core group
-	Kind              string        `json:"kind,omitzero"`  // e.g. "pods"
-	Causes            []StatusCause `json:"causes,omitzero"`
-	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitzero"`
+	// Status is "Success" or "Failure".
+	Status string `json:"status,omitzero"`
+	// Message says what went wrong, for people.
+	Message string `json:"message,omitzero"`
+	// Reason says it for programs; "" when the server gave none.
+	Reason StatusReason `json:"reason,omitzero"`
+	// Details name the object at fault, the causes, when to retry.
+	Details *StatusDetails `json:"details,omitzero"`
+	// Code is the HTTP status code.
+	Code int32 `json:"code,omitzero"`
+	// unknownFields keeps metadata and anything newer, raw (lossless.go).
 	unknownFields
 }
 
-// StatusCause is one cause of a failure, e.g. one invalid field.
+// StatusDetails names the object a failure is about, its causes, and when
+// to retry.
+type StatusDetails struct {
+	// Name is the object's name.
+	Name string `json:"name,omitzero"`
+	// Group is its API group, "" for the core group.
+	Group string `json:"group,omitzero"`
+	// Kind is its kind or resource, such as "pods".
+	Kind string `json:"kind,omitzero"`
+	// Causes are the failure's causes, one invalid field each, say.
+	Causes []StatusCause `json:"causes,omitzero"`
+	// RetryAfterSeconds is how long the server asks the client to wait.
+	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitzero"`
+	unknownFields
+}
+
+// StatusCause is one cause of a failure, such as one invalid field.
 type StatusCause struct {
-	Type    string `json:"reason,omitzero"` // e.g. "ResourceVersionTooLarge"
+	// Type is the cause's kind, such as "ResourceVersionTooLarge".
+	Type string `json:"reason,omitzero"`
+	// Message says it for people.
 	Message string `json:"message,omitzero"`
-	Field   string `json:"field,omitzero"` // the path of the field at fault, if any
+	// Field is the path of the field at fault, if any.
+	Field string `json:"field,omitzero"`
 	unknownFields
 }
 
 // StatusError is an error the API server answered with.
-type StatusError struct{ ErrStatus Status }
+type StatusError struct {
+	// ErrStatus is the Status the server sent (or one made of the code).
+	ErrStatus Status
+}
 
 // Error returns the server's message.
 func (e *StatusError) Error() string {
@@ -81,7 +120,9 @@ func statusOf(err error) (Status, bool) {
 	return Status{}, false
 }
 
-// hasReasonOrCode checks err's reason or, if it has none, its code (when code is not 0).
+// hasReasonOrCode checks err's reason or, if it has none, its code (when
+// code is not 0), as client-go's checks do: a Status with a reason is judged
+// by it alone; a bare code (a proxy's answer, say) by the code.
 func hasReasonOrCode(err error, reason StatusReason, code int32) bool {
 	s, ok := statusOf(err)
 	if !ok || s.Reason != StatusReasonUnknown {
@@ -90,7 +131,8 @@ func hasReasonOrCode(err error, reason StatusReason, code int32) bool {
 	return code != 0 && s.Code == code
 }
 
-// IsResourceExpired reports a 410 Expired: the version or continue token is older than the history.
+// IsResourceExpired reports a 410 Expired: the version or continue token
+// asked for is older than the history the server keeps.
 func IsResourceExpired(err error) bool { return hasReasonOrCode(err, StatusReasonExpired, 0) }
 
 // IsGone reports a 410 Gone, what older servers said for the same thing.
@@ -102,11 +144,29 @@ func IsTooManyRequests(err error) bool {
 	return ok && (s.Reason == StatusReasonTooManyRequests || s.Code == http.StatusTooManyRequests)
 }
 
-// NewNotFound returns the error a lister gives for a missing object.
+// NewNotFound returns the error a lister gives for a missing object, as the
+// server would have answered.
 func NewNotFound(resource, name string) *StatusError {
-	return &StatusError{Status{Status: "Failure", Code: http.StatusNotFound, Reason: "NotFound",
-		Details: &StatusDetails{Kind: resource, Name: name}, Message: resource + " \"" + name + "\" not found"}}
+	return &StatusError{Status{
+		Status:  "Failure",
+		Code:    http.StatusNotFound,
+		Reason:  "NotFound",
+		Details: &StatusDetails{Kind: resource, Name: name},
+		Message: resource + " \"" + name + "\" not found",
+	}}
 }
 
 // IsNotFound reports a 404 NotFound.
 func IsNotFound(err error) bool { return hasReasonOrCode(err, "NotFound", http.StatusNotFound) }
+
+// IsTimeout reports a 504 Timeout.
+func IsTimeout(err error) bool {
+	return hasReasonOrCode(err, StatusReasonTimeout, http.StatusGatewayTimeout)
+}
+
+// HasStatusCause reports whether err's details list a cause of the given type.
+func HasStatusCause(err error, causeType string) bool {
+	s, ok := statusOf(err)
+	return ok && s.Details != nil &&
+		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
+}

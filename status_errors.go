@@ -6,16 +6,15 @@
 // client-go counterpart: k8s.io/apimachinery/pkg/api/errors.
 //
 // Tutorial: 004 §2.5 (409 Conflict on a stale resourceVersion).
+//
+// Reading 3: the real wire (a real cluster's TLS and tokens, failures as client-go reads them).
 
 package informer
 
 import (
 	"cmp"
-	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // More reasons a server gives (status.go has the ones the Reflector looks at).
@@ -28,46 +27,44 @@ const (
 	StatusReasonUnauthorized       StatusReason = "Unauthorized"
 	StatusReasonForbidden          StatusReason = "Forbidden"
 	StatusReasonServiceUnavailable StatusReason = "ServiceUnavailable"
-	StatusReasonTimeout            StatusReason = "Timeout"
 )
 
-// CauseTypeResourceVersionTooLarge is the cause of a 504 for a version the server has not reached.
-const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
-
-// statusErrorFromResponse is restclient.go's errorFromResponse, as client-go's:
-// a body that is not a Status gets the reason its code stands for; a
-// Retry-After header becomes its retryAfterSeconds unless it has one.
-func statusErrorFromResponse(resp *http.Response, body []byte) error {
-	var s Status
-	if json.Unmarshal(body, &s) != nil || s.Kind != "Status" {
-		return newGenericError(resp.StatusCode, strings.TrimSpace(string(body)))
-	}
-	s.Code = cmp.Or(s.Code, int32(resp.StatusCode))
-	if after, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && after > 0 {
-		s.Details = cmp.Or(s.Details, &StatusDetails{})
-		s.Details.RetryAfterSeconds = cmp.Or(s.Details.RetryAfterSeconds, int32(after))
-	}
-	return &StatusError{ErrStatus: s}
-}
-
-// newGenericError builds the StatusError of a response whose body was not a Status.
-func newGenericError(code int, body string) *StatusError {
+// genericMessage is the message of a failure whose body was not a Status
+// (restclient.go's errorFromResponse): the code and its text, then the body.
+func genericMessage(code int, body string) string {
 	msg := "the server responded with " + strconv.Itoa(code) + " " + http.StatusText(code)
 	if body != "" {
 		msg += ": " + body
 	}
-	return &StatusError{Status{Status: "Failure", Code: int32(code), Reason: reasonForCode[code], Message: msg}}
+	return msg
+}
+
+// retryAfterFromHeader gives s the server's Retry-After header as its
+// retryAfterSeconds, unless it has one (restclient.go's errorFromResponse).
+func retryAfterFromHeader(s *Status, header http.Header) {
+	after, err := strconv.Atoi(header.Get("Retry-After"))
+	if err != nil || after <= 0 {
+		return
+	}
+	s.Details = cmp.Or(s.Details, &StatusDetails{})
+	s.Details.RetryAfterSeconds = cmp.Or(s.Details.RetryAfterSeconds, int32(after))
 }
 
 // reasonForCode is the StatusReason a bare status code stands for.
 var reasonForCode = map[int]StatusReason{
-	http.StatusBadRequest: "BadRequest", http.StatusUnauthorized: "Unauthorized", http.StatusForbidden: "Forbidden",
-	http.StatusNotFound: "NotFound", http.StatusConflict: "Conflict", http.StatusGone: "Gone",
-	http.StatusTooManyRequests: "TooManyRequests", http.StatusInternalServerError: "InternalError",
-	http.StatusServiceUnavailable: "ServiceUnavailable", http.StatusGatewayTimeout: "Timeout",
+	http.StatusBadRequest:          "BadRequest",
+	http.StatusUnauthorized:        "Unauthorized",
+	http.StatusForbidden:           "Forbidden",
+	http.StatusNotFound:            "NotFound",
+	http.StatusConflict:            "Conflict",
+	http.StatusGone:                "Gone",
+	http.StatusTooManyRequests:     "TooManyRequests",
+	http.StatusInternalServerError: "InternalError",
+	http.StatusServiceUnavailable:  "ServiceUnavailable",
+	http.StatusGatewayTimeout:      "Timeout",
 }
 
-// Status returns the Status the error carries.
+// Status returns the Status the error carries (client-go's APIStatus).
 func (e *StatusError) Status() Status { return e.ErrStatus }
 
 // ReasonForError returns err's reason, or StatusReasonUnknown.
@@ -96,29 +93,4 @@ func SuggestsClientDelay(err error) (seconds int, ok bool) {
 		return 0, false
 	}
 	return int(s.Details.RetryAfterSeconds), true
-}
-
-// IsTimeout reports a 504 Timeout.
-func IsTimeout(err error) bool {
-	return hasReasonOrCode(err, StatusReasonTimeout, http.StatusGatewayTimeout)
-}
-
-// HasStatusCause reports whether err's details list a cause of the given type.
-func HasStatusCause(err error, causeType string) bool {
-	s, ok := statusOf(err)
-	return ok && s.Details != nil &&
-		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
-}
-
-// isResourceVersionTooLarge is reflector.go's isTooLargeResourceVersionError:
-// the 504 of a server behind the version asked for (another one served it):
-// the Reflector relists at "". Older servers said so only in a message.
-func isResourceVersionTooLarge(err error) bool {
-	const msg = "Too large resource version"
-	if HasStatusCause(err, CauseTypeResourceVersionTooLarge) {
-		return true
-	}
-	s, ok := statusOf(err)
-	return ok && IsTimeout(err) && (strings.Contains(s.Message, msg) || s.Details != nil &&
-		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Message == msg }))
 }

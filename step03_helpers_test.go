@@ -6,6 +6,8 @@
 // client-go counterpart: none (the walkthrough's own scaffolding).
 //
 // Tutorial: the walkthrough's Step03RealFIFO.
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 
@@ -57,7 +59,7 @@ type step03Run struct {
 // fresh step03Cache for the RealFIFO) as an informer would. With batch, a
 // RealFIFO is popped with PopBatch, as client-go v0.37.2's informer does
 // (the InOrderInformersBatchProcess gate): a run goes through
-// processDeltasInBatch, one delta through processDeltasAtomic.
+// processDeltasInBatch, one delta through processDeltas.
 func runStep03History(t *testing.T, q Queue, batch bool) step03Run {
 	t.Helper()
 	var cache Indexer
@@ -109,14 +111,14 @@ func runStep03History(t *testing.T, q Queue, batch bool) step03Run {
 	}
 	single := func(obj any, initial bool) error {
 		deltas := obj.(Deltas)
-		return record(deltas, func() error { return processDeltasAtomic(handler, cache, deltas, initial) })
+		return record(deltas, func() error { return processDeltas(handler, cache, deltas, initial) })
 	}
 	for {
 		var err error
 		if batch {
 			err = q.(QueueWithBatch).PopBatch(func(deltas []Delta, initial bool) error {
 				return record(deltas, func() error {
-					return processDeltasInBatch(handler, cache, deltas, initial, DeletionHandlingMetaNamespaceKeyFunc)
+					return processDeltasInBatch(handler, cache, deltas, initial)
 				})
 			}, single)
 		} else {

@@ -7,6 +7,8 @@
 // controller.go, and RealFIFO.PopBatch in the_real_fifo.go (v0.37.2).
 //
 // Tutorial: 004 §4.2 (the controller run loop).
+//
+// Reading 2: today's client-go: the RealFIFO, batches, the streaming list, the gates.
 
 package informer
 

@@ -1,47 +1,82 @@
-// store.go holds the Store and Indexer interfaces, index functions, and the cache that
-// computes keys in front of thread_safe_store.go's map.
-// client-go counterpart: tools/cache store.go and index.go.
-// Tutorial: 004 §3.3 (Store vs Indexer), 000 §1 (a thread-safe map with indexers).
+// store.go holds the Store and Indexer interfaces, the index functions, and
+// cache: the Store and Indexer every informer keeps, which computes each
+// object's key and hands the rest to the thread-safe map behind it
+// (thread_safe_store.go).
+//
+// client-go counterpart: tools/cache store.go (Store, cache, NewStore,
+// NewIndexer) and index.go (Indexer, IndexFunc, Indexers, Indices).
+//
+// Tutorial: 004 §3.3 (Store vs Indexer), 000 §1 (a thread-safe map with
+// indexers behind a key function).
 
 package informer
 
 import "fmt"
 
-// Store is a keyed collection of objects; the Indexer behind an informer is one.
+// Store is a keyed collection of objects. The Indexer behind an informer is
+// one; so is each queue, which is why a Reflector can fill either.
+// Every method is safe for concurrent use.
 type Store interface {
-	Add(obj any) error    // inserts obj, or replaces the object with its key
-	Update(obj any) error // the same as Add
-	Delete(obj any) error // removes the object with obj's key
-	List() []any          // every object, in no particular order
-	ListKeys() []string   // every key, in no particular order
+	// Add inserts obj, or replaces the object with obj's key.
+	Add(obj any) error
+	// Update is the same as Add.
+	Update(obj any) error
+	// Delete removes the object with obj's key; an absent key is no error.
+	Delete(obj any) error
+	// List returns every object, in no particular order.
+	List() []any
+	// ListKeys returns every key, in no particular order.
+	ListKeys() []string
+	// Get returns the object with obj's key, and whether there is one.
 	Get(obj any) (item any, exists bool, err error)
+	// GetByKey returns the object stored under key, and whether there is one.
 	GetByKey(key string) (item any, exists bool, err error)
-	Replace(list []any, resourceVersion string) error // swaps the whole contents for list
-	Resync() error                                    // meaningful only for queues
-	LastStoreSyncResourceVersion() string             // the version of the last Replace, write or Bookmark
-	Bookmark(rv string)                               // the store is up to date as of rv, though nothing changed
+	// Replace swaps the whole contents for list, listed at resourceVersion.
+	Replace(list []any, resourceVersion string) error
+	// Resync means something only for a queue: a plain store does nothing.
+	Resync() error
+	// Reading 2: the store tracks the version it is up to (client-go 1.36+).
+	// LastStoreSyncResourceVersion returns the resource version of the last
+	// Replace, write or Bookmark. An informer's cache answers "" unless the
+	// AtomicFIFO gate is on, as client-go's does.
+	LastStoreSyncResourceVersion() string
+	// Bookmark records that the store is up to date as of rv, although
+	// nothing changed.
+	Bookmark(rv string)
+	// End of reading 2.
 }
 
-type (
-	// IndexFunc computes the index values of an object, such as its namespace.
-	IndexFunc func(obj any) ([]string, error)
-	// Indexers maps an index name to the function that computes it.
-	Indexers map[string]IndexFunc
-	// Index maps an index value to the keys of the objects that have it.
-	Index map[string]map[string]struct{}
-	// Indices maps an index name to its Index.
-	Indices map[string]Index
-)
+// IndexFunc computes the index values of an object, such as its namespace.
+// An object may have no value (it is not in the index) or several.
+type IndexFunc func(obj any) ([]string, error)
 
-// Indexer is a Store with secondary indexes: the objects whose index function returned a value.
+// Indexers maps an index name to the function that computes it.
+type Indexers map[string]IndexFunc
+
+// Index maps an index value to the set of keys of the objects that have it.
+type Index map[string]map[string]struct{}
+
+// Indices maps an index name to its Index.
+type Indices map[string]Index
+
+// Indexer is a Store with secondary indexes: besides by key, objects can be
+// found by the values an index function computes for them. Listers read an
+// informer's Indexer; every method is safe for concurrent use.
 type Indexer interface {
 	Store
-	Index(indexName string, obj any) ([]any, error)             // the objects sharing a value with obj
-	IndexKeys(indexName, indexedValue string) ([]string, error) // the keys of the objects with the value
-	ListIndexFuncValues(indexName string) []string              // every value the index holds
-	ByIndex(indexName, indexedValue string) ([]any, error)      // the objects with the value
-	GetIndexers() Indexers                                      // the index functions
-	AddIndexers(newIndexers Indexers) error                     // indexes the objects already stored too
+	// Index returns the objects that share an index value with obj.
+	Index(indexName string, obj any) ([]any, error)
+	// IndexKeys returns the keys of the objects with the index value, sorted.
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	// ListIndexFuncValues returns every value the index holds, sorted.
+	ListIndexFuncValues(indexName string) []string
+	// ByIndex returns the objects with the index value.
+	ByIndex(indexName, indexedValue string) ([]any, error)
+	// GetIndexers returns the index functions.
+	GetIndexers() Indexers
+	// AddIndexers adds indexes, filing the objects already stored in them.
+	// A name already taken is an error.
+	AddIndexers(newIndexers Indexers) error
 }
 
 // NamespaceIndex is the name of the conventional index by namespace.
@@ -58,35 +93,57 @@ func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 
 // KeyError reports that an object's key could not be computed.
 type KeyError struct {
+	// Obj is the object without a key.
 	Obj any
+	// Err is why: the key function's error.
 	Err error
 }
 
+// Error implements error: it names the object's Go type and the cause.
+// (client-go prints the whole object with %+v; a Pod's is pages long.)
 func (k KeyError) Error() string {
 	return fmt.Sprintf("cannot compute the key of a %T: %v", k.Obj, k.Err)
 }
-func (k KeyError) Unwrap() error { return k.Err }
 
-// cache is the Store and Indexer of NewStore and NewIndexer: it computes keys; the
-// threadSafeStore it embeds locks, indexes and serves List, ListKeys and the index reads.
+// Unwrap returns the cause, for errors.Is and errors.As.
+func (k KeyError) Unwrap() error {
+	return k.Err
+}
+
+// cache is the Store and Indexer that NewStore and NewIndexer return. It
+// computes keys; the threadSafeStore it embeds does the locking, keeps the
+// indexes and serves the reads that need no key (List, ListKeys, indexes).
 type cache struct {
 	*threadSafeStore
-	keyFunc          KeyFunc
-	hideStoreVersion bool // LastStoreSyncResourceVersion says "" (client-go's, AtomicFIFO off)
+	keyFunc KeyFunc
+	// Reading 2: how the AtomicFIFO gate reaches LastStoreSyncResourceVersion.
+	// hideStoreVersion makes LastStoreSyncResourceVersion answer "", as
+	// client-go's cache does while the AtomicFIFO gate is off. It is set
+	// once, before the cache is shared (newInformerCache, informer.go).
+	hideStoreVersion bool
+	// End of reading 2.
 }
 
 // NewStore returns an empty Store keyed by keyFunc (MetaNamespaceKeyFunc if nil).
-func NewStore(keyFunc KeyFunc) Store { return NewIndexer(keyFunc, Indexers{}) }
+func NewStore(keyFunc KeyFunc) Store {
+	return NewIndexer(keyFunc, Indexers{})
+}
 
-// NewIndexer returns an empty Indexer keyed by keyFunc (MetaNamespaceKeyFunc if nil)
-// that maintains the given indexes.
+// NewIndexer returns an empty Indexer keyed by keyFunc (MetaNamespaceKeyFunc
+// if nil) that keeps the given indexes.
 func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
+	return newCache(keyFunc, indexers)
+}
+
+// newCache is NewIndexer, returning the concrete type.
+func newCache(keyFunc KeyFunc, indexers Indexers) *cache {
 	if keyFunc == nil {
 		keyFunc = MetaNamespaceKeyFunc
 	}
 	return &cache{threadSafeStore: newThreadSafeStore(indexers), keyFunc: keyFunc}
 }
 
+// key returns obj's key, or a KeyError.
 func (c *cache) key(obj any) (string, error) {
 	key, err := c.keyFunc(obj)
 	if err != nil {
@@ -95,35 +152,32 @@ func (c *cache) key(obj any) (string, error) {
 	return key, nil
 }
 
-// Add stores obj; if its key or an index value cannot be computed, nothing changes.
+// Add stores obj. If its key or one of its index values cannot be
+// computed, nothing changes.
 func (c *cache) Add(obj any) error {
 	key, err := c.key(obj)
 	if err != nil {
 		return err
 	}
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	if _, _, err = c.updateLocked(key, obj); err == nil {
-		c.observeLocked(obj)
-	}
-	return err
+	return c.threadSafeStore.Update(key, obj)
 }
 
-func (c *cache) Update(obj any) error { return c.Add(obj) }
+// Update is the same as Add.
+func (c *cache) Update(obj any) error {
+	return c.Add(obj)
+}
 
-// Delete removes the object with obj's key; an absent key is not an error.
+// Delete removes the object with obj's key; an absent key is no error.
 func (c *cache) Delete(obj any) error {
 	key, err := c.key(obj)
 	if err != nil {
 		return err
 	}
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	c.deleteLocked(key)
-	c.observeLocked(obj) // obj (the deleted object as the caller knows it) may be nil
+	c.threadSafeStore.Delete(key, obj)
 	return nil
 }
 
+// Get returns the object with obj's key, and whether there is one.
 func (c *cache) Get(obj any) (item any, exists bool, err error) {
 	key, err := c.key(obj)
 	if err != nil {
@@ -132,16 +186,15 @@ func (c *cache) Get(obj any) (item any, exists bool, err error) {
 	return c.GetByKey(key)
 }
 
+// GetByKey returns the object stored under key, and whether there is one.
 func (c *cache) GetByKey(key string) (item any, exists bool, err error) {
-	c.lock.RLock()
-	defer c.lock.RUnlock()
-	item, exists = c.items[key]
+	item, exists = c.threadSafeStore.Get(key)
 	return item, exists, nil
 }
 
-// Replace swaps the whole contents for list in one step, so a reader sees the old
-// contents or the new, never a mix; if one object has no key or cannot be indexed,
-// nothing changes.
+// Replace swaps the whole contents for list in one step, so a reader sees
+// the old contents or the new, never a mix. If one object has no key or
+// cannot be indexed, nothing changes.
 func (c *cache) Replace(list []any, resourceVersion string) error {
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
@@ -155,19 +208,24 @@ func (c *cache) Replace(list []any, resourceVersion string) error {
 }
 
 // Resync does nothing: a plain store has no queue to resync.
-func (c *cache) Resync() error { return nil }
+func (c *cache) Resync() error {
+	return nil
+}
 
+// Reading 2: the version the cache is up to, with the AtomicFIFO gate.
+
+// LastStoreSyncResourceVersion returns the resource version of the last
+// Replace, write or Bookmark; "" when the informer's AtomicFIFO gate is off.
 func (c *cache) LastStoreSyncResourceVersion() string {
 	if c.hideStoreVersion {
 		return ""
 	}
-	c.lock.RLock()
-	defer c.lock.RUnlock()
-	return c.rv
+	return c.threadSafeStore.resourceVersion()
 }
 
+// Bookmark records that the cache is up to date as of rv.
 func (c *cache) Bookmark(rv string) {
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	c.rv = rv
+	c.threadSafeStore.bookmark(rv)
 }
+
+// End of reading 2.

@@ -1,7 +1,13 @@
-// thread_safe_store.go holds threadSafeStore: a map from key to object behind one
-// sync.RWMutex, with secondary indexes updated on every write.
-// client-go counterpart: tools/cache thread_safe_store.go.
-// Tutorial: 000 §1 (a thread-safe map with indexers), §2.4 (RWMutex + map vs sync.Map).
+// thread_safe_store.go holds threadSafeStore: a map from key to object
+// behind one sync.RWMutex, with secondary indexes kept up to date on every
+// write. Readers share the lock; a write holds it for its whole change, so a
+// reader never sees an object without its index entries.
+//
+// client-go counterpart: tools/cache thread_safe_store.go (threadSafeMap,
+// storeIndex, updateSingleIndex).
+//
+// Tutorial: 000 §1 (a thread-safe map with indexers), §2.4 (RWMutex + map
+// against sync.Map: many readers, few writers).
 
 package informer
 
@@ -12,22 +18,42 @@ import (
 	"sync"
 )
 
-// threadSafeStore: a write holds the write lock for its whole change and is all or nothing
-// (the new index values are computed first; where an index function fails client-go
-// panics). As in client-go, a key's old index values are computed again from the stored
-// object, so an object changed in place, which no one may do, leaves stale entries.
+// threadSafeStore is the storage of a cache. Every write is all or nothing:
+// the new index values are computed before anything changes, and an index
+// function that fails leaves the store as it was (client-go panics there).
+//
+// As in client-go, the index values an object had are computed again from
+// the stored object when it is replaced or deleted. So an object changed in
+// place, which nobody may do, leaves stale index entries behind.
 type threadSafeStore struct {
-	lock     sync.RWMutex
-	items    map[string]any
+	// lock guards every field below: held for reading by every read, for
+	// writing by every write, for the whole of the change.
+	lock sync.RWMutex
+	// items maps each key to its object.
+	items map[string]any
+	// indexers are the index functions, by index name.
 	indexers Indexers
-	names    []string // the index names, sorted: the order of a [][]string of values
-	indices  Indices  // index name → value → set of keys, with no empty sets
-	rv       string   // the resource version of the last write or Bookmark
+	// names are the index names, sorted: the order of the [][]string of
+	// values that indexValues returns.
+	names []string
+	// indices maps index name → value → set of keys. A set is never empty:
+	// a value with no keys left is removed.
+	indices Indices
+	// Reading 2: the store's resource version (client-go 1.36+).
+	// rv is the resource version of the last Replace, write or Bookmark.
+	rv string
+	// End of reading 2.
 }
 
+// newThreadSafeStore returns an empty store that keeps the given indexes.
 func newThreadSafeStore(indexers Indexers) *threadSafeStore {
-	s := &threadSafeStore{items: map[string]any{}, indexers: Indexers{}, indices: Indices{}}
-	s.AddIndexers(indexers) // cannot fail: no name is taken, no object stored
+	s := &threadSafeStore{
+		items:    map[string]any{},
+		indexers: Indexers{},
+		indices:  Indices{},
+	}
+	// It cannot fail: no name is taken yet and no object is stored.
+	s.AddIndexers(indexers)
 	return s
 }
 
@@ -39,21 +65,24 @@ func indexValues(indexers Indexers, names []string, key string, obj any) ([][]st
 			return nil, fmt.Errorf("index %q has no index function", name)
 		}
 		var err error
-		if values[i], err = indexers[name](obj); err != nil {
+		values[i], err = indexers[name](obj)
+		if err != nil {
 			return nil, fmt.Errorf("index %q cannot index %q: %w", name, key, err)
 		}
 	}
 	return values, nil
 }
 
-// updateIndices moves key, in each index of names, from its old values (nil for an add)
-// to its new ones (nil for a delete): client-go's updateSingleIndex.
+// updateIndices moves key, in each index of names, from its old values
+// (nil for an add) to its new ones (nil for a delete). An index whose
+// values did not change is left alone. client-go: updateSingleIndex.
 func updateIndices(indices Indices, names []string, key string, oldValues, newValues [][]string) {
 	for i, name := range names {
 		if indices[name] == nil {
 			indices[name] = Index{}
 		}
-		switch index := indices[name]; {
+		index := indices[name]
+		switch {
 		case oldValues == nil:
 			index.addKey(key, newValues[i])
 		case newValues == nil:
@@ -75,7 +104,8 @@ func (index Index) addKey(key string, values []string) {
 	}
 }
 
-// deleteKey takes key out of each of values' sets, dropping a set left empty.
+// deleteKey takes key out of each of values' sets, and drops a set it leaves
+// empty: an index of short-lived objects would otherwise grow for ever.
 func (index Index) deleteKey(key string, values []string) {
 	for _, v := range values {
 		delete(index[v], key)
@@ -85,44 +115,76 @@ func (index Index) deleteKey(key string, values []string) {
 	}
 }
 
-// updateLocked stores obj under key and returns the object it replaced.
-func (s *threadSafeStore) updateLocked(key string, obj any) (replaced any, existed bool, err error) {
+// Update stores obj under key, replacing any object there, with its index
+// entries; if obj cannot be indexed, nothing changes.
+func (s *threadSafeStore) Update(key string, obj any) error {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	if err := s.updateLocked(key, obj); err != nil {
+		return err
+	}
+	// Reading 2: the store is now at obj's version.
+	s.observeLocked(obj)
+	// End of reading 2.
+	return nil
+}
+
+// updateLocked is Update for a caller holding the write lock.
+func (s *threadSafeStore) updateLocked(key string, obj any) error {
 	values, err := indexValues(s.indexers, s.names, key, obj)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
-	var oldValues [][]string // stays nil (an add) if the old object cannot be indexed again
-	if replaced, existed = s.items[key]; existed {
-		oldValues, _ = indexValues(s.indexers, s.names, key, replaced)
+	// oldValues stays nil (filed as an add) if the old object cannot be
+	// indexed again: it was indexed when stored, so only a changed index
+	// function can fail here.
+	var oldValues [][]string
+	if old, existed := s.items[key]; existed {
+		oldValues, _ = indexValues(s.indexers, s.names, key, old)
 	}
 	s.items[key] = obj
 	updateIndices(s.indices, s.names, key, oldValues, values)
-	return replaced, existed, nil
+	return nil
 }
 
-// deleteLocked removes key and its index entries.
-func (s *threadSafeStore) deleteLocked(key string) {
-	if old, ok := s.items[key]; ok {
-		if oldValues, err := indexValues(s.indexers, s.names, key, old); err == nil {
-			updateIndices(s.indices, s.names, key, oldValues, nil)
-		}
-		delete(s.items, key)
-	}
-}
-
-// observeLocked makes obj's resource version the store's, if obj has one.
-func (s *threadSafeStore) observeLocked(obj any) {
-	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
-		s.rv = o.GetResourceVersion()
-	}
-}
-
-// Replace makes items (now the store's) the whole contents, its indexes built first:
-// if one cannot be, nothing changes.
-func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
+// Delete removes key and its index entries. obj is the deleted object as
+// the caller knows it (maybe nil).
+func (s *threadSafeStore) Delete(key string, obj any) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
+	s.deleteLocked(key)
+	// Reading 2: the store is now at the deleted object's version.
+	s.observeLocked(obj)
+	// End of reading 2.
+}
+
+// deleteLocked is Delete for a caller holding the write lock.
+func (s *threadSafeStore) deleteLocked(key string) {
+	old, ok := s.items[key]
+	if !ok {
+		return
+	}
+	if oldValues, err := indexValues(s.indexers, s.names, key, old); err == nil {
+		updateIndices(s.indices, s.names, key, oldValues, nil)
+	}
+	delete(s.items, key)
+}
+
+// Get returns the object stored under key, and whether there is one.
+func (s *threadSafeStore) Get(key string) (item any, exists bool) {
+	s.lock.RLock()
+	defer s.lock.RUnlock()
+	item, exists = s.items[key]
+	return item, exists
+}
+
+// Replace makes items the whole contents (the store keeps the map). Its
+// indexes are built first, aside: if one object cannot be indexed, nothing
+// changes, and readers see the old contents or the new, never a mix.
+func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) error {
 	indices := Indices{}
+	s.lock.Lock()
+	defer s.lock.Unlock()
 	for key, obj := range items {
 		values, err := indexValues(s.indexers, s.names, key, obj)
 		if err != nil {
@@ -130,21 +192,27 @@ func (s *threadSafeStore) Replace(items map[string]any, resourceVersion string) 
 		}
 		updateIndices(indices, s.names, key, nil, values)
 	}
-	s.items, s.indices, s.rv = items, indices, resourceVersion
+	s.items = items
+	s.indices = indices
+	// Reading 2: a relist brings the store to the list's version.
+	s.rv = resourceVersion
+	// End of reading 2.
 	return nil
 }
 
-// AddIndexers files every stored object in new indexes, joined once all are filed.
-// A taken name is refused.
+// AddIndexers files every stored object in the new indexes, and adds them
+// once all are filed: if one object cannot be, nothing changes. A name
+// already taken is refused.
 func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	names, added := slices.Sorted(maps.Keys(newIndexers)), Indices{}
+	names := slices.Sorted(maps.Keys(newIndexers))
 	for _, name := range names {
 		if _, taken := s.indexers[name]; taken {
 			return fmt.Errorf("cannot add indexers: an index named %q already exists", name)
 		}
 	}
+	added := Indices{}
 	for key, obj := range s.items {
 		values, err := indexValues(newIndexers, names, key, obj)
 		if err != nil {
@@ -158,18 +226,21 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	return nil
 }
 
+// List returns every object, in no particular order.
 func (s *threadSafeStore) List() []any {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]any, 0, len(s.items)), maps.Values(s.items))
 }
 
+// ListKeys returns every key, in no particular order.
 func (s *threadSafeStore) ListKeys() []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]string, 0, len(s.items)), maps.Keys(s.items))
 }
 
+// GetIndexers returns a copy of the index functions.
 func (s *threadSafeStore) GetIndexers() Indexers {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -180,20 +251,23 @@ func (s *threadSafeStore) GetIndexers() Indexers {
 func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
-	if s.indexers[indexName] == nil {
+	indexFunc := s.indexers[indexName]
+	if indexFunc == nil {
 		return nil, unknownIndex(indexName)
 	}
-	values, err := s.indexers[indexName](obj)
+	values, err := indexFunc(obj)
 	if err != nil {
 		return nil, fmt.Errorf("index %q: %w", indexName, err)
 	}
-	keys := map[string]struct{}{} // an object under two values is listed once
+	// A set, so that an object filed under two of the values is listed once.
+	keys := map[string]struct{}{}
 	for _, v := range values {
 		maps.Copy(keys, s.indices[indexName][v])
 	}
 	return s.objectsLocked(keys), nil
 }
 
+// IndexKeys returns the keys of the objects with the index value, sorted.
 func (s *threadSafeStore) IndexKeys(indexName, value string) ([]string, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -203,6 +277,7 @@ func (s *threadSafeStore) IndexKeys(indexName, value string) ([]string, error) {
 	return slices.Sorted(maps.Keys(s.indices[indexName][value])), nil
 }
 
+// ByIndex returns the objects with the index value.
 func (s *threadSafeStore) ByIndex(indexName, value string) ([]any, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -212,13 +287,17 @@ func (s *threadSafeStore) ByIndex(indexName, value string) ([]any, error) {
 	return s.objectsLocked(s.indices[indexName][value]), nil
 }
 
+// ListIndexFuncValues returns every value the index holds, sorted.
 func (s *threadSafeStore) ListIndexFuncValues(indexName string) []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.Sorted(maps.Keys(s.indices[indexName]))
 }
 
-func unknownIndex(name string) error { return fmt.Errorf("index %q does not exist", name) }
+// unknownIndex is the error for an index name nobody added.
+func unknownIndex(name string) error {
+	return fmt.Errorf("index %q does not exist", name)
+}
 
 // objectsLocked returns the objects of a set of keys.
 func (s *threadSafeStore) objectsLocked(keys map[string]struct{}) []any {
@@ -228,3 +307,28 @@ func (s *threadSafeStore) objectsLocked(keys map[string]struct{}) []any {
 	}
 	return out
 }
+
+// Reading 2: the store's resource version (client-go 1.36+, the AtomicFIFO gate).
+
+// observeLocked makes obj's resource version the store's, if obj has one.
+func (s *threadSafeStore) observeLocked(obj any) {
+	if o, ok := obj.(Object); ok && !isNilPointer(obj) {
+		s.rv = o.GetResourceVersion()
+	}
+}
+
+// resourceVersion returns the version of the last Replace, write or Bookmark.
+func (s *threadSafeStore) resourceVersion() string {
+	s.lock.RLock()
+	defer s.lock.RUnlock()
+	return s.rv
+}
+
+// bookmark records that the store is up to date as of rv.
+func (s *threadSafeStore) bookmark(rv string) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.rv = rv
+}
+
+// End of reading 2.

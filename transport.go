@@ -22,6 +22,8 @@
 // re-create into one update, and replays every object.
 //
 // Tutorial: 004 §4.1 (the Reflector over HTTP). docs: the reliability chapter.
+//
+// Reading 3: the real wire (a real cluster's TLS and tokens, failures as client-go reads them).
 
 package informer
 
@@ -41,18 +43,34 @@ import (
 	"time"
 )
 
+// TLSClientConfig holds the TLS settings of a RESTConfig.
+type TLSClientConfig struct {
+	// Insecure skips verifying the server's certificate: for tests only.
+	Insecure bool
+	// CAFile is a PEM file of the certificate authorities to trust.
+	CAFile string
+	// CAData is PEM data, used instead of CAFile when set.
+	CAData []byte
+}
+
 // client-go's transport settings.
 const (
-	defaultHTTP2ReadIdleTimeout = 30 * time.Second // readIdleTimeoutSeconds
-	defaultHTTP2PingTimeout     = 15 * time.Second // pingTimeoutSeconds
-	dialTimeout                 = 30 * time.Second // the net.Dialer of transport.New
-	tcpKeepAlive                = 30 * time.Second
-	tlsHandshakeTimeout         = 10 * time.Second
-	idleConnTimeout             = 90 * time.Second // http.DefaultTransport's, via SetOldTransportDefaults
-	maxIdleConnsPerHost         = 25               // idleConnsPerHost in transport/cache.go
+	// defaultHTTP2ReadIdleTimeout: utilnet's readIdleTimeoutSeconds.
+	defaultHTTP2ReadIdleTimeout = 30 * time.Second
+	// defaultHTTP2PingTimeout: utilnet's pingTimeoutSeconds.
+	defaultHTTP2PingTimeout = 15 * time.Second
+	// dialTimeout and tcpKeepAlive: the net.Dialer of transport.New.
+	dialTimeout  = 30 * time.Second
+	tcpKeepAlive = 30 * time.Second
+	// tlsHandshakeTimeout: SetOldTransportDefaults.
+	tlsHandshakeTimeout = 10 * time.Second
+	// idleConnTimeout: http.DefaultTransport's, via SetOldTransportDefaults.
+	idleConnTimeout = 90 * time.Second
+	// maxIdleConnsPerHost: idleConnsPerHost in transport/cache.go.
+	maxIdleConnsPerHost = 25
 )
 
-// newTransport returns the transport for cfg (restclient.go's transportFor, through layers.go). Like client-go's
+// newTransport returns the transport for cfg (NewRESTClient, restclient.go). Like client-go's
 // transport.New, a config with no TLS settings (plain http://, or https://
 // trusting the system's certificates) and no transport options gets a copy
 // of http.DefaultTransport, which never pings; any TLS setting gets
@@ -62,7 +80,8 @@ func newTransport(cfg RESTConfig) (*http.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tlsConf == nil && cfg.HTTP2ReadIdleTimeout == 0 && cfg.HTTP2PingTimeout == 0 && !cfg.DisableHTTP2 {
+	noOptions := cfg.HTTP2ReadIdleTimeout == 0 && cfg.HTTP2PingTimeout == 0 && !cfg.DisableHTTP2
+	if tlsConf == nil && noOptions {
 		return http.DefaultTransport.(*http.Transport).Clone(), nil
 	}
 	dialer := &net.Dialer{Timeout: dialTimeout, KeepAlive: tcpKeepAlive}
@@ -81,8 +100,10 @@ func newTransport(cfg RESTConfig) (*http.Transport, error) {
 	}
 	t.Protocols.SetHTTP2(true)
 	t.HTTP2 = &http.HTTP2Config{
-		SendPingTimeout: durationSetting(cfg.HTTP2ReadIdleTimeout, "HTTP2_READ_IDLE_TIMEOUT_SECONDS", defaultHTTP2ReadIdleTimeout),
-		PingTimeout:     durationSetting(cfg.HTTP2PingTimeout, "HTTP2_PING_TIMEOUT_SECONDS", defaultHTTP2PingTimeout),
+		SendPingTimeout: durationSetting(cfg.HTTP2ReadIdleTimeout,
+			"HTTP2_READ_IDLE_TIMEOUT_SECONDS", defaultHTTP2ReadIdleTimeout),
+		PingTimeout: durationSetting(cfg.HTTP2PingTimeout,
+			"HTTP2_PING_TIMEOUT_SECONDS", defaultHTTP2PingTimeout),
 	}
 	return t, nil
 }

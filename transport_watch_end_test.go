@@ -3,6 +3,8 @@
 // and utilnet.IsTimeout): the stream decoder reads an event, then meets the
 // error, and either just closes its channel (the Reflector re-watches) or
 // sends a 500 ERROR event first (the Reflector relists).
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -8,6 +8,8 @@
 //
 // Tutorial: 004 §3.2 (the minimal metadata contract) and §3.1 (generics vs.
 // one type for all kinds).
+//
+// Reading 3: the real wire (any kind, as client-go's dynamic client reads it).
 
 package informer
 
@@ -141,24 +143,11 @@ func deepCopyJSON(v any) any {
 	}
 }
 
-// describeKind is reflector.go's describeType: an object with a kind (an
-// Unstructured) is named by it, any other by goType.
-func describeKind(goType func(expectedType any) string) func(expectedType any) string {
-	return func(expectedType any) string {
-		if u, ok := expectedType.(interface {
-			GetAPIVersion() string
-			GetKind() string
-		}); ok && u.GetKind() != "" {
-			return u.GetAPIVersion() + ", Kind=" + u.GetKind()
-		}
-		return goType(expectedType)
-	}
-}
-
 // setTypeIfUnset gives u a kind and apiVersion when it has none, as the
 // items of a list arrive (restclient.go's list: client-go does the same).
-func (u *Unstructured) setTypeIfUnset(kind, apiVersion any) {
+func (u *Unstructured) setTypeIfUnset(kind, apiVersion string) {
 	if u.Object != nil && u.GetKind() == "" {
-		u.Object["kind"], u.Object["apiVersion"] = kind, apiVersion
+		u.Object["kind"] = kind
+		u.Object["apiVersion"] = apiVersion
 	}
 }

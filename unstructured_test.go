@@ -5,6 +5,8 @@
 // (unstructured_test.go).
 //
 // Tutorial: 004 §3.2 (the minimal metadata contract).
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

@@ -1,7 +1,14 @@
-// watch.go holds the watch side of the protocol: WatchEvent, the Watcher interface, and
-// the decoder that turns a chunked HTTP body into events one at a time, as they arrive.
-// client-go counterpart: apimachinery pkg/watch (Interface, Event, StreamWatcher), JSON framing.
-// Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event type → cache operation).
+// watch.go holds the watch side of the protocol: WatchEvent, the Watcher
+// interface, and the stream watcher that turns a chunked HTTP body into
+// events one at a time, as they arrive; and the decoding of list and watch
+// bodies, which restclient.go calls.
+//
+// client-go counterpart: apimachinery pkg/watch (Interface, Event,
+// EventType, StreamWatcher) and the JSON framing of
+// runtime/serializer/streaming; rest's Request.Watch.
+//
+// Tutorial: 004 §4.1 (the Reflector over HTTP streaming), 000 §4.1 (event
+// type → cache operation).
 
 package informer
 
@@ -13,62 +20,102 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 )
 
 // WatchEventType is the type of a watch event, as the server spells it.
 type WatchEventType string
 
-// The watch event types (client-go's watch.Added, watch.Modified, ...).
+// The watch event types (client-go: watch.Added, watch.Modified, ...).
 const (
-	WatchAdded    WatchEventType = "ADDED"
+	// WatchAdded: an object was created; the event carries it.
+	WatchAdded WatchEventType = "ADDED"
+	// WatchModified: an object changed; the event carries its new state.
 	WatchModified WatchEventType = "MODIFIED"
-	WatchDeleted  WatchEventType = "DELETED"
-	WatchBookmark WatchEventType = "BOOKMARK" // only a resource version: "you are up to here"
-	WatchError    WatchEventType = "ERROR"    // a *Status; the watch is over
+	// WatchDeleted: an object was deleted; the event carries its last state.
+	WatchDeleted WatchEventType = "DELETED"
+	// WatchBookmark: no change; the event's object carries only a resource
+	// version, saying "you are up to here". Sent to clients that ask with
+	// allowWatchBookmarks, so a quiet watch's version stays recent.
+	WatchBookmark WatchEventType = "BOOKMARK"
+	// WatchError: the watch failed; the event carries a *Status (a 410
+	// Expired, say), and nothing follows it.
+	WatchError WatchEventType = "ERROR"
 )
 
-// InitialEventsAnnotationKey marks the bookmark that ends a streaming list's initial events.
+// Reading 2: the streaming list (client-go 1.35+).
+
+// InitialEventsAnnotationKey is the annotation, set to "true", of the
+// bookmark that ends a streaming list's initial events
+// (reflector_watchlist.go).
 const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
+
+// End of reading 2.
 
 // WatchEvent is one event of a watch.
 type WatchEvent struct {
-	Type   WatchEventType
-	Object any // the object after the change (before it, for DELETED); a *Status for ERROR
+	// Type says what happened.
+	Type WatchEventType
+	// Object is the object after the change (before it, for DELETED); a
+	// *Status for ERROR.
+	Object any
 }
 
-// Watcher is a running watch, client-go's watch.Interface: events arrive on ResultChan,
-// which is closed when the server ends the stream or Stop is called.
+// Watcher is a running watch, client-go's watch.Interface: events arrive on
+// ResultChan, which is closed when the server ends the stream or Stop is
+// called.
 type Watcher interface {
-	Stop() // ends the watch and releases its connection; safe to call twice, from any goroutine
+	// Stop ends the watch and releases its connection. It is safe to call
+	// twice, and from any goroutine.
+	Stop()
+	// ResultChan returns the channel the events arrive on.
 	ResultChan() <-chan WatchEvent
 }
 
-// streamWatcher decodes a watch response body into events.
+// streamWatcher is a Watcher reading a watch response's body: a goroutine
+// (receive) decodes one event at a time and sends it on result.
 type streamWatcher struct {
+	// result carries the events; receive closes it when it returns.
 	result chan WatchEvent
-	done   chan struct{} // closed by Stop
-	stop   func()        // closes done, ends the request and closes the body; once
+	// done is closed by Stop; after it, receive sends nothing more.
+	done chan struct{}
+	// stop closes done, cancels the HTTP request and closes the body, once.
+	stop func()
 }
 
-// newStreamWatcher starts decoding body; cancel ends its HTTP request.
+// newStreamWatcher starts decoding a watch's body into objects newObject
+// makes. cancel ends the watch's HTTP request.
 func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
 	done := make(chan struct{})
-	sw := &streamWatcher{result: make(chan WatchEvent), done: done,
-		stop: sync.OnceFunc(func() { close(done); cancel(); body.Close() })}
+	sw := &streamWatcher{
+		result: make(chan WatchEvent),
+		done:   done,
+		stop: sync.OnceFunc(func() {
+			close(done)
+			cancel()
+			body.Close()
+		}),
+	}
 	go sw.receive(newBodyDecoder(body), newObject)
 	return sw
 }
 
 // Stop ends the watch; the receive goroutine then closes ResultChan.
-func (sw *streamWatcher) Stop() { sw.stop() }
+func (sw *streamWatcher) Stop() {
+	sw.stop()
+}
 
 // ResultChan returns the events.
-func (sw *streamWatcher) ResultChan() <-chan WatchEvent { return sw.result }
+func (sw *streamWatcher) ResultChan() <-chan WatchEvent {
+	return sw.result
+}
 
-// receive sends one event at a time until the stream ends or Stop is called. A read error
-// that endsWatchNormally just closes the channel; as in client-go any other, and a broken
-// event, becomes an ERROR event. After Stop nothing more is sent.
+// receive sends one event at a time until the stream ends or Stop is called.
+// A read error that endsWatchNormally just closes the channel (the Reflector
+// re-watches from the last version it saw). Any other read error, and an
+// event that cannot be decoded, becomes an ERROR event, as in client-go, so
+// the Reflector relists. After Stop nothing more is sent.
 func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 	defer close(sw.result)
 	defer sw.Stop()
@@ -76,11 +123,7 @@ func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 		ev, err := decodeEvent(dec, newObject)
 		if err != nil {
 			if !sw.stopped() && !endsWatchNormally(err) {
-				if !errors.Is(err, context.Canceled) { // the caller is stopping: nothing went wrong
-					slog.Error("watch: bad event", "err", err)
-				}
-				sw.send(WatchEvent{Type: WatchError, Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
-					Reason: StatusReasonInternalError, Message: "unable to decode an event from the watch stream: " + err.Error()}})
+				sw.sendDecodeError(err)
 			}
 			return
 		}
@@ -90,6 +133,21 @@ func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 	}
 }
 
+// sendDecodeError sends the ERROR event of a stream that broke: a 500, as
+// client-go's StreamWatcher reports it.
+func (sw *streamWatcher) sendDecodeError(err error) {
+	if !errors.Is(err, context.Canceled) { // the caller is stopping: nothing went wrong
+		slog.Error("watch: bad event", "err", err)
+	}
+	sw.send(WatchEvent{Type: WatchError, Object: &Status{
+		Status:  "Failure",
+		Code:    http.StatusInternalServerError,
+		Reason:  StatusReasonInternalError,
+		Message: "unable to decode an event from the watch stream: " + err.Error(),
+	}})
+}
+
+// stopped reports whether Stop was called.
 func (sw *streamWatcher) stopped() bool {
 	select {
 	case <-sw.done:
@@ -99,7 +157,7 @@ func (sw *streamWatcher) stopped() bool {
 	}
 }
 
-// send delivers ev unless the watch is stopped first.
+// send delivers ev, unless the watch is stopped first; it reports which.
 func (sw *streamWatcher) send(ev WatchEvent) bool {
 	select {
 	case sw.result <- ev:
@@ -109,33 +167,69 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 	}
 }
 
-// bodyDecoder reads a list body, or a watch body one event at a time. DecodeList fills
-// list, each item into an object newObject makes; DecodeEvent decodes the next {"type",
-// "object"}, the object into the value newObject returns for its type (nil: an unknown
-// type, an error).
+// endsWatchNormally reports whether err, met reading a watch body, is the
+// normal end of the watch (the Reflector re-watches) rather than a broken
+// stream (an ERROR event: the Reflector relists). The server ending the
+// body is normal, as in client-go's StreamWatcher.receive.
+func endsWatchNormally(err error) bool {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return true
+	}
+	// Reading 3: a reset connection, a GOAWAY, a timeout (client-go's rules, transport.go).
+	if isProbableEOF(err) || isTimeout(err) {
+		return true
+	}
+	// End of reading 3.
+	return false
+}
+
+// bodyDecoder reads a list body, or a watch body one event at a time.
 type bodyDecoder interface {
+	// DecodeList fills list, each item into an object newObject makes.
 	DecodeList(list *ObjectList, newObject func() Object) error
+	// DecodeEvent decodes the next event, {"type": ..., "object": ...}, its
+	// object into the value newObject returns for the event's type (nil: a
+	// type it does not know, which is an error).
 	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
-// newBodyDecoder returns the decoder of a list or watch body: encoding/json here;
-// layers_wire.go sets lossless.go's, which decodes the same objects faster.
-var newBodyDecoder = func(body io.Reader) bodyDecoder { return jsonDecoder{json.NewDecoder(body)} }
+// newBodyDecoder returns the decoder of a list or watch body.
+func newBodyDecoder(body io.Reader) bodyDecoder {
+	// Reading 3: the same objects, decoded in one pass (internal/jsonread, see lossless.go).
+	if decodeInOnePass {
+		return newFastBodyDecoder(body)
+	}
+	// End of reading 3.
+	return jsonDecoder{json.NewDecoder(body)}
+}
 
-// jsonDecoder is bodyDecoder on encoding/json.
-type jsonDecoder struct{ dec *json.Decoder }
+// jsonDecoder is a bodyDecoder on encoding/json.
+type jsonDecoder struct {
+	dec *json.Decoder
+}
 
+// DecodeList implements bodyDecoder: the list's members, then each item.
+// Member names must match exactly, as in client-go's decoder (encoding/json
+// alone would also take "Items" for "items").
 func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
 	var members map[string]json.RawMessage
 	if err := d.dec.Decode(&members); err != nil {
 		return err
 	}
 	var items []json.RawMessage
-	for name, target := range map[string]any{"kind": &list.Kind, "apiVersion": &list.APIVersion, "metadata": &list.ListMeta, "items": &items} {
-		if raw, ok := members[name]; ok {
-			if err := json.Unmarshal(raw, target); err != nil {
-				return err
-			}
+	targets := map[string]any{
+		"kind":       &list.Kind,
+		"apiVersion": &list.APIVersion,
+		"metadata":   &list.ListMeta,
+		"items":      &items,
+	}
+	for name, target := range targets {
+		raw, ok := members[name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, target); err != nil {
+			return err
 		}
 	}
 	for _, raw := range items {
@@ -148,6 +242,8 @@ func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error
 	return nil
 }
 
+// DecodeEvent implements bodyDecoder: the event's type first, then its
+// object into the value newObject gives for that type.
 func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
 	var ev struct {
 		Type   string
@@ -163,8 +259,9 @@ func (d jsonDecoder) DecodeEvent(newObject func(eventType string) any) (string, 
 	return ev.Type, obj, json.Unmarshal(ev.Object, obj)
 }
 
-// decodeEvent reads the next event of a stream, its object decoded into its Go value (a
-// *Status for ERROR). A read error comes back as it is.
+// decodeEvent reads the next event of a stream, its object decoded into its
+// Go value: newObject's for the object events, a *Status for ERROR. A read
+// error comes back as it is, for receive to judge.
 func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 	typ, obj, err := dec.DecodeEvent(func(t string) any {
 		switch WatchEventType(t) {
@@ -179,20 +276,44 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 		return WatchEvent{}, err
 	}
 	ev := WatchEvent{Type: WatchEventType(typ), Object: obj}
-	if obj, ok := obj.(Object); ok {
-		ev.Object = withoutTypeMeta(obj)
-		if ev.Type != WatchBookmark && obj.GetName() == "" {
-			// Without a name it has no key ("object": null decodes to an empty Pod).
-			return WatchEvent{}, errors.New("the object of a " + string(ev.Type) + " event has no metadata.name")
+	if o, ok := obj.(Object); ok {
+		ev.Object = withoutTypeMeta(o)
+		// Without a name it has no key ("object": null decodes to an empty Pod).
+		if ev.Type != WatchBookmark && o.GetName() == "" {
+			return WatchEvent{}, fmt.Errorf("the object of a %s event has no metadata.name", ev.Type)
 		}
 	}
 	return ev, nil
 }
 
-// endsWatchNormally reports whether err, met reading a watch body, is the normal end of
-// the watch (the Reflector re-watches), not a broken stream (an ERROR event: it relists).
-// Here the plain end of a body; layers_wire.go sets transport.go's rules for resets,
-// GOAWAY and timeouts.
-var endsWatchNormally = func(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+// decodeList decodes a list body, each item into a new object. A list's
+// items carry no kind: as in client-go, a typed object keeps none, and a
+// generic one gets the list's kind, without "List".
+func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
+	list := &ObjectList{}
+	if err := dec.DecodeList(list, newObject); err != nil {
+		return nil, err
+	}
+	// Reading 3: a generic object (unstructured.go) takes its kind from the list.
+	kind := strings.TrimSuffix(list.Kind, "List")
+	for _, obj := range list.Items {
+		if u, ok := obj.(*Unstructured); ok {
+			u.setTypeIfUnset(kind, list.APIVersion)
+		}
+	}
+	// End of reading 3.
+	for i, obj := range list.Items {
+		list.Items[i] = withoutTypeMeta(obj)
+	}
+	return list, nil
+}
+
+// withoutTypeMeta drops a typed object's kind and apiVersion, so that
+// objects from lists and from watches look the same: client-go's typed
+// decoders leave them empty too.
+func withoutTypeMeta(obj Object) Object {
+	if p, ok := obj.(*Pod); ok {
+		p.TypeMeta = TypeMeta{}
+	}
+	return obj
 }

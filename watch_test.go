@@ -2,6 +2,8 @@
 // one by one as they are written (no buffering of the whole body), a broken
 // event becomes an ERROR event, and both the end of the stream and Stop
 // close the channel.
+//
+// Reading 3: the real wire: TLS, Status errors, lossless objects, any kind; chaos, fuzzing and benchmarks over every layer.
 
 package informer
 

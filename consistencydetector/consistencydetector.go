@@ -32,6 +32,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 	"github.com/learn-k8s/informer/diff"
 )
 
@@ -73,8 +74,8 @@ type Detector struct {
 	// Settle is how long a difference may last before it is reported; 1 s
 	// when zero.
 	Settle time.Duration
-	// Clock is where time comes from; informer.RealClock when nil.
-	Clock informer.Clock
+	// Clock is where time comes from; clock.RealClock when nil.
+	Clock clock.Clock
 	// OnInconsistency is told by Run about each inconsistent report; when
 	// nil, Run logs it with slog.Error.
 	OnInconsistency func(Report)
@@ -183,9 +184,9 @@ func (d *Detector) Run(ctx context.Context, period time.Duration) {
 	})
 }
 
-func (d *Detector) clock() informer.Clock {
+func (d *Detector) clock() clock.Clock {
 	if d.Clock == nil {
-		return informer.RealClock{}
+		return clock.RealClock{}
 	}
 	return d.Clock
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 )
 
 // HandlerHealth is one handler's progress.
@@ -79,7 +80,7 @@ func (f *handlerFigures) end() {
 	f.mu.Unlock()
 }
 
-func (f *handlerFigures) snapshot(clock informer.Clock) HandlerHealth {
+func (f *handlerFigures) snapshot(clock clock.Clock) HandlerHealth {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := HandlerHealth{Handler: f.name, Handled: f.handled, InProgress: f.busy}
@@ -93,7 +94,7 @@ func (f *handlerFigures) snapshot(clock informer.Clock) HandlerHealth {
 type handler struct {
 	inner   informer.ResourceEventHandler
 	figures *handlerFigures
-	clock   informer.Clock
+	clock   clock.Clock
 }
 
 func (h *handler) OnAdd(obj any, isInInitialList bool) {

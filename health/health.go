@@ -32,6 +32,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 )
 
 // Health is a snapshot of an informer's health figures.
@@ -78,7 +79,7 @@ type Health struct {
 // then wrap the informer's ListerWatcher, queue and handlers with it. It is
 // safe for concurrent use: its methods run on the informer's goroutines.
 type Recorder struct {
-	clock informer.Clock
+	clock clock.Clock
 
 	lists, relistsAfterExpired, watchRestarts, resyncs atomic.Int64
 	// watchesSinceList counts the watches opened since the last list; all
@@ -99,11 +100,11 @@ type Recorder struct {
 // NewRecorder returns a Recorder that tells time with clock: give it the
 // informer's Clock (SharedIndexInformerOptions.Clock), or nil for the real
 // one.
-func NewRecorder(clock informer.Clock) *Recorder {
-	if clock == nil {
-		clock = informer.RealClock{}
+func NewRecorder(c clock.Clock) *Recorder {
+	if c == nil {
+		c = clock.RealClock{}
 	}
-	return &Recorder{clock: clock, errors: map[string]int64{}}
+	return &Recorder{clock: c, errors: map[string]int64{}}
 }
 
 // Health returns the recorded figures. Synced and LastSyncResourceVersion

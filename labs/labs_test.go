@@ -1,6 +1,6 @@
-// labs_test.go tests the lab kit's own pieces: which files the README
-// names, how a body becomes a stub, how a project test gets its gate, and
-// that every lab's functions exist in today's reading.
+// labs_test.go tests the lab kit's own pieces: how a body becomes a stub,
+// how a project test gets its gate, and that every lab's functions exist in
+// today's reading. reading_test.go tests the readings.
 //
 // client-go counterpart: none (tooling for the labs).
 //
@@ -9,38 +9,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
-
-func TestReadingFilesFollowTheReadme(t *testing.T) {
-	for _, tc := range []struct {
-		readme string
-		want   []string
-	}{
-		{"## Reading path\n| [`a.go`](a.go) |\n\nThe **extras**: `b.go`, `b_test.go`.\n## Next\n`c.go`\n",
-			[]string{"a.go", "a_test.go"}},
-		{"## Reading path\n### First reading\n| `a.go` | `a_test.go` |\n### Second reading\n| `c.go` |\n## Next\n`b.go`\n",
-			[]string{"a.go", "a_test.go", "c.go"}},
-	} {
-		dir := t.TempDir()
-		for _, f := range []string{"a.go", "a_test.go", "b.go", "b_test.go", "c.go"} {
-			if err := os.WriteFile(filepath.Join(dir, f), []byte("package x\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(tc.readme), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		got, rule, err := readingFiles(dir)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("README %q: got %v (%s), %v; want %v", tc.readme, got, rule, err, tc.want)
-		}
-	}
-}
 
 func TestStubKeepsTheSignatureAndDropsUnusedImports(t *testing.T) {
 	src := `package informer
@@ -56,17 +29,19 @@ func (f *Q) Pop(n int) (any, bool, error) {
 	return strings.ToUpper(fmt.Sprint(n)), true, nil
 }
 
-func keep() string { return fmt.Sprint(1) }
+// Keep is the next function; its doc comment stays above it.
+func Keep() string { return fmt.Sprint(1) }
 `
-	lab := Lab{N: 9, Funcs: []Func{{"*Q", "Pop", 2}}}
-	out, stubbed, err := stubFuncs("q.go", []byte(src), lab)
+	labs := []Lab{{N: 9, Funcs: []Func{{"*Q", "Pop", 2}}}}
+	out, stubbed, err := stubFuncs("q.go", []byte(src), labs, nil)
 	if err != nil || len(stubbed) != 1 {
 		t.Fatalf("stubbed %v, %v", stubbed, err)
 	}
 	s := string(out)
 	for _, want := range []string{
-		`return nil, false, labTODO("lab 9: implement (*Q).Pop — see labs/09 handout §2 / 实验 9：实现 (*Q).Pop，见 labs/09 讲义 §2")`,
+		"{\n\treturn nil, false, labTODO(9, \"(*Q).Pop\", 2)\n}\n",
 		"// Pop is documented.", `"fmt"`,
+		"\n\n// Keep is the next function; its doc comment stays above it.\nfunc Keep() string",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("stub lacks %s:\n%s", want, s)
@@ -112,16 +87,15 @@ func helper(t *testing.T) {}
 	}
 }
 
-// TestEveryLabMatchesTheReading builds each lab's workspace in memory: a spec'd function or project grader that the reading
-// no longer has makes it fail, naming what is missing.
+// TestEveryLabMatchesTheReading builds the course repository in memory: a
+// spec'd function or project grader that the reading no longer has makes it
+// fail, naming what is missing.
 func TestEveryLabMatchesTheReading(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lab := range Labs {
-		if _, _, err := buildWorkspace(root, lab, false); err != nil {
-			t.Errorf("lab %d: %v", lab.N, err)
-		}
+	if _, err := buildTree(root, 1); err != nil {
+		t.Error(err)
 	}
 }

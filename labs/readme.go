@@ -1,77 +1,158 @@
-// readme.go finds the files a lab workspace copies, in the README's reading
-// path, so that the kit follows the reading path when it changes: the
-// sections whose headings contain "First reading" and "Second reading"
-// (their backticked `name.go` and `name_test.go`: lab 6 builds the RealFIFO
-// of the second reading) when there is a first one; until then the core table of
-// "Reading path" (the files before "The **extras**"), with every root test
-// file except those the extras paragraph names.
+// readme.go checks that the README's "First reading" table (README.md, and
+// README.zh-CN.md's 第一遍阅读) says what the generator makes: its rows name
+// exactly the root non-test files of reading 1, each with its true line
+// count. A row naming a file outside the root (clock/clock.go) is allowed,
+// and its count is checked too.
 //
-// client-go counterpart: none (tooling for the labs).
+// client-go counterpart: none (tooling for the readings).
 //
-// Tutorial: none; it serves every lab.
+// Tutorial: none; it serves the README.
 
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-var backticked = regexp.MustCompile("`([A-Za-z0-9_]+\\.go)`")
+// readmeTables are the READMEs with a first-reading table, and the words of
+// their section heading and of the table's file and lines columns.
+var readmeTables = []struct {
+	file, heading, fileCol, linesCol string
+}{
+	{"README.md", "First reading", "file", "lines"},
+	{"README.zh-CN.md", "第一遍阅读", "文件", "行数"},
+}
 
-// readingFiles returns the root files to copy (sources and tests, sorted)
-// and which rule found them.
-func readingFiles(root string) (files []string, rule string, err error) {
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		return nil, "", err
+var backtickedGo = regexp.MustCompile("`([A-Za-z0-9_./-]+\\.go)`")
+
+// checkReadmes checks every README of readmeTables against reading 1
+// (files), and returns every difference at once.
+func checkReadmes(root string, files map[string][]byte) error {
+	var problems []error
+	for _, rt := range readmeTables {
+		text, err := os.ReadFile(filepath.Join(root, rt.file))
+		if err != nil {
+			return err
+		}
+		for _, p := range checkTable(string(text), rt.heading, rt.fileCol, rt.linesCol, files) {
+			problems = append(problems, fmt.Errorf("%s: %s", rt.file, p))
+		}
 	}
-	lines := strings.Split(string(text), "\n")
-	if first := section(lines, func(h string) bool { return strings.Contains(h, "First reading") }); first != nil {
-		files = namesIn(first)
-		rule = `the README's "First reading" section`
-		if second := section(lines, func(h string) bool { return strings.Contains(h, "Second reading") }); second != nil {
-			files = append(files, namesIn(second)...)
-			rule = `the README's "First reading" and "Second reading" sections`
-		}
-	} else {
-		path := section(lines, func(h string) bool { return strings.Contains(h, "Reading path") })
-		if path == nil {
-			return nil, "", fmt.Errorf("README.md has neither a \"First reading\" nor a \"Reading path\" section")
-		}
-		core, extras := path, []string(nil)
-		if i := slices.IndexFunc(path, func(l string) bool { return strings.HasPrefix(l, "The **extras**") }); i >= 0 {
-			core, extras = path[:i], path[i:]
-		}
-		files = namesIn(core)
-		skip := namesIn(extras)
-		tests, _ := filepath.Glob(filepath.Join(root, "*_test.go"))
-		for _, t := range tests {
-			if name := filepath.Base(t); !slices.Contains(skip, name) {
-				files = append(files, name)
+	if len(problems) > 0 {
+		what := "the README's first-reading table does not match `go run ./labs reading 1`"
+		return joinProblems(what, problems)
+	}
+	return nil
+}
+
+// checkTable checks the first table under the heading that contains
+// heading: its rows' file and lines columns against files.
+func checkTable(readme, heading, fileCol, linesCol string, files map[string][]byte) []string {
+	lines := strings.Split(readme, "\n")
+	sec := section(lines, func(h string) bool { return strings.Contains(h, heading) })
+	if sec == nil {
+		return []string{fmt.Sprintf("no section whose heading contains %q", heading)}
+	}
+	var rows [][]string
+	fi, li := -1, -1
+	for _, l := range sec {
+		if !strings.HasPrefix(strings.TrimSpace(l), "|") {
+			if rows != nil || fi >= 0 {
+				break // the first table ended
 			}
+			continue
 		}
-		rule = `the README's "Reading path" core table (no "First reading" section yet), with the root tests not named among the extras`
+		cells := splitRow(l)
+		if fi < 0 {
+			fi = slices.Index(cells, fileCol)
+			li = slices.Index(cells, linesCol)
+			if fi < 0 || li < 0 {
+				return []string{fmt.Sprintf("the first table under %q has no %q and %q columns",
+					heading, fileCol, linesCol)}
+			}
+			continue
+		}
+		if strings.Trim(strings.Join(cells, ""), "-: ") == "" {
+			continue // the delimiter row
+		}
+		rows = append(rows, cells)
 	}
-	var missing []string
-	for _, f := range files {
-		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
-			missing = append(missing, f)
+	if fi < 0 {
+		return []string{fmt.Sprintf("no table under %q", heading)}
+	}
+	want := map[string]int{}
+	for name, src := range files {
+		if isRootSource(name) {
+			want[name] = bytes.Count(src, []byte("\n"))
 		}
 	}
-	if len(missing) > 0 {
-		return nil, rule, fmt.Errorf("%s names files that do not exist: %s", rule, strings.Join(missing, ", "))
+	var problems []string
+	add := func(format string, args ...any) {
+		problems = append(problems, fmt.Sprintf(format, args...))
 	}
-	if !slices.ContainsFunc(files, func(f string) bool { return !strings.HasSuffix(f, "_test.go") }) {
-		return nil, rule, fmt.Errorf("%s names no Go file", rule)
+	listed := map[string]bool{}
+	for _, cells := range rows {
+		if fi >= len(cells) || li >= len(cells) {
+			add("a row with too few cells: %q", strings.Join(cells, " | "))
+			continue
+		}
+		m := backtickedGo.FindStringSubmatch(cells[fi])
+		if m == nil {
+			add("a row names no `file.go`: %q", cells[fi])
+			continue
+		}
+		name := m[1]
+		got, err := strconv.Atoi(strings.ReplaceAll(cells[li], ",", ""))
+		if err != nil {
+			add("%s: the lines cell %q is not a number", name, cells[li])
+			continue
+		}
+		have, ok := want[name]
+		if strings.Contains(name, "/") {
+			src, inReading := files[name]
+			if !inReading {
+				add("%s is listed but is not in reading 1", name)
+				continue
+			}
+			have = bytes.Count(src, []byte("\n"))
+			ok = true
+		}
+		if !ok {
+			add("%s is listed but is not a root file of reading 1", name)
+			continue
+		}
+		listed[name] = true
+		if got != have {
+			add("%s: the table says %d lines, the file has %d", name, got, have)
+		}
 	}
-	slices.Sort(files)
-	return slices.Compact(files), rule, nil
+	for _, name := range sortedKeys(want) {
+		if !listed[name] {
+			add("%s (%d lines) is in reading 1 but not in the table", name, want[name])
+		}
+	}
+	return problems
+}
+
+// splitRow returns the trimmed cells of a Markdown table row.
+func splitRow(l string) []string {
+	l = strings.TrimSpace(l)
+	l = strings.TrimPrefix(l, "|")
+	l = strings.TrimSuffix(l, "|")
+	// A cell may hold an escaped pipe (`a \| b`): it does not split.
+	l = strings.ReplaceAll(l, `\|`, "\x00")
+	cells := strings.Split(l, "|")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(strings.ReplaceAll(c, "\x00", `\|`))
+	}
+	return cells
 }
 
 // section returns the lines under the first level-2 or level-3 heading
@@ -94,20 +175,4 @@ func section(lines []string, match func(heading string) bool) []string {
 		return lines[i+1 : end]
 	}
 	return nil
-}
-
-// namesIn returns the backticked file names of lines that are in the root
-// (no slash), in order of first appearance.
-func namesIn(lines []string) []string {
-	var names []string
-	sc := bufio.NewScanner(strings.NewReader(strings.Join(lines, "\n")))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		for _, m := range backticked.FindAllStringSubmatch(sc.Text(), -1) {
-			if !slices.Contains(names, m[1]) {
-				names = append(names, m[1])
-			}
-		}
-	}
-	return names
 }

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 )
 
 // defaultMutationCheckPeriod is how often Run compares, as in client-go.
@@ -78,8 +79,8 @@ type Detector struct {
 	Name string
 	// Period is how often Run compares; 10 s when zero.
 	Period time.Duration
-	// Clock is where Run's time comes from; informer.RealClock when nil.
-	Clock informer.Clock
+	// Clock is where Run's time comes from; clock.RealClock when nil.
+	Clock clock.Clock
 	// FailureFunc is told about each mutated object. When nil, Run panics
 	// with the description, as client-go does: the mode exists to make a
 	// test run fail loudly.
@@ -165,14 +166,15 @@ func (d *Detector) CompareObjects() []MutatedObject {
 // Run compares every Period until ctx ends, telling FailureFunc (or
 // panicking) about each mutation found.
 func (d *Detector) Run(ctx context.Context) {
-	clock, period := d.Clock, d.Period
-	if clock == nil {
-		clock = informer.RealClock{}
+	c := d.Clock
+	if c == nil {
+		c = clock.RealClock{}
 	}
+	period := d.Period
 	if period <= 0 {
 		period = defaultMutationCheckPeriod
 	}
-	informer.RunEvery(ctx, clock, period, func() {
+	informer.RunEvery(ctx, c, period, func() {
 		for _, m := range d.CompareObjects() {
 			if d.FailureFunc == nil {
 				panic(d.Name + ": " + m.String())

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 )
 
 // Backoff says how long to wait between tries and how many tries to make.
@@ -92,7 +93,7 @@ func (b *Backoff) jittered(d time.Duration) time.Duration {
 // returns nil on success, else the last error fn returned. fn runs at least
 // once, even when backoff.Steps is 0.
 func OnError(backoff Backoff, retriable func(error) bool, fn func() error) error {
-	return onError(informer.RealClock{}, backoff, retriable, fn)
+	return onError(clock.RealClock{}, backoff, retriable, fn)
 }
 
 // RetryOnConflict runs fn again after each 409 Conflict (informer.IsConflict), as
@@ -106,7 +107,7 @@ func RetryOnConflict(backoff Backoff, fn func() error) error {
 
 // onError is OnError with its clock given, so that tests can run the waits
 // on clock/testing's FakeClock.
-func onError(clock informer.Clock, backoff Backoff, retriable func(error) bool, fn func() error) error {
+func onError(clock clock.Clock, backoff Backoff, retriable func(error) bool, fn func() error) error {
 	for {
 		err := fn()
 		if err == nil || !retriable(err) || backoff.Steps <= 1 {

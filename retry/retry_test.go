@@ -12,6 +12,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
@@ -23,7 +24,7 @@ type instantClock struct {
 	waits []time.Duration
 }
 
-func (c *instantClock) NewTimer(d time.Duration) informer.Timer {
+func (c *instantClock) NewTimer(d time.Duration) clock.Timer {
 	c.waits = append(c.waits, d)
 	return c.FakeClock.NewTimer(0)
 }

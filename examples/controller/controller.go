@@ -25,6 +25,7 @@ import (
 	"sync"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 	"github.com/learn-k8s/informer/listers"
 	"github.com/learn-k8s/informer/workqueue"
 )
@@ -95,8 +96,8 @@ type Controller struct {
 // the two informers (the pod informer must have the podControllerIndex
 // index), writes through client and reports to recorder. Its queue is
 // client-go's default: per-key backoff from 5 ms, 10 retries a second
-// overall, its waits on clock (nil: the real clock; tests pass a fake one).
-func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, recorder EventRecorder, clock informer.Clock) (*Controller, error) {
+// overall, its waits on clk (nil: the real clock; tests pass a fake one).
+func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, recorder EventRecorder, clk clock.Clock) (*Controller, error) {
 	c := &Controller{
 		client:            client,
 		replicaSetLister:  listers.New[*ReplicaSet](replicaSets.GetIndexer(), "replicasets.apps"),
@@ -105,7 +106,7 @@ func NewController(client *informer.RESTClient, replicaSets, pods informer.Share
 		podsSynced:        pods.HasSynced,
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "ReplicaSets", Clock: clock}),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "ReplicaSets", Clock: clk}),
 		recorder: recorder,
 	}
 	c.syncHandler = c.syncReplicaSet

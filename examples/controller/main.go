@@ -42,6 +42,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
@@ -89,7 +90,7 @@ type options struct {
 	workers   int
 	gates     informer.PipelineGates
 	recorder  EventRecorder
-	clock     informer.Clock // nil: the real clock
+	clock     clock.Clock // nil: the real clock
 }
 
 // newRunning builds the informers and the controller on client, as o says;

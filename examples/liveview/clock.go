@@ -13,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 )
 
-// jumpClock is an informer.Clock whose time can jump forward.
+// jumpClock is a clock.Clock whose time can jump forward.
 type jumpClock struct {
 	resyncPeriod time.Duration
 	onBackoff    func(d time.Duration)
@@ -30,7 +30,7 @@ type jumpClock struct {
 	timers map[*jumpTimer]struct{}
 }
 
-var _ informer.Clock = (*jumpClock)(nil)
+var _ clock.Clock = (*jumpClock)(nil)
 
 func newJumpClock(resyncPeriod time.Duration, onBackoff func(time.Duration)) *jumpClock {
 	return &jumpClock{resyncPeriod: resyncPeriod, onBackoff: onBackoff, timers: map[*jumpTimer]struct{}{}}
@@ -55,7 +55,7 @@ func (c *jumpClock) Now() time.Time {
 func (c *jumpClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // NewTimer returns a real timer that a jump past its deadline fires early.
-func (c *jumpClock) NewTimer(d time.Duration) informer.Timer {
+func (c *jumpClock) NewTimer(d time.Duration) clock.Timer {
 	c.mu.Lock()
 	backoff := d != c.resyncPeriod && c.onBackoff != nil
 	c.mu.Unlock()

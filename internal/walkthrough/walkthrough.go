@@ -23,6 +23,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/clock"
 	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
@@ -170,7 +171,7 @@ func CreatePods(t testing.TB, c *informer.RESTClient, names ...string) {
 // Informer builds a pod informer on srv with a namespace index, in the
 // pipeline of the run in progress (Gates), its time from clock (nil: the
 // real one). Start it with Run.
-func Informer(t testing.TB, srv *fakeapi.Server, clock informer.Clock) (informer.SharedIndexInformer, *informer.ListWatch) {
+func Informer(t testing.TB, srv *fakeapi.Server, clock clock.Clock) (informer.SharedIndexInformer, *informer.ListWatch) {
 	t.Helper()
 	lw := informer.NewListWatchFromClient(Client(t, srv), PodsGVR, informer.NamespaceAll, "")
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &informer.Pod{}, informer.SharedIndexInformerOptions{

@@ -1,0 +1,3 @@
+// inner.go is a package below helper that nothing imports.
+
+package inner

@@ -1,0 +1,3 @@
+// unused.go is a package that nothing imports.
+
+package unused
