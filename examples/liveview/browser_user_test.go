@@ -141,7 +141,7 @@ func checkJustPopped(p page, real, delta string) {
 	if p.str(`last.informer.queue`) == "RealFIFO" {
 		word = real
 	}
-	p.waitText("p-queue", word)
+	p.wait(word+" in the queue panel's lists", fmt.Sprintf(`[...document.querySelectorAll("#p-queue ol")].some(l => l.textContent.includes(%q))`, word))
 }
 
 // checkNarrationFindsItsPanel (defect 5), alone: at 1280×720, the first
@@ -180,7 +180,7 @@ func checkEightTabs(p page, b *cdp, a *app) *tab {
 		q := page{t: p.t, tb: tb, lang: p.lang}
 		q.size(1024, 700)
 		if err := tb.call("Page.navigate", map[string]any{"url": a.URL() + "?lang=" + p.lang}, nil); err != nil {
-			p.t.Fatal(err)
+			p.t.Fatalf("tab %d of 8 could not load the page: %v", len(tabs)+1, err)
 		}
 		tabs = append(tabs, q)
 	}
