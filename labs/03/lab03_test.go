@@ -90,7 +90,7 @@ func lab03WaitWatch(t *testing.T, lw *lab03LW) bool {
 	if labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
 		return true
 	}
-	labFailf(t, 3, 3, "expected a watch after the list, none came", "list 之后期望开始监视，实际没有")
+	labFailf(t, 3, 3, "expected a watch after the list, none came", "list 之后期望开始 watch，实际没有")
 	return false
 }
 
@@ -114,7 +114,7 @@ func TestLab03ListThenWatch(t *testing.T) {
 		return
 	}
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
-		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "list 之后：期望开始监视，实际没有")
+		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "list 之后：期望开始 watch，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
@@ -124,10 +124,10 @@ func TestLab03ListThenWatch(t *testing.T) {
 	if l, err := lw.inner.List(context.Background(), ListOptions{}); err == nil {
 		listRV = l.ResourceVersion
 	}
-	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "监视从 list 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
-	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "监视请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
+	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "watch 从 list 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
+	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "watch 请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
 	if w.TimeoutSeconds == nil || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
-		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "监视的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
+		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "watch 的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
 	}
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "1"}, false)
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "2"}, true)
@@ -158,12 +158,12 @@ func TestLab03RewatchFromTheLastVersion(t *testing.T) {
 	seen := r.LastSyncResourceVersion()
 	s.CloseWatches()
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
-		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了监视：期望重新监视，实际没有")
+		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了 watch：期望重新 watch，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
-	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新监视从最后看到的版本开始", seen, watches[1].ResourceVersion)
-	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的监视直接重做，不重新 list）", 1, len(lists))
+	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新 watch 从最后看到的版本开始", seen, watches[1].ResourceVersion)
+	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的 watch 直接重做，不重新 list）", 1, len(lists))
 }
 
 func TestLab03RelistAfterExpired(t *testing.T) {
@@ -188,7 +188,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	lw.hold = nil
 	lw.mu.Unlock()
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {
-		labFailf(t, 3, 3, "after a watch from a compacted version (410 Expired): expected a relist to give [default/b default/c], got %v", "从已压缩的版本监视（410 Expired）之后：期望重新 list 得到 [default/b default/c]，实际 %v", lab03Keys(store))
+		labFailf(t, 3, 3, "after a watch from a compacted version (410 Expired): expected a relist to give [default/b default/c], got %v", "从已压缩的版本 watch（410 Expired）之后：期望重新 list 得到 [default/b default/c]，实际 %v", lab03Keys(store))
 		return
 	}
 	lists, _ := lw.calls()
