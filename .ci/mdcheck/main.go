@@ -10,8 +10,10 @@
 //     BenchmarkX, ExampleX, FuzzX) is a function in some _test.go file;
 //   - every `-run PATTERN` and `-bench PATTERN` in a command matches at least
 //     one such function, each alternative of the pattern on its own;
-//   - docs/files.md and docs/files.zh-CN.md name every Go file of the root
-//     package (the README's First reading table is checked by
+//   - the reading path in full (docs/files.md, in both languages) names
+//     every root Go file, and the line counts it gives are within a quarter
+//     of the truth (those of the generated first reading are checked
+//     exactly by .ci/coursework; the README's First reading table by
 //     `go run ./labs readme-check`).
 //
 // It uses the standard library only and prints one line per problem.
@@ -309,26 +311,63 @@ func splitAlternatives(re string) []string {
 	return append(out, re[start:])
 }
 
-// fileNameRE matches a backticked Go file name in prose or a table.
-var fileNameRE = regexp.MustCompile("`([A-Za-z0-9_]+\\.go)`")
+// pathRowRE matches a row of the reading path: the file (a root file, or a
+// path such as clock/clock.go), then its lines.
+var pathRowRE = regexp.MustCompile("^\\|(?: \\d+ \\|)? \\[`([A-Za-z0-9_/]+\\.go)`\\]\\([^)]*\\) \\| ([\\d,]+) \\|")
 
-// checkReadingPath checks that the book's list of files, docs/files.md and
-// docs/files.zh-CN.md, names every Go file of the root package. (The
-// README's First reading table is checked exactly, rows and line counts,
-// against the generated first reading by `go run ./labs readme-check`.)
+// readingPaths are the files that give the reading path: each must name
+// every root Go file in a row. generated is the heading of a section whose
+// line counts are those of a generated reading, not of the source:
+// .ci/coursework checks them exactly against `go run ./labs reading 1`.
+var readingPaths = []struct{ file, generated string }{
+	{"docs/files.md", "First reading"},
+	{"docs/files.zh-CN.md", "第一遍阅读"},
+}
+
+// checkReadingPath checks the reading path of every file of readingPaths:
+// each row's file exists and its line count is within a quarter of the
+// truth, and every root Go file has a row.
 func checkReadingPath(files []string) []string {
 	var problems []string
-	for _, book := range []string{"docs/files.md", "docs/files.zh-CN.md"} {
-		prose, _ := lines(book)
+	for _, rp := range readingPaths {
+		readme := rp.file
+		prose, _ := lines(readme)
+		nums := make([]int, 0, len(prose))
+		for n := range prose {
+			nums = append(nums, n)
+		}
+		sort.Ints(nums)
 		named := map[string]bool{}
-		for _, l := range prose {
-			for _, m := range fileNameRE.FindAllStringSubmatch(l, -1) {
-				named[m[1]] = true
+		generated := false
+		for _, n := range nums {
+			l := prose[n]
+			if strings.HasPrefix(l, "#") {
+				generated = rp.generated != "" && strings.Contains(l, rp.generated)
+			}
+			m := pathRowRE.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			named[m[1]] = true
+			b, err := os.ReadFile(m[1])
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s:%d: reading path: no file %s", readme, n, m[1]))
+				continue
+			}
+			if generated {
+				continue
+			}
+			actual := strings.Count(string(b), "\n")
+			var claimed int
+			fmt.Sscan(strings.ReplaceAll(m[2], ",", ""), &claimed)
+			if d := actual - claimed; d*4 > claimed || -d*4 > claimed {
+				problems = append(problems, fmt.Sprintf("%s:%d: reading path: %s has %d lines, not %d (update the row)",
+					readme, n, m[1], actual, claimed))
 			}
 		}
 		for _, f := range files {
 			if filepath.Dir(f) == "." && strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !named[f] {
-				problems = append(problems, fmt.Sprintf("%s: %s is not named (every root file is listed there)", book, f))
+				problems = append(problems, fmt.Sprintf("%s: reading path: %s is missing (is it core, or an extra?)", readme, f))
 			}
 		}
 	}
