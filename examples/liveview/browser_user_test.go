@@ -298,9 +298,11 @@ func checkChurn(p page) {
 	p.control("slower")
 	p.control("slower")
 	end := p.memory()
-	p.t.Logf("churn (%s): %d presses in %v; at its start: %v; at its end: %v", p.lang, presses, took, start, end)
+	p.t.Logf("churn (%s): %d presses in %v; at its start: %v; at its end: %v",
+		p.lang, presses, took, start, end)
 	if end.heap > start.heap+max(512<<10, start.heap/4) {
-		p.t.Fatalf("the page's heap grew from %d KB to %d KB in %v of churn", start.heap>>10, end.heap>>10, took)
+		p.t.Fatalf("the page's heap grew from %d KB to %d KB in %v of churn",
+			start.heap>>10, end.heap>>10, took)
 	}
 	if end.elements > start.elements+300 || end.nodes > start.nodes+start.nodes/4+1000 {
 		p.t.Fatalf("the page's DOM grew from %v to %v in %v of churn", start, end, took)
@@ -333,5 +335,6 @@ func checkStaleAndLate(p page, a *app) {
 	p.tb.mu.Lock()
 	p.tb.problems = nil // the one expected
 	p.tb.mu.Unlock()
-	p.t.Logf("the program stopped: the page says so; %d refused reconnections since; an exception 300 ms later was seen", p.tb.setDown(true))
+	p.t.Logf("the program stopped: the page says so; %d refused reconnections since; "+
+		"an exception 300 ms later was seen", p.tb.setDown(true))
 }
