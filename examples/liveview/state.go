@@ -88,7 +88,7 @@ func (a *app) snapshot() state {
 	s := state{Boot: a.boot, Seq: seq}
 	s.Server = a.serverSnapshot(!down)
 	s.Wire = a.wire.snapshot()
-	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}}
+	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}, Popped: []popped{}}
 	if q != nil {
 		s.Queue = q.snapshot()
 	}
