@@ -115,14 +115,14 @@ func BenchmarkDecode(b *testing.B) {
 	type way func(body []byte, newObject func() Object) ([]Object, error)
 	ours := map[string]way{
 		"list": func(body []byte, newObject func() Object) ([]Object, error) {
-			l, err := decodeList(newBodyDecoder(bytes.NewReader(body)), newObject)
+			l, err := decodeList(newBodyDecoder(jsonAnswer(bytes.NewReader(body))), newObject)
 			if err != nil {
 				return nil, err
 			}
 			return l.Items, nil
 		},
 		"watch": func(body []byte, newObject func() Object) ([]Object, error) {
-			dec := newBodyDecoder(bytes.NewReader(body))
+			dec := newBodyDecoder(jsonAnswer(bytes.NewReader(body)))
 			var objs []Object
 			for {
 				ev, err := decodeEvent(dec, newObject)

@@ -21,7 +21,7 @@
 // and MarshalJSON as one-liners that call decodeKeeping and encodeKeeping,
 // which apply the rules with encoding/json, field by field (here). The
 // items of lists and watch events take a faster road to the same objects
-// (newBodyDecoder, restclient.go), which a first reading may skip.
+// (newBodyDecoder, watch.go), which a first reading may skip.
 //
 // client-go counterpart: none. client-go's typed structs (k8s.io/api/core/v1)
 // model every field of their API version and drop members they do not know

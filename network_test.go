@@ -73,7 +73,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	// A raw watch beside the informer's, to see the error a watch meets.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resp, err := c.request(ctx, http.MethodGet, "/api/v1/pods", ListOptions{ResourceVersion: srv.ResourceVersion()}.Query(true), "", nil)
+	resp, err := c.request(ctx, http.MethodGet, "/api/v1/pods", ListOptions{ResourceVersion: srv.ResourceVersion()}.Query(true), "application/json", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

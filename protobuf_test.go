@@ -4,6 +4,8 @@
 // fakeapi/testdata/protobuf/server (realprotobuf_test.go made them: each
 // request asked once for JSON and once for protobuf), for a single object,
 // a Status, list pages, a watch, a streaming list and an expired watch.
+//
+// Reading 3: the real wire (protobuf for the built-in kinds).
 
 package informer
 

@@ -1,6 +1,6 @@
 // reflector_test.go holds the Reflector's edge cases over HTTP against
-// fakeapi: bookmarks, streaming lists and their fallback, the relist
-// versions after 410, and the backoff sequence while the server is down.
+// fakeapi: bookmarks, paged lists across a compaction, the relist versions
+// after 410, and the backoff sequence while the server is down.
 
 package informer
 
@@ -278,4 +278,43 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 		"client-go：Reflector.watch 返回，RunWithContext 退避后重新 list（reflector.go）；")
 	say(t, "internal errors are retried on the watch only if MaxInternalErrorRetryDuration is set (default 0).",
 		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在监视上重试。")
+}
+
+// TestReflectorPagingAcrossACompaction lists in pages of 2 and compacts the
+// server's history after the first page: the continue token expires, and
+// the Reflector makes one full list instead, as client-go's pager does.
+func TestReflectorPagingAcrossACompaction(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	for i := range 5 {
+		createPod(t, s, "default", fmt.Sprint("p", i), nil)
+	}
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	lw.afterList = func(o ListOptions, l *ObjectList) {
+		if o.Continue == "" && l.Continue != "" { // after the first page
+			createPod(t, s, "default", "late", nil)
+			s.Compact(0) // the snapshot of the continue token is gone
+		}
+	}
+	store := newCountingStore()
+	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{WatchListPageSize: 2}))
+	waitFor(t, "the list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	lists, _ := lw.calls()
+	if len(lists) != 3 ||
+		lists[0].ResourceVersion != "0" || lists[0].Limit != 2 ||
+		lists[1].Continue == "" || lists[1].ResourceVersion != "" ||
+		lists[2].Continue != "" || lists[2].Limit != 0 || lists[2].ResourceVersion != "0" {
+		t.Fatalf("requests %+v; want page 1, an expired page 2, then one full list at \"0\"", lists)
+	}
+	n := len(store.ListKeys())
+	if n != 6 {
+		t.Fatalf("store has %d pods, want 6", n)
+	}
+	say(t, "page 1 (resourceVersion=%q, limit=%d); page 2's continue token expires after a compaction;",
+		"第 1 页（resourceVersion=%q，limit=%d）；压缩之后第 2 页的 continue 令牌过期；",
+		lists[0].ResourceVersion, lists[0].Limit)
+	say(t, "then one full list (resourceVersion=%q, limit=%d): the store has %d pods, the late one included",
+		"于是做一次完整 list（resourceVersion=%q，limit=%d）：store 有 %d 个 Pod，包括后来创建的那个",
+		lists[2].ResourceVersion, lists[2].Limit, n)
+	say(t, "client-go's ListPager.list (tools/pager/pager.go) does the same: FullListIfExpired, on by default.",
+		"client-go 的 ListPager.list（tools/pager/pager.go）也这样做：FullListIfExpired，默认开启。")
 }

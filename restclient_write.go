@@ -21,7 +21,6 @@ package informer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -106,18 +105,20 @@ func objectPath(r GroupVersionResource, namespace, name string) string {
 	return resourcePath(r, namespace) + "/" + url.PathEscape(name)
 }
 
-// send makes one request with body (nil for none) encoded as JSON and
-// decodes the object in the answer into newObject's type, or returns the
-// Status of a failure.
+// send makes one request with body (nil for none) and decodes the object in
+// the answer into newObject's type, or returns the Status of a failure. A
+// typed object goes, and comes back, in protobuf, as with client-go's typed
+// clients (restclient_content.go); anything else in JSON.
 func (c *RESTClient) send(ctx context.Context, method, path string, body Object, r GroupVersionResource, newObject func() Object) (Object, error) {
 	var data []byte
+	contentType := ContentTypeJSON
 	if body != nil {
 		var err error
-		if data, err = json.Marshal(body); err != nil {
+		if data, contentType, err = c.encodeBody(withTypeMeta(body), newObject); err != nil {
 			return nil, fmt.Errorf("encoding the %s: %w", r.Resource, err)
 		}
 	}
-	resp, err := c.request(ctx, method, path, nil, "", data)
+	resp, err := c.request(ctx, method, path, nil, c.acceptFor(newObject), contentType, data)
 	if err != nil {
 		return nil, err
 	}
@@ -126,18 +127,21 @@ func (c *RESTClient) send(ctx context.Context, method, path string, body Object,
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s: %w", r.Resource, err)
 	}
-	obj, err := decodeObject(raw, newObject)
-	if err != nil {
+	obj := newObject()
+	if err := decodeAnswer(resp.Header, raw, obj); err != nil {
 		return nil, fmt.Errorf("decoding the %s: %w", r.Resource, err)
 	}
-	return obj, nil
+	return withoutTypeMeta(obj), nil
 }
 
-// decodeObject decodes one object from its bytes, as json.Unmarshal does.
-func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
-	obj := newObject()
-	if err := json.Unmarshal(raw, obj); err != nil {
-		return nil, err
+// withTypeMeta returns a typed object with its kind and apiVersion set, as
+// client-go's encoders take them from the Go type: typed objects come
+// without them (withoutTypeMeta), and a protobuf body must name them.
+func withTypeMeta(obj Object) Object {
+	if p, ok := obj.(*Pod); ok && p.Kind == "" {
+		out := *p
+		out.TypeMeta = TypeMeta{Kind: "Pod", APIVersion: "v1"}
+		return &out
 	}
-	return withoutTypeMeta(obj), nil
+	return obj
 }

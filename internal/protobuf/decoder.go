@@ -86,8 +86,10 @@ func (d *Decoder) fill(n int) bool {
 			d.buf = d.buf[:copy(d.buf, d.buf[d.start:])]
 			d.start = 0
 		}
-		if free := cap(d.buf) - len(d.buf); free < readSize/2 || free < n-len(d.buf) {
-			d.buf = slices.Grow(d.buf, max(readSize, n-len(d.buf), cap(d.buf)))
+		// Grown as the bytes come, never to a length the data only
+		// claims: a bad length must not allocate gigabytes.
+		if cap(d.buf)-len(d.buf) < readSize/2 {
+			d.buf = slices.Grow(d.buf, max(readSize, cap(d.buf))) // at least double
 		}
 		m, err := d.r.Read(d.buf[len(d.buf):cap(d.buf)])
 		d.buf = d.buf[:len(d.buf)+m]

@@ -15,6 +15,7 @@ package protobuf
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/learn-k8s/informer/fakeapi/schema"
@@ -116,15 +117,18 @@ func collect(occ []occurrence, p *msgPlan, b []byte) ([]occurrence, error) {
 }
 
 // sortLevel sorts occ[start:] into Go order, stable, so that the values of
-// a repeated field keep their order. It is an insertion sort: the wire
-// order is field-number order, which is mostly the Go order already.
+// a repeated field keep their order. The wire order is field-number order,
+// which is mostly the Go order already: most levels need one look.
 func sortLevel(occ []occurrence, start int) {
-	for i := start + 1; i < len(occ); i++ {
-		for j := i; j > start && occ[j-1].index > occ[j].index; j-- {
-			occ[j-1], occ[j] = occ[j], occ[j-1]
-		}
+	level := occ[start:]
+	if slices.IsSortedFunc(level, byIndex) {
+		return
 	}
+	slices.SortStableFunc(level, byIndex)
 }
+
+// byIndex orders occurrences by their field's place in the Go order.
+func byIndex(a, b occurrence) int { return a.index - b.index }
 
 // valuesOf returns the occurrences of field index i at the start of occ
 // (sorted by collect), and the rest.
