@@ -170,6 +170,11 @@ func gradeRepo(repo, module string, kit map[string][]byte, kitDir string, labs [
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Println(pick(zh, "grading "+student+" ...", "正在评分 "+student+" ……"))
+	var all []string
+	for _, lab := range labs {
+		all = append(all, labGraders(lab, kit)...)
+	}
+	r.prune(kit, all)
 	if out, err := r.build(context.Background(), tmp); err != nil {
 		return fail(pick(zh, "does not build: ", "无法编译：") + lastLines(strings.Split(out, "\n"), 3))
 	}

@@ -61,9 +61,11 @@ var Labs = []Lab{
 		Tutorial: "004 §3.3; 000 §1, §2.2, §2.4", Minutes: 120, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"", "MetaNamespaceKeyFunc", 1}, {"", "SplitMetaNamespaceKey", 1},
-			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
+			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "Get", 2},
+			{"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
 			{"*threadSafeStore", "updateLocked", 3}, {"*threadSafeStore", "deleteLocked", 3}, {"*threadSafeStore", "Replace", 3},
 			{"", "updateIndices", 4}, {"Index", "addKey", 4}, {"Index", "deleteKey", 4},
+			{"*threadSafeStore", "AddIndexers", 4},
 			{"*threadSafeStore", "Index", 5}, {"*threadSafeStore", "ByIndex", 5}, {"*threadSafeStore", "IndexKeys", 5},
 		},
 		ProjectGraders: []Grader{
@@ -84,7 +86,8 @@ var Labs = []Lab{
 		N: 2, Title: "Delta and the DeltaFIFO", TitleZH: "Delta 与 DeltaFIFO",
 		Tutorial: "004 §2.2, §4.4; 000 §3.1, §3.2, §4.2", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
-			{"*DeltaFIFO", "appendLocked", 1}, {"*DeltaFIFO", "Delete", 2},
+			{"*DeltaFIFO", "appendLocked", 1}, {"", "dedupDeltas", 1}, {"", "isDeletionDup", 1},
+			{"*DeltaFIFO", "Delete", 2},
 			{"*DeltaFIFO", "Pop", 3}, {"*DeltaFIFO", "Replace", 4}, {"*DeltaFIFO", "Resync", 5},
 		},
 		ProjectGraders: []Grader{
@@ -124,7 +127,8 @@ var Labs = []Lab{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90, Pipeline: "deltafifo",
 		Funcs: []Func{
-			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
+			{"*controller", "Run", 1}, {"*controller", "resyncIfDue", 1}, {"*controller", "processLoop", 2},
+			{"", "processDeltas", 3},
 		},
 		ProjectGraders: []Grader{
 			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "导读第 8 步：运行循环弹出 Reflector 排入的内容"},
@@ -152,7 +156,8 @@ var Labs = []Lab{
 		TitleZH:  "client-go 1.37：RealFIFO、原子的 ReplacedAll 与 PopBatch",
 		Tutorial: "000 §2.5, §3.2, §4.2; 004 §4.4 (and docs/client-go-1.37.md)", Minutes: 150, Pipeline: "realfifo",
 		Funcs: []Func{
-			{"*RealFIFO", "replaceAllLocked", 1}, {"*RealFIFO", "Pop", 2}, {"*RealFIFO", "PopBatch", 3},
+			{"*RealFIFO", "replaceAllLocked", 1}, {"*RealFIFO", "waitLocked", 2}, {"*RealFIFO", "Pop", 2},
+			{"*RealFIFO", "whileProcessingLocked", 2}, {"*RealFIFO", "PopBatch", 3},
 			{"*RealFIFO", "batchLenLocked", 3}, {"*RealFIFO", "Resync", 4}, {"", "processReplacedAllInfo", 5},
 		},
 		ProjectGraders: []Grader{
