@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/learn-k8s/informer/fakeapi"
 )
 
 // lab05Run runs inf until the test ends and waits for it to sync.
@@ -213,6 +215,69 @@ func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			labFailf(t, 5, 2, "after addCh was closed: expected pop to close nextCh and both goroutines to end", "addCh 关闭之后：期望 pop 关闭 nextCh，两个 goroutine 都结束")
 			return
+		}
+	}
+}
+
+// TestLab05HandlersJoinWhileEventsFlow adds five handlers while pods are
+// being created: each must hear every pod exactly once, as an add of the
+// cache (initial) or as a new add, and the processor's listeners must be
+// read and written under its lock (go run ./labs test runs with -race).
+func TestLab05HandlersJoinWhileEventsFlow(t *testing.T) {
+	defer labStart(t, 5)()
+	s := labServer(t)
+	inf := NewSharedIndexInformer(labPodsLW(t, s, "default"), &Pod{}, 0, Indexers{})
+	if !lab05Run(t, inf) {
+		labFailf(t, 5, 1, "the informer did not sync within 5 s", "informer 5 秒内没有完成同步")
+		return
+	}
+	const pods = 40
+	created := make(chan error, 1)
+	go func() {
+		for i := range pods {
+			obj := map[string]any{"apiVersion": "v1", "kind": "Pod",
+				"metadata": map[string]any{"name": fmt.Sprint("p", i), "namespace": "default"},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "main", "image": "nginx"}}}}
+			if _, err := s.Create(fakeapi.Pods, "default", obj); err != nil {
+				created <- err
+				return
+			}
+		}
+		created <- nil
+	}()
+	var late []*lab04Heard
+	for range 5 {
+		h := &lab04Heard{}
+		var err error
+		labWithin(t, 5, 4, "AddEventHandler while events flow", func() { _, err = inf.AddEventHandler(h.handler()) })
+		if err != nil {
+			labFailf(t, 5, 4, "AddEventHandler after Run: expected no error, got %v", "Run 之后 AddEventHandler：期望没有错误，实际 %v", err)
+			return
+		}
+		late = append(late, h)
+	}
+	var err error
+	labWithin(t, 5, 4, "creating the pods", func() { err = <-created })
+	if err != nil {
+		t.Fatalf("fakeapi: %v", err)
+	}
+	for i, h := range late {
+		if !labWaitFor(func() bool { return len(h.get()) >= pods }) {
+			labFailf(t, 5, 4, "handler %d, added while pods were created: expected %d adds, heard %d",
+				"创建 Pod 期间加入的处理器 %d：期望 %d 个 add，实际 %d 个", i+1, pods, len(h.get()))
+			return
+		}
+		seen := map[string]int{}
+		for _, l := range h.get() {
+			name, _, _ := strings.Cut(strings.TrimPrefix(l, "add default/"), "@")
+			seen[name]++
+		}
+		for p := range pods {
+			if n := seen[fmt.Sprint("p", p)]; n != 1 {
+				labFailf(t, 5, 4, "handler %d, added while pods were created: expected p%d once, heard it %d times (%v)",
+					"创建 Pod 期间加入的处理器 %d：期望 p%d 恰好一次，实际 %d 次（%v）", i+1, p, n, h.get())
+				return
+			}
 		}
 	}
 }
