@@ -51,11 +51,7 @@ func cmdLeakCheck(args []string) error {
 	if len(args) != 1 {
 		return errors.New("leak-check: give the student repository, e.g. go run ./labs leak-check /tmp/course")
 	}
-	root, err := projectRoot()
-	if err != nil {
-		return err
-	}
-	solved, err := buildTree(root, len(Labs)+1)
+	solved, err := solvedTree()
 	if err != nil {
 		return err
 	}
@@ -74,6 +70,16 @@ func cmdLeakCheck(args []string) error {
 	fmt.Printf("%s: no function body equals or nearly copies the reference of any of the %d lab functions (%d bodies compared)\n",
 		args[0], len(refs), len(bodies))
 	return nil
+}
+
+// solvedTree returns the files of the solved tree of the project the
+// working directory is in: every lab's reference in place.
+func solvedTree() (map[string][]byte, error) {
+	root, err := projectRoot()
+	if err != nil {
+		return nil, err
+	}
+	return buildTree(root, len(Labs)+1)
 }
 
 // referenceBodies returns the bodies of the labs' functions in the solved

@@ -136,7 +136,7 @@ var Labs = []Lab{
 	},
 	{
 		N: 5, Title: "the SharedIndexInformer: processor, one buffer per handler, late joiners",
-		TitleZH:  "SharedIndexInformer：processor、每个处理器一个缓冲区、后加入的处理器",
+		TitleZH:  "SharedIndexInformer：processor、每个事件处理器一个缓冲区、后加入的事件处理器",
 		Tutorial: "004 §2.1, §2.3, §4.3", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*sharedProcessor", "addListener", 1}, {"*sharedProcessor", "distribute", 1},
@@ -146,9 +146,9 @@ var Labs = []Lab{
 		// The project's other handler tests wait 10 s each for what a stub
 		// never delivers; the graders above cover the same rules.
 		ProjectGraders: []Grader{
-			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的处理器"},
-			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的处理器"},
-			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按处理器的重新同步"},
+			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的事件处理器"},
+			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的事件处理器"},
+			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按事件处理器的重新同步"},
 		},
 	},
 	{
@@ -166,7 +166,7 @@ var Labs = []Lab{
 			{"TestRealFIFOResync", 4, "Resync: one SyncAll when atomic", "Resync：原子模式下一个 SyncAll"},
 			{"TestRealFIFOPopBatchRules", 3, "where PopBatch cuts a batch", "PopBatch 在哪里切分批次"},
 			{"TestRealFIFOCloseDrainsThenFails", 2, "a closed RealFIFO drains, then fails", "关闭的 RealFIFO 先取完，然后报错"},
-			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知处理器"},
+			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知事件处理器"},
 			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "导读第 3 步：RealFIFO"},
 		},
 	},
