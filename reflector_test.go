@@ -78,7 +78,7 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 	waitFor(t, "the watch", func() bool { return lw.watchCount() > 0 })
 	if !lw.lastWatch().AllowWatchBookmarks {
 		sayFailure(t, "the Reflector watches without allowWatchBookmarks=true, so the server sends it no bookmarks:",
-			"Reflector 监视时没有带 allowWatchBookmarks=true，服务器就不给它发书签：")
+			"Reflector 在 watch 时没有带 allowWatchBookmarks=true，服务器就不给它发书签：")
 		sayFailure(t, "while only other namespaces change, its version stays at %s however far the server moves",
 			"只有别的命名空间在变化时，不管服务器的版本走了多远，它记下的版本都停在 %s", before)
 		t.FailNow()
@@ -137,7 +137,7 @@ func TestReflectorRelistVersions(t *testing.T) {
 		t.Fatalf("list versions %q; want \"0\", the last seen %q, then \"\"", versions, last)
 	}
 	say(t, "Lists asked for resourceVersion %q: \"0\" first, the last seen after the watch's 410, \"\" after that list's 410.",
-		"各次列表请求的 resourceVersion 是 %q：先是 \"0\"，监视得到 410 后用最后见到的版本，那次 list 也 410 后用 \"\"。",
+		"各次 list 请求的 resourceVersion 是 %q：先是 \"0\"，watch 得到 410 后用最后见到的版本，那次 list 也 410 后用 \"\"。",
 		versions)
 	say(t, "client-go's Reflector does the same (relistResourceVersion in reflector.go).",
 		"client-go 的 Reflector 也是这样（reflector.go 里的 relistResourceVersion）。")
@@ -261,7 +261,7 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 		t.Fatalf("relist from %q, want the last version seen %q", lists[1].ResourceVersion, last)
 	}
 	say(t, "an ERROR event with code 500 (not 410) ends the watch; after the backoff the Reflector lists from %q",
-		"一个 code 500（不是 410）的 ERROR 事件结束监视；退避之后 Reflector 从资源版本 %q 重新 list", last)
+		"一个 code 500（不是 410）的 ERROR 事件结束 watch；退避之后 Reflector 从资源版本 %q 重新 list", last)
 
 	// A watch request refused with 500 also ends the cycle: relist.
 	waitFor(t, "the second watch", func() bool { return lw.watchCount() == 2 })
@@ -273,11 +273,11 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	stepBackoff(t, clock)
 	waitFor(t, "the relist after the refused watch", func() bool { return lw.listCount() == 3 })
 	say(t, "a watch request refused with 500 ends the cycle too: %d lists, %d watches so far",
-		"以 500 拒绝的监视请求同样结束这一轮：到此 %d 次 list，%d 次监视", lw.listCount(), lw.watchCount())
+		"以 500 拒绝的 watch 请求同样结束这一轮：到此 %d 次 list，%d 次 watch", lw.listCount(), lw.watchCount())
 	say(t, "client-go: Reflector.watch returns, RunWithContext relists after the backoff (reflector.go);",
 		"client-go：Reflector.watch 返回，RunWithContext 退避后重新 list（reflector.go）；")
 	say(t, "internal errors are retried on the watch only if MaxInternalErrorRetryDuration is set (default 0).",
-		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在监视上重试。")
+		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在 watch 上重试。")
 }
 
 // TestReflectorPagingAcrossACompaction lists in pages of 2 and compacts the

@@ -43,10 +43,10 @@ func TestReflectorStreamingList(t *testing.T) {
 		t.Fatalf("the initial objects must reach the store in one Replace, not as %d adds", adds)
 	}
 	say(t, "UseWatchList with pods a, b: %d lists, %d watch (sendInitialEvents=%v, resourceVersionMatch=%s, bookmarks=%v)",
-		"UseWatchList，Pod a、b：%d 次 list，%d 次监视（sendInitialEvents=%v，resourceVersionMatch=%s，书签=%v）",
+		"UseWatchList，Pod a、b：%d 次 list，%d 次 watch（sendInitialEvents=%v，resourceVersionMatch=%s，书签=%v）",
 		len(lists), len(watches), *w.SendInitialEvents, w.ResourceVersionMatch, w.AllowWatchBookmarks)
 	say(t, "a and b reached the store in %d Replace; c then came as %d Add on the same watch",
-		"a 和 b 通过 %d 次 Replace 进入 store；之后 c 在同一个监视上作为 %d 次 Add 到达", replaces, adds)
+		"a 和 b 通过 %d 次 Replace 进入 store；之后 c 在同一个 watch 上作为 %d 次 Add 到达", replaces, adds)
 	say(t, "client-go's Reflector.watchList (reflector.go) streams the initial list, then Replaces the store once.",
 		"client-go 的 Reflector.watchList（reflector.go）以流式取得初始列表，然后一次 Replace 整个 store。")
 }
@@ -69,7 +69,7 @@ func TestReflectorStreamingListFallsBackToList(t *testing.T) {
 		t.Fatalf("lists %d, last watch %+v", len(lists), lw.lastWatch())
 	}
 	say(t, "the server refuses sendInitialEvents with 400: the Reflector made %d list, then a plain watch from %q",
-		"服务器以 400 拒绝 sendInitialEvents：Reflector 做了 %d 次 list，然后从 %q 开始普通的监视",
+		"服务器以 400 拒绝 sendInitialEvents：Reflector 做了 %d 次 list，然后从 %q 开始普通的 watch",
 		len(lists), lw.lastWatch().ResourceVersion)
 	say(t, "client-go's ListAndWatchWithContext (reflector.go) falls back to a list when watchList fails.",
 		"client-go 的 ListAndWatchWithContext（reflector.go）在 watchList 失败时退回到 list。")

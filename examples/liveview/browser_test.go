@@ -103,12 +103,14 @@ func startChromium(t *testing.T, bin string) *cdp {
 // scenes restart the informer often) and backoffs ten times shorter (the
 // missed deletion keeps the server down a while). addr is where it listens.
 func testConfig(addr string) config {
-	return config{Addr: addr, BookmarkInterval: 10 * time.Second, Pods: 3, SlowDelay: 200 * time.Millisecond, BackoffScale: 0.1}
+	return config{Addr: addr, BookmarkInterval: 10 * time.Second, Pods: 3,
+		SlowDelay: 200 * time.Millisecond, BackoffScale: 0.1}
 }
 
 func TestBrowserLiveView(t *testing.T) {
 	if os.Getenv("LIVEVIEW_BROWSER") == "" {
-		t.Skip("the browser test takes minutes: it runs when asked, LIVEVIEW_BROWSER=1 go test -v -run Browser ./examples/liveview (bash .ci/run does)")
+		t.Skip("the browser test takes minutes: it runs when asked, " +
+			"LIVEVIEW_BROWSER=1 go test -v -run Browser ./examples/liveview (bash .ci/run does)")
 	}
 	bin := findChromium()
 	if bin == "" {

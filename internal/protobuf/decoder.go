@@ -68,6 +68,7 @@ type Decoder struct {
 	err    error // what the body's Read returned last, once not nil
 	used   int   // bytes used so far, to check the length of a list
 	w      writer
+	shared sharedStrings // the strings of the objects made so far
 }
 
 // NewDecoder returns a decoder over r.

@@ -68,3 +68,28 @@ func fuzzOne(data []byte) error {
 	}
 	return nil
 }
+
+// FuzzScanRawJSON checks that scanRawJSON says valid exactly when
+// json.Valid does, and plain only when compacting and HTML escaping leave
+// the text as it is.
+func FuzzScanRawJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`, ` [1, 2.5e-3, -0]`,
+		`{"a":"<b>"}`, `"\u2028"`, `{"k":"v" }`, `{"a":}`, `01`, `"\ud800"`, "\"\xff\"", `[true,false,null]`, `{"a":1,}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		valid, plain := scanRawJSON(raw)
+		if valid != json.Valid(raw) {
+			t.Fatalf("scanRawJSON(%q) valid=%v, json.Valid says %v", raw, valid, !valid)
+		}
+		if !valid || !plain {
+			return
+		}
+		var compact, escaped bytes.Buffer
+		_ = json.Compact(&compact, raw)
+		json.HTMLEscape(&escaped, compact.Bytes())
+		if !bytes.Equal(escaped.Bytes(), raw) {
+			t.Fatalf("scanRawJSON(%q) says plain, but encoding/json writes %q", raw, escaped.Bytes())
+		}
+	})
+}

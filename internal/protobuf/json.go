@@ -32,6 +32,7 @@ import (
 // safe for concurrent use.
 type writer struct {
 	occ     []occurrence // the levels being read, innermost last (plan.go)
+	runs    []run        // where each field's values are in occ, per level
 	entries []mapEntry   // the maps being written, innermost last
 	raw     []byte       // the members typed.go keeps raw, innermost level last
 }
@@ -54,20 +55,17 @@ func (w *writer) appendMessage(dst []byte, p *msgPlan, values []occurrence, dept
 // appendMembers appends the members of message p to an object being
 // written, each after a comma unless it is the first.
 func (w *writer) appendMembers(dst []byte, p *msgPlan, values []occurrence, depth int) ([]byte, error) {
-	start := len(w.occ)
-	defer func() { w.occ = w.occ[:start] }()
-	var err error
-	for _, v := range values {
-		if w.occ, err = collect(w.occ, p, v.f.b); err != nil {
-			return dst, err
-		}
+	occStart, runStart := len(w.occ), len(w.runs)
+	defer w.closeLevel(occStart, runStart)
+	lv, err := w.openLevel(p, values)
+	if err != nil {
+		return dst, err
 	}
-	sortLevel(w.occ, start)
-	level := w.occ[start:]
 	for i := range p.fields {
-		var fieldValues []occurrence
-		fieldValues, level = valuesOf(level, i)
-		if dst, err = w.appendField(dst, p, i, fieldValues, depth); err != nil {
+		if lv.skips(p, i) {
+			continue
+		}
+		if dst, err = w.appendField(dst, p, i, lv.values(i), depth); err != nil {
 			return dst, err
 		}
 	}
@@ -80,34 +78,38 @@ func (w *writer) appendMembers(dst []byte, p *msgPlan, values []occurrence, dept
 func (w *writer) appendField(dst []byte, p *msgPlan, i int, values []occurrence, depth int) ([]byte, error) {
 	f := p.fields[i]
 	sub := p.subs[i]
-	if f.Inline {
+	info := &p.infos[i]
+	if info.shape == shapeInline {
 		if sub == nil {
 			return dst, fmt.Errorf("protobuf: %s.%s: embedded message %s is not in the schema", p.msg.Name, f.Name, f.Type)
 		}
 		return w.appendMembers(dst, sub, values, depth+1)
 	}
-	written, null := presence(f, sub, values)
+	written, null := presence(f, info.shape, sub, values)
 	if !written {
 		return dst, nil
 	}
-	dst = appendKey(dst, f.JSON)
+	if dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, info.key...)
 	if null {
 		return append(dst, "null"...), nil
 	}
 	return w.appendValue(dst, f, sub, values, depth)
 }
 
-// presence says whether encoding/json writes the member of field f, whose
-// values are given, and whether it writes it as null.
-func presence(f *schemaField, sub *msgPlan, values []occurrence) (written, null bool) {
+// presence says whether encoding/json writes the member of field f, of
+// shape s, whose values are given, and whether it writes it as null.
+func presence(f *schemaField, s shape, sub *msgPlan, values []occurrence) (written, null bool) {
 	absent := len(values) == 0
-	switch {
-	case f.Type == "map" || f.Repeated || f.Ptr:
+	switch s {
+	case shapeMap, shapeList, shapePointer:
 		// A nil map, slice or pointer; on the wire, a non-empty one.
 		return !absent || !f.OmitEmpty, absent
-	case sub != nil: // a struct: omitempty never leaves it out, omitzero does
+	case shapeMessage: // a struct: omitempty never leaves it out, omitzero does
 		return !(f.OmitZero && zeroMessage(sub, values)), false
-	case f.Type == "bytes": // a []byte: nil when absent, empty when sent empty
+	case shapeBytes: // a []byte: nil when absent, empty when sent empty
 		if absent {
 			return !f.OmitEmpty, true
 		}

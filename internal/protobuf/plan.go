@@ -1,11 +1,12 @@
 // plan.go turns the schema's messages (fakeapi/schema) into plans the
 // decoder follows: each message's fields in the order encoding/json writes
 // them (the order of the Go struct's fields), found by field number in one
-// step, each with the plan of its own message. A message's fields arrive
-// on the wire in field-number order, which is not always the Go order
-// (PodSpec's initContainers, field 20, is written before containers, field
-// 2), so a level is read in two steps: its fields are collected
-// (collect), then visited in Go order, the values of each field together.
+// step, each with the plan of its own message and what JSON makes of it. A
+// message's fields arrive on the wire in field-number order, which is not
+// always the Go order (PodSpec's initContainers, field 20, is written
+// before containers, field 2), so a level is read in two steps: its fields
+// are collected (openLevel), then visited in Go order, the values of each
+// field together.
 //
 // client-go counterpart: none; the generated code of k8s.io/api knows each
 // message's fields at compile time.
@@ -31,7 +32,34 @@ type msgPlan struct {
 	// byNumber maps a field number to its index in fields, +1 (0: a field
 	// this schema does not know, which is skipped, as client-go skips it).
 	byNumber []int32
-	subs     []*msgPlan // per field: the plan of its message, or of its map's value; nil for scalars
+	subs     []*msgPlan  // per field: the plan of its message, or of its map's value; nil for scalars
+	infos    []fieldInfo // per field: what the wire and JSON make of it
+}
+
+// shape is what JSON makes of a field's Go type.
+type shape uint8
+
+const (
+	shapeScalar  shape = iota // a string, number or bool
+	shapeBytes                // a []byte: base64, null when nil
+	shapeMessage              // a struct held by value
+	shapeList                 // a slice: null when nil
+	shapeMap                  // a map: null when nil
+	shapePointer              // a pointer: null when nil
+	shapeInline               // an embedded struct: its members in the outer object
+)
+
+// fieldInfo is what the decoder needs to know of a field at every value,
+// worked out once.
+type fieldInfo struct {
+	shape shape
+	wire  int // the wire type of one value
+	// packable: a repeated number, which may come packed (wire type 2).
+	packable bool
+	// absentLeftOut: JSON has no member for the field when the wire has no
+	// value for it (omitempty, or omitzero on a struct), so a level skips it.
+	absentLeftOut bool
+	key           []byte // `"name":`, the member's name written out
 }
 
 // plans are every message's plan, by full name, built once.
@@ -50,15 +78,45 @@ var plans = sync.OnceValue(func() map[string]*msgPlan {
 	}
 	for _, p := range out {
 		p.subs = make([]*msgPlan, len(p.fields))
+		p.infos = make([]fieldInfo, len(p.fields))
 		for i, f := range p.fields {
 			p.subs[i] = out[f.Type]
 			if f.Type == "map" {
 				p.subs[i] = out[f.MapValue]
 			}
+			p.infos[i] = infoOf(f, p.subs[i])
 		}
 	}
 	return out
 })
+
+// infoOf works out a field's fieldInfo.
+func infoOf(f *schemaField, sub *msgPlan) fieldInfo {
+	info := fieldInfo{wire: wireTypeOf(f.Type), key: append(appendString(nil, []byte(f.JSON)), ':')}
+	switch {
+	case f.Inline:
+		info.shape = shapeInline
+	case f.Type == "map":
+		info.shape, info.wire = shapeMap, wireBytes
+	case f.Repeated:
+		info.shape = shapeList
+		info.packable = info.wire != wireBytes
+	case f.Ptr:
+		info.shape = shapePointer
+	case sub != nil:
+		info.shape = shapeMessage
+	case f.Type == "bytes":
+		info.shape = shapeBytes
+	}
+	switch info.shape {
+	case shapeMessage:
+		info.absentLeftOut = f.OmitZero
+	case shapeInline:
+	default:
+		info.absentLeftOut = f.OmitEmpty
+	}
+	return info
+}
 
 // planOf returns the plan of the message named name.
 func planOf(name string) (*msgPlan, error) {
@@ -87,55 +145,80 @@ type occurrence struct {
 // recurse without end.
 const maxDepth = 64
 
-// collect appends to occ the fields of message bytes b (a level of p), each
-// with its index in p.fields, skipping the fields p does not know. A level
-// may come in several parts (a message field given twice is merged, as
-// protobuf merges it); sortLevel then puts the level in Go order. The
-// caller truncates occ back when done with the level.
-func collect(occ []occurrence, p *msgPlan, b []byte) ([]occurrence, error) {
-	for len(b) > 0 {
-		f, rest, err := nextField(b)
-		if err != nil {
-			return occ, err
-		}
-		b = rest
-		i := p.index(f.num)
-		if i < 0 {
-			continue
-		}
-		sf := p.fields[i]
-		want := wireTypeOf(sf.Type)
-		if sf.Type == "map" {
-			want = wireBytes
-		}
-		if f.wt != want && !(sf.Repeated && f.wt == wireBytes && want != wireBytes) {
-			return occ, fmt.Errorf("protobuf: %s.%s: wire type %d, want %d", p.msg.Name, sf.Name, f.wt, want)
-		}
-		occ = append(occ, occurrence{index: i, f: f})
-	}
-	return occ, nil
+// run is where one field's values are in a level: occ[start:start+n].
+type run struct{ start, n int32 }
+
+// level is one message being read: its fields as collected from the wire,
+// and for each field of its plan, where its values are.
+type level struct {
+	occ  []occurrence
+	runs []run
 }
 
-// sortLevel sorts occ[start:] into Go order, stable, so that the values of
-// a repeated field keep their order. The wire order is field-number order,
-// which is mostly the Go order already: most levels need one look.
-func sortLevel(occ []occurrence, start int) {
-	level := occ[start:]
-	if slices.IsSortedFunc(level, byIndex) {
-		return
-	}
-	slices.SortStableFunc(level, byIndex)
+// values returns the values of field index i, in the order they came.
+func (lv level) values(i int) []occurrence {
+	r := lv.runs[i]
+	return lv.occ[r.start : r.start+r.n]
 }
 
-// byIndex orders occurrences by their field's place in the Go order.
-func byIndex(a, b occurrence) int { return a.index - b.index }
+// skips reports whether field i of p needs no work at this level: it has
+// no value and JSON then writes no member for it.
+func (lv level) skips(p *msgPlan, i int) bool {
+	return lv.runs[i].n == 0 && p.infos[i].absentLeftOut
+}
 
-// valuesOf returns the occurrences of field index i at the start of occ
-// (sorted by collect), and the rest.
-func valuesOf(occ []occurrence, i int) (values, rest []occurrence) {
-	n := 0
-	for n < len(occ) && occ[n].index == i {
-		n++
+// openLevel collects the fields of message p, given as the values of one
+// field (several are merged, as protobuf merges them), skipping the fields
+// p does not know. Its slices live on w's stacks until closeLevel.
+func (w *writer) openLevel(p *msgPlan, values []occurrence) (level, error) {
+	occStart := len(w.occ)
+	runStart := len(w.runs)
+	w.runs = slices.Grow(w.runs, len(p.fields))[:runStart+len(p.fields)]
+	runs := w.runs[runStart:]
+	clear(runs)
+	grouped := true // each field's values are next to each other
+	last := -1
+	for _, v := range values {
+		for b := v.f.b; len(b) > 0; {
+			f, rest, err := nextField(b)
+			if err != nil {
+				return level{}, err
+			}
+			b = rest
+			i := p.index(f.num)
+			if i < 0 {
+				continue
+			}
+			if info := &p.infos[i]; f.wt != info.wire && !(info.packable && f.wt == wireBytes) {
+				return level{}, fmt.Errorf("protobuf: %s.%s: wire type %d, want %d", p.msg.Name, p.fields[i].Name, f.wt, info.wire)
+			}
+			if r := &runs[i]; r.n == 0 {
+				r.start = int32(len(w.occ) - occStart)
+			} else if last != i {
+				grouped = false
+			}
+			runs[i].n++
+			last = i
+			w.occ = append(w.occ, occurrence{index: i, f: f})
+		}
 	}
-	return occ[:n], occ[n:]
+	lv := level{occ: w.occ[occStart:], runs: runs}
+	if !grouped { // a field given in two places: bring its values together
+		slices.SortStableFunc(lv.occ, func(a, b occurrence) int { return a.index - b.index })
+		clear(runs)
+		for j, o := range lv.occ {
+			if runs[o.index].n == 0 {
+				runs[o.index].start = int32(j)
+			}
+			runs[o.index].n++
+		}
+	}
+	return lv, nil
+}
+
+// closeLevel gives back the stack space of lv and of every level opened
+// after it.
+func (w *writer) closeLevel(occStart, runStart int) {
+	w.occ = w.occ[:occStart]
+	w.runs = w.runs[:runStart]
 }

@@ -214,10 +214,23 @@ func isInt(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Int64
 }
 
-// keepsUnknown reports whether struct type t keeps its unmodelled members.
+// keepsUnknown reports whether struct type t keeps its unmodelled members,
+// asked once per type.
 func keepsUnknown(t reflect.Type, unknown func(any) *[]byte) bool {
-	return unknown != nil && unknown(reflect.New(t).Interface()) != nil
+	if unknown == nil {
+		return false
+	}
+	if keeps, ok := keepsUnknownCache.Load(t); ok {
+		return keeps.(bool)
+	}
+	keeps := unknown(reflect.New(t).Interface()) != nil
+	keepsUnknownCache.Store(t, keeps)
+	return keeps
 }
+
+// keepsUnknownCache caches keepsUnknown (reflect.Type → bool). The
+// answer is the Layout's, which must answer by the type alone.
+var keepsUnknownCache sync.Map
 
 // typeMeta is an object's kind and apiVersion, from its envelope.
 type typeMeta struct{ apiVersion, kind string }
@@ -232,9 +245,10 @@ func (d *Decoder) decodeStruct(tp *typedPlan, values []occurrence, v reflect.Val
 	w := &d.w
 	rawStart := len(w.raw)
 	occStart := len(w.occ)
+	runStart := len(w.runs)
 	defer func() {
 		w.raw = w.raw[:rawStart]
-		w.occ = w.occ[:occStart]
+		w.closeLevel(occStart, runStart)
 	}()
 	if tp.whole {
 		return d.decodeWhole(tp, values, v, tm, depth)
@@ -243,17 +257,15 @@ func (d *Decoder) decodeStruct(tp *typedPlan, values []occurrence, v reflect.Val
 	if tm != nil {
 		d.setTypeMeta(tp, tm, v, false)
 	}
-	var err error
-	for _, val := range values {
-		if w.occ, err = collect(w.occ, tp.mp, val.f.b); err != nil {
-			return err
-		}
+	lv, err := w.openLevel(tp.mp, values)
+	if err != nil {
+		return err
 	}
-	sortLevel(w.occ, occStart)
-	level := w.occ[occStart:]
 	for i := range tp.fields {
-		var fieldValues []occurrence
-		fieldValues, level = valuesOf(level, i)
+		if lv.skips(tp.mp, i) {
+			continue
+		}
+		fieldValues := lv.values(i)
 		typed := false
 		if tp.fields[i].set != setRaw {
 			if typed, err = d.setField(tp, i, fieldValues, v, depth); err != nil {
@@ -318,7 +330,7 @@ func (d *Decoder) setField(tp *typedPlan, i int, values []occurrence, v reflect.
 	tf := &tp.fields[i]
 	f := tp.mp.fields[i]
 	sub := tp.mp.subs[i]
-	written, null := presence(f, sub, values)
+	written, null := presence(f, tp.mp.infos[i].shape, sub, values)
 	if !written || null {
 		return false, nil
 	}
@@ -332,7 +344,7 @@ func (d *Decoder) setField(tp *typedPlan, i int, values []occurrence, v reflect.
 		if len(last.b) == 0 {
 			return false, nil
 		}
-		fv.SetString(string(last.b))
+		fv.SetString(d.shared.str(last.b))
 	case setBool:
 		if last.u == 0 {
 			return false, nil
@@ -351,7 +363,7 @@ func (d *Decoder) setField(tp *typedPlan, i int, values []occurrence, v reflect.
 		p := reflect.New(fv.Type().Elem())
 		switch e := p.Elem(); e.Kind() {
 		case reflect.String:
-			e.SetString(string(last.b))
+			e.SetString(d.shared.str(last.b))
 		case reflect.Bool:
 			e.SetBool(last.u != 0)
 		default:
@@ -381,7 +393,7 @@ func (d *Decoder) setField(tp *typedPlan, i int, values []occurrence, v reflect.
 	case setStrings:
 		list := make([]string, len(values))
 		for j, val := range values {
-			list[j] = string(val.f.b)
+			list[j] = d.shared.str(val.f.b)
 		}
 		fv.Set(reflect.ValueOf(list))
 	case setStringMap:
@@ -454,7 +466,7 @@ func (d *Decoder) stringMap(f *schemaField, sub *msgPlan, values []occurrence) (
 			}
 			value = q
 		}
-		m[string(key)] = string(value)
+		m[d.shared.str(key)] = d.shared.str(value)
 	}
 	return m, nil
 }

@@ -55,6 +55,18 @@ func uvarint(b []byte) (v uint64, n int) {
 
 // nextField reads the field at the start of b and returns it with the rest.
 func nextField(b []byte) (field, []byte, error) {
+	// Most fields of an object have a one-byte tag and a one-byte length
+	// or value: read those directly.
+	if len(b) >= 3 && b[0] < 0x80 && b[1] < 0x80 && b[0]>>3 != 0 {
+		switch b[0] & 7 {
+		case wireVarint:
+			return field{num: int(b[0] >> 3), wt: wireVarint, u: uint64(b[1])}, b[2:], nil
+		case wireBytes:
+			if l := int(b[1]); l <= len(b)-2 {
+				return field{num: int(b[0] >> 3), wt: wireBytes, b: b[2 : 2+l]}, b[2+l:], nil
+			}
+		}
+	}
 	tag, n := uvarint(b)
 	if n <= 0 {
 		return field{}, nil, errTruncated
