@@ -32,7 +32,7 @@ func send(c *RESTClient, method, path, contentType string, body any) (map[string
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.request(context.Background(), method, path, nil, contentType, data)
+	resp, err := c.request(context.Background(), method, path, nil, "application/json", contentType, data)
 	if err != nil {
 		return nil, err
 	}

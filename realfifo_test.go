@@ -335,7 +335,7 @@ func TestStep03RealFIFO(t *testing.T) {
 	say(t, "The cache holds a, b, c, e. Then: a changes, b changes, a changes again, c is deleted;",
 		"缓存里有 a、b、c、e。接着：a 变了，b 变了，a 又变了，c 被删除；")
 	say(t, "the watch drops, e is deleted meanwhile, d is created, and the Reflector relists.",
-		"监视断开，期间 e 被删除、d 被创建，Reflector 重新 list。")
+		"watch 断开，期间 e 被删除、d 被创建，Reflector 重新 list。")
 	say(t, "The same history goes into both queues, drained as an informer drains each (informer.go):",
 		"同一段历史分别送进两个队列，再像 informer 那样（informer.go）处理弹出的内容：")
 	say(t, "the DeltaFIFO with Pop; the RealFIFO with PopBatch (gate InOrderInformersBatchProcess, on).",
@@ -404,7 +404,7 @@ func TestStep03RealFIFO(t *testing.T) {
 	say(t, "The DeltaFIFO's cache once held d and e together, a state the server never had:",
 		"DeltaFIFO 的缓存一度同时有 d 和 e，服务器上从来没有过这种状态：")
 	say(t, "a half-applied relist. The RealFIFO's cache goes from the watch's state to the list's at once.",
-		"重新 list 只应用了一半。RealFIFO 的缓存从监视的状态一步跳到列表的状态。")
+		"重新 list 只应用了一半。RealFIFO 的缓存从 watch 的状态一步跳到列表的状态。")
 	say(t, "That is why client-go moved: events in the order they happened, across keys; an atomic relist;",
 		"这就是 client-go 换队列的原因：跨键保持事件发生的顺序；重新 list 是原子的；")
 	say(t, "and a queue that no longer reads the cache, so the Reflector need not wait for the handlers.",
@@ -436,7 +436,7 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 		popped, err := realFIFO.Pop(func(any, bool) error { return nil })
 		if errors.Is(err, ErrFIFOClosed) {
 			sayFailure(t, "no bookmark at the server's version %s in 10 s: does the watch ask for them (allowWatchBookmarks)?",
-				"10 秒内没有收到服务器版本 %s 的书签：监视请求书签了吗（allowWatchBookmarks）？", s.ResourceVersion())
+				"10 秒内没有收到服务器版本 %s 的书签：watch 请求书签了吗（allowWatchBookmarks）？", s.ResourceVersion())
 			t.FailNow()
 		}
 		must(t, err)

@@ -54,7 +54,7 @@ func logWarnings(t *testing.T) *lockedBuffer {
 func TestReflectorStopIsQuiet(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		for _, moment := range []stopMoment{
-			{"first request", "第一个请求"}, {"re-watch", "重新监视"}, {"open watch", "监视打开"},
+			{"first request", "第一个请求"}, {"re-watch", "重新 watch"}, {"open watch", "watch 已打开"},
 		} {
 			name := moment.en + map[bool]string{false: ", list then watch", true: ", streaming list"}[streaming]
 			t.Run(name, func(t *testing.T) { stopReflectorAt(t, streaming, moment) })

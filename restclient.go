@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -195,6 +196,11 @@ type RESTConfig struct {
 	HTTP2PingTimeout     time.Duration
 	// DisableHTTP2 keeps to HTTP/1.1.
 	DisableHTTP2 bool
+	// ContentType is the wire format asked for: "" (the default) asks for
+	// Kubernetes protobuf first for the built-in kinds, as client-go's typed
+	// clientset does, and JSON for the rest; ContentTypeJSON asks for JSON
+	// everywhere, as the first reading does (restclient_content.go).
+	ContentType string
 	// End of reading 3.
 }
 
@@ -215,6 +221,13 @@ type RESTClient struct {
 	token string
 	// client has no Timeout: a watch lasts minutes; contexts end requests.
 	client *http.Client
+	// Reading 3: content negotiation (restclient_content.go).
+	// contentType is RESTConfig.ContentType.
+	contentType string
+	// notAcceptable is set once the server refused protobuf with a 406:
+	// from then on every request asks for JSON.
+	notAcceptable atomic.Bool
+	// End of reading 3.
 }
 
 // NewRESTClient checks cfg and returns a client for it.
@@ -231,6 +244,11 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 		return nil, err
 	}
 	c.client.Transport = transport
+	if cfg.ContentType != "" && cfg.ContentType != ContentTypeJSON && cfg.ContentType != ContentTypeProtobuf {
+		return nil, fmt.Errorf("rest config: content type %q must be %q, %q or empty",
+			cfg.ContentType, ContentTypeJSON, ContentTypeProtobuf)
+	}
+	c.contentType = cfg.ContentType
 	// End of reading 3.
 	return c, nil
 }
@@ -292,11 +310,11 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 	return p + "/" + r.Resource
 }
 
-// request sends one request with body (nil for none) of contentType (""
-// is JSON), and returns a 2xx response for the caller to read and close.
-// Any other answer is an error: a *StatusError, from the server's Status
-// when it sent one.
-func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, contentType string,
+// request sends one request that accepts answers of the media types in
+// accept, with body (nil for none) of contentType ("" is JSON), and returns
+// a 2xx response for the caller to read and close. Any other answer is an
+// error: a *StatusError, from the server's Status when it sent one.
+func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, accept, contentType string,
 	body []byte) (*http.Response, error) {
 	u := *c.base
 	u.Path += path
@@ -306,7 +324,7 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	if body != nil {
 		req.Header.Set("Content-Type", cmp.Or(contentType, "application/json"))
 	}
@@ -317,6 +335,12 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 	if err != nil {
 		return nil, err
 	}
+	// Reading 3: a server with no protobuf: ask again for JSON (restclient_content.go).
+	if c.notAcceptableFor(accept, resp) {
+		resp.Body.Close()
+		return c.request(ctx, method, path, q, ContentTypeJSON, contentType, body)
+	}
+	// End of reading 3.
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		return resp, nil
 	}
@@ -330,7 +354,13 @@ func (c *RESTClient) request(ctx context.Context, method, path string, q url.Val
 func errorFromResponse(resp *http.Response, body []byte) error {
 	code := int32(resp.StatusCode)
 	var s Status
-	if json.Unmarshal(body, &s) != nil || s.Kind != "Status" {
+	err := json.Unmarshal(body, &s)
+	// Reading 3: a Status in protobuf, to a request that asked for it (restclient_content.go).
+	if isProtobuf(resp.Header) {
+		err = decodeProtobufObject(body, &s)
+	}
+	// End of reading 3.
+	if err != nil || s.Kind != "Status" {
 		s = Status{Status: "Failure", Code: code, Message: strings.TrimSpace(string(body))}
 		// Reading 3: the reason and message client-go gives a bare code (status_errors.go).
 		s.Reason = reasonForCode[resp.StatusCode]
@@ -351,12 +381,16 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 	if newObject == nil {
 		return nil, errNoGoType(r)
 	}
-	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), "", nil)
+	accept := "application/json"
+	// Reading 3: protobuf first for a typed kind, as client-go's typed clients ask (restclient_content.go).
+	accept = c.acceptFor(newObject)
+	// End of reading 3.
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), accept, "", nil)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	list, err := decodeList(newBodyDecoder(resp.Body), newObject)
+	list, err := decodeList(newBodyDecoder(resp), newObject)
 	if err != nil {
 		return nil, fmt.Errorf("decoding the %s list: %w", r.Resource, err)
 	}
@@ -370,13 +404,17 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 	if newObject == nil {
 		return nil, errNoGoType(r)
 	}
+	accept := "application/json"
+	// Reading 3: protobuf first for a typed kind, as client-go's typed clients ask (restclient_content.go).
+	accept = c.acceptFor(newObject)
+	// End of reading 3.
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), "", nil)
+	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), accept, "", nil)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	return newStreamWatcher(resp.Body, newObject, cancel), nil
+	return newStreamWatcher(resp, newObject, cancel), nil
 }
 
 // errNoGoType refuses a resource that no Go type decodes: in the first

@@ -1,5 +1,6 @@
 // restclient_write.go adds the few single-object calls a read-modify-write
-// needs to RESTClient: Get one object, Create one, Update (PUT) one. Pods
+// needs to RESTClient: Get one object, Create one, Update (PUT) one, and
+// UpdateStatus (PUT to its /status subresource) for a controller. Pods
 // come back as *Pod, other kinds as *Unstructured. Do, List and Watch are
 // the same requests with the Go type of the answer chosen by the caller:
 // the dynamic package (dynamic/) uses them to get *Unstructured for every
@@ -7,9 +8,10 @@
 // *StatusError, so IsConflict, IsNotFound and IsAlreadyExists work on them;
 // a stale resourceVersion on Update is a 409 Conflict.
 //
-// client-go counterpart: the Get, Create and Update methods of the typed
-// clients (k8s.io/client-go/kubernetes/typed/core/v1), built on
-// k8s.io/client-go/rest's Request (Do, and Into for the type of the answer).
+// client-go counterpart: the Get, Create, Update and UpdateStatus methods of
+// the typed clients (k8s.io/client-go/kubernetes/typed/core/v1), built on
+// k8s.io/client-go/rest's Request (Do, SubResource, and Into for the type
+// of the answer).
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
 //
@@ -19,7 +21,6 @@ package informer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,6 +49,17 @@ func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, 
 // retry.RetryOnConflict. It returns the object as stored, with its new version.
 func (c *RESTClient) Update(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
 	path := objectPath(resource, obj.GetNamespace(), obj.GetName())
+	return c.send(ctx, http.MethodPut, path, obj, resource, objectFactory(resource))
+}
+
+// UpdateStatus replaces the status of the object obj names with obj's (an
+// HTTP PUT to the object's /status subresource, which the kinds with a
+// status serve): the server keeps the stored spec whatever obj says, so a
+// controller reporting what it sees cannot undo a user's change to the
+// spec. A stale resourceVersion is a 409 Conflict, as with Update. It
+// returns the object as stored.
+func (c *RESTClient) UpdateStatus(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
+	path := objectPath(resource, obj.GetNamespace(), obj.GetName()) + "/status"
 	return c.send(ctx, http.MethodPut, path, obj, resource, objectFactory(resource))
 }
 
@@ -93,18 +105,20 @@ func objectPath(r GroupVersionResource, namespace, name string) string {
 	return resourcePath(r, namespace) + "/" + url.PathEscape(name)
 }
 
-// send makes one request with body (nil for none) encoded as JSON and
-// decodes the object in the answer into newObject's type, or returns the
-// Status of a failure.
+// send makes one request with body (nil for none) and decodes the object in
+// the answer into newObject's type, or returns the Status of a failure. A
+// typed object goes, and comes back, in protobuf, as with client-go's typed
+// clients (restclient_content.go); anything else in JSON.
 func (c *RESTClient) send(ctx context.Context, method, path string, body Object, r GroupVersionResource, newObject func() Object) (Object, error) {
 	var data []byte
+	contentType := ContentTypeJSON
 	if body != nil {
 		var err error
-		if data, err = json.Marshal(body); err != nil {
+		if data, contentType, err = c.encodeBody(withTypeMeta(body), newObject); err != nil {
 			return nil, fmt.Errorf("encoding the %s: %w", r.Resource, err)
 		}
 	}
-	resp, err := c.request(ctx, method, path, nil, "", data)
+	resp, err := c.request(ctx, method, path, nil, c.acceptFor(newObject), contentType, data)
 	if err != nil {
 		return nil, err
 	}
@@ -113,18 +127,21 @@ func (c *RESTClient) send(ctx context.Context, method, path string, body Object,
 	if err != nil {
 		return nil, fmt.Errorf("reading the %s: %w", r.Resource, err)
 	}
-	obj, err := decodeObject(raw, newObject)
-	if err != nil {
+	obj := newObject()
+	if err := decodeAnswer(resp.Header, raw, obj); err != nil {
 		return nil, fmt.Errorf("decoding the %s: %w", r.Resource, err)
 	}
-	return obj, nil
+	return withoutTypeMeta(obj), nil
 }
 
-// decodeObject decodes one object from its bytes, as json.Unmarshal does.
-func decodeObject(raw json.RawMessage, newObject func() Object) (Object, error) {
-	obj := newObject()
-	if err := json.Unmarshal(raw, obj); err != nil {
-		return nil, err
+// withTypeMeta returns a typed object with its kind and apiVersion set, as
+// client-go's encoders take them from the Go type: typed objects come
+// without them (withoutTypeMeta), and a protobuf body must name them.
+func withTypeMeta(obj Object) Object {
+	if p, ok := obj.(*Pod); ok && p.Kind == "" {
+		out := *p
+		out.TypeMeta = TypeMeta{Kind: "Pod", APIVersion: "v1"}
+		return &out
 	}
-	return withoutTypeMeta(obj), nil
+	return obj
 }

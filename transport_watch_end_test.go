@@ -78,7 +78,7 @@ func TestWatchStreamEndsLikeClientGo(t *testing.T) {
 			}
 			event := `{"type":"ADDED","object":{"metadata":{"name":"a","namespace":"default","resourceVersion":"5"}}}`
 			body := &failingBody{r: strings.NewReader(event), err: tc.err}
-			sw := newStreamWatcher(body, objectFactory(podsResource), func() {})
+			sw := newStreamWatcher(jsonAnswer(body), objectFactory(podsResource), func() {})
 			defer sw.Stop()
 			if ev := <-sw.ResultChan(); ev.Type != WatchAdded {
 				t.Fatalf("first event: %s %#v", ev.Type, ev.Object)

@@ -84,9 +84,10 @@ type streamWatcher struct {
 	stop func()
 }
 
-// newStreamWatcher starts decoding a watch's body into objects newObject
-// makes. cancel ends the watch's HTTP request.
-func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
+// newStreamWatcher starts decoding a watch answer's body into objects
+// newObject makes. cancel ends the watch's HTTP request.
+func newStreamWatcher(resp *http.Response, newObject func() Object, cancel context.CancelFunc) *streamWatcher {
+	body := resp.Body
 	done := make(chan struct{})
 	sw := &streamWatcher{
 		result: make(chan WatchEvent),
@@ -97,7 +98,7 @@ func newStreamWatcher(body io.ReadCloser, newObject func() Object, cancel contex
 			body.Close()
 		}),
 	}
-	go sw.receive(newBodyDecoder(body), newObject)
+	go sw.receive(newBodyDecoder(resp), newObject)
 	return sw
 }
 
@@ -193,14 +194,17 @@ type bodyDecoder interface {
 	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
-// newBodyDecoder returns the decoder of a list or watch body.
-func newBodyDecoder(body io.Reader) bodyDecoder {
-	// Reading 3: the same objects, decoded in one pass (internal/jsonread, see lossless.go).
+// newBodyDecoder returns the decoder of a list or watch answer's body.
+func newBodyDecoder(resp *http.Response) bodyDecoder {
+	// Reading 3: an answer in protobuf (restclient_content.go); JSON decoded in one pass (lossless.go).
+	if isProtobuf(resp.Header) {
+		return newProtobufBodyDecoder(resp.Body)
+	}
 	if decodeInOnePass {
-		return newFastBodyDecoder(body)
+		return newFastBodyDecoder(resp.Body)
 	}
 	// End of reading 3.
-	return jsonDecoder{json.NewDecoder(body)}
+	return jsonDecoder{json.NewDecoder(resp.Body)}
 }
 
 // jsonDecoder is a bodyDecoder on encoding/json.

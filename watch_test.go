@@ -11,13 +11,24 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"testing"
 )
 
 func newPipeWatcher() (*streamWatcher, *io.PipeWriter) {
 	pr, pw := io.Pipe()
 	_, cancel := context.WithCancel(context.Background())
-	return newStreamWatcher(pr, objectFactory(GroupVersionResource{Version: "v1", Resource: "pods"}), cancel), pw
+	return newStreamWatcher(jsonAnswer(pr), objectFactory(GroupVersionResource{Version: "v1", Resource: "pods"}), cancel), pw
+}
+
+// jsonAnswer is an answer whose body is JSON, as newBodyDecoder and
+// newStreamWatcher take it.
+func jsonAnswer(body io.Reader) *http.Response {
+	rc, ok := body.(io.ReadCloser) // closed when the watch stops
+	if !ok {
+		rc = io.NopCloser(body)
+	}
+	return &http.Response{Body: rc, Header: http.Header{"Content-Type": {"application/json"}}}
 }
 
 func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {

@@ -199,6 +199,10 @@ func cmdGraders(args []string) error {
 	return nil
 }
 
+// readingStamp marks a folder written by `labs reading`, which a later run
+// may replace.
+const readingStamp = ".labs-reading"
+
 // kitGraderFiles returns the kit's grader files, by the name they get in a
 // student repository: labNN_test.go.
 func kitGraderFiles(root string) (map[string][]byte, error) {
@@ -235,7 +239,16 @@ func cmdReading(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFiles(fs.Arg(1), files); err != nil {
+	dir := fs.Arg(1)
+	// A reading written here before is replaced, so the command can be run
+	// again as printed; any other non-empty directory is refused.
+	if _, err := os.Stat(filepath.Join(dir, readingStamp)); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+	}
+	files[readingStamp] = []byte("written by go run ./labs reading: running it again replaces this folder\n")
+	if err := writeFiles(dir, files); err != nil {
 		return err
 	}
 	if !*stats {

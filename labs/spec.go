@@ -120,7 +120,7 @@ var Labs = []Lab{
 		// does; the graders above cover the same rules and fail fast.
 		ProjectGraders: []Grader{
 			{"TestBackoffSequenceCapAndReset", 5, "the backoff: 800 ms doubling to 30 s, reset after 2 minutes", "退避：800 毫秒起翻倍到 30 秒，2 分钟后重置"},
-			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "导读第 6 步：先 list，再监视"},
+			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "导读第 6 步：先 list，再 watch"},
 		},
 	},
 	{
