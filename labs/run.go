@@ -52,7 +52,9 @@ type graderResult struct {
 // the compiler's output when the repository does not build.
 func (r *runner) build(ctx context.Context, tmp string) (string, error) {
 	r.bin = filepath.Join(tmp, "graders.test")
-	args := []string{"test", "-c", "-race", "-trimpath", "-o", r.bin}
+	// -s -w: no symbol table or DWARF, which a test binary's goroutine
+	// dumps do not need (they read the pclntab); the link is quicker.
+	args := []string{"test", "-c", "-race", "-trimpath", "-ldflags=-s -w", "-o", r.bin}
 	if len(r.overlay) > 0 {
 		o := struct{ Replace map[string]string }{map[string]string{}}
 		for from, to := range r.overlay {
@@ -169,7 +171,7 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 			fmt.Sprintf("a project test failed: %s (see labs/%02d/README.md §%d)", g.What, lab.N, g.Section),
 			fmt.Sprintf("项目测试未通过：%s（见 labs/%02d/README.zh-CN.md §%d）", g.WhatZH, lab.N, g.Section)))
 		if len(kit) == 0 && len(msgs) > 0 {
-			res.Reasons = append(res.Reasons, r.pick("its message: ", "它的消息（英文）：")+lastLines(msgs, 3))
+			res.Reasons = append(res.Reasons, r.pick("its last messages: ", "它最后的消息：")+lastLines(msgs, 3))
 		}
 	}
 	res.Reasons = append(res.Reasons, kit...)

@@ -79,7 +79,7 @@ var Labs = []Lab{
 			{"TestIndexerReplaceIsAtomicForReaders", 3, "readers never see half of a Replace (run with -race)", "读者永远看不到做了一半的 Replace（用 -race 运行）"},
 			{"TestIndexerFailingIndexFuncLeavesStoreUnchanged", 3, "a write whose index function fails changes nothing", "索引函数失败的写入不改变任何东西"},
 			{"TestIndexerAddIndexers", 4, "indexes added later file the stored objects", "后加的索引为已存的对象建索引"},
-			{"TestStep04StoreAndIndexes", 5, "the walkthrough's Step 4: the store and its indexes", "导读第 4 步：存储与索引"},
+			{"TestStep04StoreAndIndexes", 5, "the walkthrough's Step 4: the store and its indexes", "分步讲解第 4 步：存储与索引"},
 		},
 	},
 	{
@@ -106,7 +106,7 @@ var Labs = []Lab{
 			{"TestDeltaFIFOHasSyncedShortcuts", 2, "HasSynced when events come before any list", "事件先于任何 list 到来时的 HasSynced"},
 			{"TestDeltaFIFOTransformerRules", 5, "what goes through the transformer, and what does not (a resync's Sync)", "哪些经过转换函数，哪些不经过（resync 的 Sync）"},
 			{"TestDeltaFIFOTransformerError", 4, "a transformer's error comes back", "转换函数的错误被返回"},
-			{"TestStep02DeltaFIFO", 3, "the walkthrough's Step 2: deltas and the DeltaFIFO", "导读第 2 步：Delta 与 DeltaFIFO"},
+			{"TestStep02DeltaFIFO", 3, "the walkthrough's Step 2: deltas and the DeltaFIFO", "分步讲解第 2 步：Delta 与 DeltaFIFO"},
 		},
 	},
 	{
@@ -120,7 +120,7 @@ var Labs = []Lab{
 		// does; the graders above cover the same rules and fail fast.
 		ProjectGraders: []Grader{
 			{"TestBackoffSequenceCapAndReset", 5, "the backoff: 800 ms doubling to 30 s, reset after 2 minutes", "退避：800 毫秒起翻倍到 30 秒，2 分钟后重置"},
-			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "导读第 6 步：先 list，再 watch"},
+			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "分步讲解第 6 步：先 list，再 watch"},
 		},
 	},
 	{
@@ -131,7 +131,7 @@ var Labs = []Lab{
 			{"", "processDeltas", 3},
 		},
 		ProjectGraders: []Grader{
-			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "导读第 8 步：运行循环弹出 Reflector 排入的内容"},
+			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "分步讲解第 8 步：运行循环弹出 Reflector 排入的内容"},
 		},
 	},
 	{
@@ -147,8 +147,8 @@ var Labs = []Lab{
 		// never delivers; the graders above cover the same rules.
 		ProjectGraders: []Grader{
 			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的事件处理器"},
-			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的事件处理器"},
-			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按事件处理器的重新同步"},
+			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "分步讲解第 9 步：共享 informer 与它的事件处理器"},
+			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "分步讲解第 10 步：按事件处理器的重新同步"},
 		},
 	},
 	{
@@ -167,7 +167,7 @@ var Labs = []Lab{
 			{"TestRealFIFOPopBatchRules", 3, "where PopBatch cuts a batch", "PopBatch 在哪里切分批次"},
 			{"TestRealFIFOCloseDrainsThenFails", 2, "a closed RealFIFO drains, then fails", "关闭的 RealFIFO 先取完，然后报错"},
 			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知事件处理器"},
-			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "导读第 3 步：RealFIFO"},
+			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "分步讲解第 3 步：RealFIFO"},
 		},
 	},
 }

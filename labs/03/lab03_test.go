@@ -171,7 +171,7 @@ func lab03Run(t *testing.T, lw ListerWatcher, store Store) *Reflector {
 func lab03Start(t *testing.T, opts fakeapi.Options) (*fakeapi.Server, *lab03LW, Store, *Reflector) {
 	s, err := fakeapi.Start(opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	t.Cleanup(s.Close)
 	lw := &lab03LW{inner: labPodsLW(t, s, "default")}

@@ -259,7 +259,7 @@ func TestLab05HandlersJoinWhileEventsFlow(t *testing.T) {
 	var err error
 	labWithin(t, 5, 4, "creating the pods", func() { err = <-created })
 	if err != nil {
-		t.Fatalf("fakeapi: %v", err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	for i, h := range late {
 		if !labWaitFor(func() bool { return len(h.get()) >= pods }) {
