@@ -54,7 +54,9 @@ func (m *ObjectMeta) keepsMember(name string) bool {
 	return ok
 }
 
-// MarshalJSON encodes the metadata with the members it did not model.
+// MarshalJSON encodes the metadata with the members it did not model. A
+// kind that embeds ObjectMeta needs a MarshalJSON of its own too: this one,
+// promoted, would write the kind as its metadata alone (see UnmarshalJSON).
 func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
 
 // UnmarshalJSON decodes the reference, keeping the members it does not model.
