@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // benchServer starts a server with n realistic pods (the root package's
@@ -59,7 +60,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 			written := 0
 			for b.Loop() {
 				if written%256 == 0 {
-					fan.waitFor(written)
+					fan.waitFor(b, written)
 				}
 				meta["name"], meta["namespace"] = "pod-"+strconv.Itoa(written%pods), "ns-"+strconv.Itoa(written%pods)
 				labels["generation"] = strconv.Itoa(written) // a real change, so an event is sent
@@ -68,7 +69,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 				}
 				written++
 			}
-			fan.waitFor(written)
+			fan.waitFor(b, written)
 			if open := s.Stats().OpenWatches; open != watchers {
 				b.Fatalf("%d of %d watches still open: a watcher was cut off", open, watchers)
 			}
@@ -115,13 +116,26 @@ func startBenchWatchers(b *testing.B, s *Server, n int) *benchWatchers {
 	return fan
 }
 
-// waitFor waits until every watcher has read written events.
-func (fan *benchWatchers) waitFor(written int) {
+// waitFor waits until every watcher has read written events, failing b if
+// one has not within 10 s (an event lost, a watch cut off).
+func (fan *benchWatchers) waitFor(b *testing.B, written int) {
 	fan.mu.Lock()
 	defer fan.mu.Unlock()
 	fan.target = written
+	timedOut := false // a Cond cannot time out: a timer wakes the wait instead
+	limit := time.AfterFunc(10*time.Second, func() {
+		fan.mu.Lock()
+		timedOut = true
+		fan.caught.Broadcast()
+		fan.mu.Unlock()
+	})
+	defer limit.Stop()
 	for i := range fan.seen {
 		for fan.seen[i] < written {
+			if timedOut {
+				b.Fatalf("timed out after 10s waiting for watcher %d to read event %d (it read %d)",
+					i, written, fan.seen[i])
+			}
 			fan.caught.Wait()
 		}
 	}
