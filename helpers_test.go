@@ -1,4 +1,8 @@
-// helpers_test.go holds the small test helpers every _test.go file uses.
+// helpers_test.go holds the small test helpers every _test.go file uses:
+// failing at once on an error, and waiting with a bound, so that a test
+// that would hang fails saying what did not happen. (internal/walkthrough
+// holds the same waits for the extras' tests; the root's tests cannot
+// import it, since it imports the root.)
 
 package informer
 
