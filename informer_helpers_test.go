@@ -19,10 +19,10 @@ import (
 // it instead of sleeping.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out after %v waiting for %s", waitLimit, what)
 		}
 		time.Sleep(2 * time.Millisecond) // polling interval, not synchronisation
 	}
