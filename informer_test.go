@@ -145,7 +145,10 @@ func TestStep02DeltaFIFO(t *testing.T) {
 
 	say(t, "Pop hands the first key to a process function, with all its deltas at once.", "Pop 把队首的键连同它的全部 Delta 一次交给处理函数。")
 	var got Deltas
-	_, err := f.Pop(func(obj any, _ bool) error { got = obj.(Deltas); return nil })
+	_, err := pop(t, "Pop to hand over default/nginx-pod", f, func(obj any, _ bool) error {
+		got = obj.(Deltas)
+		return nil
+	})
 	must(t, err)
 	for _, d := range got {
 		say(t, "  %s %s", "  %s %s", d.Type, describeObj(d.Object))
@@ -165,7 +168,7 @@ func TestStep02DeltaFIFO(t *testing.T) {
 	}
 
 	say(t, "A relist (Replace) that no longer contains a queued key proves it was deleted while", "重新 list（Replace）的结果里不再有某个排队中的键，说明它是在我们")
-	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没在监视时被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
+	say(t, "we were not watching: the queue adds a DeletedFinalStateUnknown tombstone (000 §4.2).", "没有 watch 的时候被删掉的：队列给它加一个 DeletedFinalStateUnknown 墓碑（000 §4.2）。")
 	must(t, f.Add(&Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: "6"}}))
 	must(t, f.Replace([]any{nginx("7")}, "7"))
 	item, _ = fifoDeltas(f, "default/web")
@@ -295,13 +298,12 @@ func TestStep05ListWatch(t *testing.T) {
 		t.Fatal("no watch event")
 	}
 	w.Stop()
-	for range w.ResultChan() { // Stop closes the channel
-	}
+	drain(t, "Stop to close ResultChan", w.ResultChan())
 	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
 		"Reflector 不需要别的：把我们的 ListWatch 交给它，它 list 一次，")
-	say(t, "then watches from the list's version.", "然后从列表的版本开始监视。")
+	say(t, "then watches from the list's version.", "然后从列表的版本开始 watch。")
 	// Reading 2: the streaming list.
 	say(t, "(With WatchListClient on, an informer's Reflector streams the list instead: Step 6.)",
 		"（特性门控 WatchListClient 开启时，informer 的 Reflector 改用流式列表：第 6 步。）")
@@ -330,7 +332,7 @@ func TestStep05ListWatch(t *testing.T) {
 
 func TestStep06Reflector(t *testing.T) {
 	say(t, "Step 6 — the Reflector: the initial list, then watch. Tutorial 004 §2.4, §4.1; 000 §4.1.",
-		"第 6 步 — Reflector：先取得初始列表，再监视。教程 004 §2.4、§4.1；000 §4.1。")
+		"第 6 步 — Reflector：先取得初始列表，再 watch。教程 004 §2.4、§4.1；000 §4.1。")
 	say(t, "Files: reflector.go, reflector_watch.go, restclient.go, watch.go.",
 		"文件：reflector.go、reflector_watch.go、restclient.go、watch.go。")
 	// Reading 2: the streaming list.
@@ -355,7 +357,10 @@ func TestStep06Reflector(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done }) // also when the test fails half-way
+	t.Cleanup(func() { // also when the test fails half-way
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	})
 
 	say(t, "The Reflector gets the pods of namespace default and Replaces the store with them at once.",
 		"Reflector 取得命名空间 default 的 Pod，一步用它们 Replace 整个存储。")
@@ -378,7 +383,7 @@ func TestStep06Reflector(t *testing.T) {
 	}
 
 	say(t, "Each watch event becomes a store call: ADDED → Add, MODIFIED → Update, DELETED → Delete.",
-		"每个监视事件变成一次存储操作：ADDED → Add，MODIFIED → Update，DELETED → Delete。")
+		"每个 watch 事件变成一次存储操作：ADDED → Add，MODIFIED → Update，DELETED → Delete。")
 	rv := createPod(t, s, "default", "web-3", nil)
 	waitFor(t, "ADDED web-3", func() bool { _, ok, _ := store.GetByKey("default/web-3"); return ok })
 	say(t, "  ADDED default/web-3 at version %s", "  ADDED default/web-3，版本 %s", rv)
@@ -403,7 +408,7 @@ func TestStep06Reflector(t *testing.T) {
 	say(t, "Cancelling the context stops the Reflector and every goroutine it started.",
 		"取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel", done)
 }
 
 // step06Listed tells and checks Step 6's list then watch: client-go 1.32's
@@ -411,20 +416,20 @@ func TestStep06Reflector(t *testing.T) {
 // Reflector.list, then Reflector.watch, in tools/cache reflector.go).
 func step06Listed(t *testing.T, list, w ListOptions) {
 	sayDiffers(t, "WatchListClient is off (client-go 1.32's gates): the Reflector lists, then watches.",
-		"特性门控 WatchListClient 关闭（client-go 1.32 的设置）：Reflector 先 list，再监视。")
+		"特性门控 WatchListClient 关闭（client-go 1.32 的设置）：Reflector 先 list，再 watch。")
 	sayDiffers(t, "  the list asked for resourceVersion=%q (\"0\": anything the server has cached will do)",
-		"  列表请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", list.ResourceVersion)
+		"  list 请求的是 resourceVersion=%q（\"0\"：服务器缓存里有什么都行）", list.ResourceVersion)
 	if list.ResourceVersion != "0" {
 		t.Fatalf("first list resourceVersion %q, want \"0\"", list.ResourceVersion)
 	}
 	sayDiffers(t, "  then a watch from the list's version %q, allowWatchBookmarks=%v, timeoutSeconds=%d",
-		"  然后从 list 返回的版本 %q 开始监视，allowWatchBookmarks=%v，timeoutSeconds=%d",
+		"  然后从 list 返回的版本 %q 开始 watch，allowWatchBookmarks=%v，timeoutSeconds=%d",
 		w.ResourceVersion, w.AllowWatchBookmarks, *w.TimeoutSeconds)
 	if !w.AllowWatchBookmarks {
 		sayFailure(t, "the watch did not ask for bookmarks (allowWatchBookmarks=false); client-go's Reflector always does:",
-			"这次监视没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求：")
+			"这次 watch 没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求：")
 		sayFailure(t, "bookmarks keep a quiet watch's version recent, so that a re-watch does not start too old (410)",
-			"书签让一个安静的监视记下的版本保持较新，重新监视时就不会因版本太旧而得到 410")
+			"书签让一个安静的 watch 记下的版本保持较新，重新 watch 时就不会因版本太旧而得到 410")
 		t.FailNow()
 	}
 	if w.ResourceVersion == "" || w.ResourceVersion == "0" || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
@@ -445,7 +450,7 @@ func step06Listed(t *testing.T, list, w ListOptions) {
 // events up to the initial-events-end bookmark are the list.
 func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 	sayDiffers(t, "WatchListClient is on (client-go v0.37.2's default): no list request, one watch that",
-		"特性门控 WatchListClient 开启（client-go v0.37.2 的默认值）：没有列表请求，只有一个监视，")
+		"特性门控 WatchListClient 开启（client-go v0.37.2 的默认值）：没有 list 请求，只有一个 watch，")
 	sayDiffers(t, "streams the list: sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		"它以流式送来列表：sendInitialEvents=%v resourceVersionMatch=%s resourceVersion=%q",
 		*w.SendInitialEvents, w.ResourceVersionMatch, w.ResourceVersion)
@@ -466,7 +471,7 @@ func step06Streamed(t *testing.T, w ListOptions, events []WatchEvent) {
 		sayDiffers(t, "The Reflector gathered the ADDED objects aside, Replaced the store with them at that bookmark;",
 			"Reflector 先把这些 ADDED 对象收集在一边，收到这个书签时用它们 Replace 存储；")
 		sayDiffers(t, "the same watch then goes on with live events. (PipelineGates132() lists, then watches.)",
-			"之后同一个监视继续送来实时事件。（PipelineGates132() 则是先 list 再监视。）")
+			"之后同一个 watch 继续送来实时事件。（PipelineGates132() 则是先 list 再 watch。）")
 		return
 	}
 	t.Fatalf("no initial-events-end bookmark among %d events", len(events))
@@ -484,7 +489,7 @@ func TestStep07Bookmarks(t *testing.T) {
 	lw := podsLW(t, s, "default")
 
 	say(t, "On the wire: a watch with allowWatchBookmarks=true; pods change in another namespace only.",
-		"在 HTTP 请求里看：带 allowWatchBookmarks=true 的监视；只有别的命名空间里的 Pod 在变。")
+		"在 HTTP 请求里看：带 allowWatchBookmarks=true 的 watch；只有别的命名空间里的 Pod 在变。")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	list, err := lw.List(ctx, ListOptions{})
@@ -537,7 +542,7 @@ func TestStep07Bookmarks(t *testing.T) {
 		t.Fatalf("a bookmark queued something: keys %v, deltas %v", keys, item)
 	}
 	say(t, "The version moved without a delta. The next re-watch starts from it, a version the server",
-		"版本前进了，却没有产生 Delta。下一次重新监视就从这个版本开始，服务器的历史里还有它，")
+		"版本前进了，却没有产生 Delta。下一次重新 watch 就从这个版本开始，服务器的历史里还有它，")
 	say(t, "still remembers, so a quiet resource does not fall out of the history into 410",
 		"所以一个安静的资源不会掉出历史、得到 410、")
 	say(t, "and a full relist (000 §4.3).", "再付出一次全量 list 的代价（000 §4.3）。")
@@ -578,7 +583,10 @@ func TestStep08RunLoop(t *testing.T) {
 	go func() { c.Run(ctx); close(done) }()
 
 	say(t, "The initial list reaches the process function as Replaced deltas, one key at a time.", "初始列表以 Replaced 类型的 Delta 到达处理函数，一次一个键。")
-	got := []string{<-popped, <-popped}
+	got := []string{
+		receive(t, "the first key of the initial list to be popped", popped),
+		receive(t, "the second key of the initial list to be popped", popped),
+	}
 	slices.Sort(got)
 	say(t, "popped: %v", "Pop 出来的：%v", got)
 	if !slices.Equal(got, []string{"Replaced default/a", "Replaced default/b"}) {
@@ -588,18 +596,18 @@ func TestStep08RunLoop(t *testing.T) {
 	say(t, "HasSynced is true once every key of the initial list has been popped.", "初始列表的每个键都被 Pop 之后，HasSynced 才为 true。")
 
 	createPod(t, s, "default", "c", nil)
-	if d := <-popped; d != "Added default/c" {
+	if d := receive(t, "Added default/c to be popped", popped); d != "Added default/c" {
 		t.Fatalf("got %q", d)
 	}
 	deletePod(t, s, "default", "a")
-	if d := <-popped; d != "Deleted default/a" {
+	if d := receive(t, "Deleted default/a to be popped", popped); d != "Deleted default/a" {
 		t.Fatalf("got %q", d)
 	}
-	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个监视事件就是一个 Delta：Added default/c，Deleted default/a。")
+	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个 watch 事件就是一个 Delta：Added default/c，Deleted default/a。")
 
 	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
-	<-done
+	receive(t, "Run to return after the cancel", done)
 	if !fifoClosed(fifo) {
 		t.Fatal("the FIFO should be closed")
 	}
@@ -708,7 +716,7 @@ func TestStep10Resync(t *testing.T) {
 
 func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429,",
-		"第 11 步 — 出错的时候：监视断开、服务器宕机、429，")
+		"第 11 步 — 出错的时候：watch 断开、服务器宕机、429，")
 	say(t, "and 410 after a compaction. Tutorial 000 §4.3, §2.5.", "以及压缩之后的 410。教程 000 §4.3、§2.5。")
 	say(t, "Files: reflector_watch.go (with the backoff), reflector.go, status.go (410, 429).",
 		"文件：reflector_watch.go（含退避）、reflector.go、status.go（410、429）。")
@@ -723,9 +731,9 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	runInformer(t, inf)
 	h.waitLine(t, "add default/keep initial=true")
 
-	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了监视（连接断开，或到了 timeoutSeconds）：")
+	say(t, "1. The server ends the watch (a dropped connection, or timeoutSeconds):", "1. 服务器结束了 watch（连接断开，或到了 timeoutSeconds）：")
 
-	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新监视，不重新 list。")
+	say(t, "   the Reflector re-watches from the last version it saw. No relist.", "   Reflector 从它见过的最后一个版本重新 watch，不重新 list。")
 	createPod(t, s, "default", "p1", nil)
 	h.waitLine(t, "add default/p1 initial=false")
 	watches := lw.watchCount()
@@ -733,7 +741,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	waitFor(t, "the re-watch", func() bool { return lw.watchCount() > watches })
 	createPod(t, s, "default", "p2", nil)
 	h.waitLine(t, "add default/p2 initial=false")
-	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新监视；到目前为止 list 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
+	say(t, "re-watched from resourceVersion %s; lists so far: %d", "从 resourceVersion %s 重新 watch；到目前为止 list 了 %d 次", lw.lastWatch().ResourceVersion, lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("a dropped watch caused a relist (%d lists)", lw.listCount())
 	}
@@ -741,7 +749,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "2. The server goes down: connection refused. The Reflector backs off",
 		"2. 服务器宕机：连接被拒绝。Reflector 退避")
 	say(t, "   (800 ms, doubling, with jitter) and re-watches; still no relist.",
-		"   （800 毫秒起，逐次翻倍，带抖动），然后重新监视；仍然不重新 list。")
+		"   （800 毫秒起，逐次翻倍，带抖动），然后重新 watch；仍然不重新 list。")
 	stopServer(t, s, lw)
 	first := stepBackoff(t, clock)
 	second := stepBackoff(t, clock)
@@ -756,12 +764,12 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	stepBackoff(t, clock)
 	createPod(t, s, "default", "p3", nil)
 	h.waitLine(t, "add default/p3 initial=false")
-	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；监视接着进行；到目前为止 list 了 %d 次", lw.listCount())
+	say(t, "the server is back; the watch resumed; lists so far: %d", "服务器恢复了；watch 接着进行；到目前为止 list 了 %d 次", lw.listCount())
 	if lw.listCount() != 1 {
 		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
 	}
 
-	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新监视，不重新 list。")
+	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新 watch，不重新 list。")
 	failedBefore := s.Stats().Failed
 	s.FailNext(1, 429)
 	s.CloseWatches()
@@ -769,7 +777,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	createPod(t, s, "default", "p4", nil)
 	h.waitLine(t, "add default/p4 initial=false")
 	say(t, "one 429 (failed requests %d → %d), a backoff of %v, and the watch resumed",
-		"一次 429（失败请求 %d → %d），退避 %v，然后监视接着进行", failedBefore, s.Stats().Failed, wait)
+		"一次 429（失败请求 %d → %d），退避 %v，然后watch 接着进行", failedBefore, s.Stats().Failed, wait)
 	say(t, "  (the backoff is still growing: two healthy minutes have not passed)",
 		"  （退避还在增长：还没有连续健康两分钟）")
 	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 {
@@ -778,7 +786,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 
 	say(t, "4. While the server is down, doomed is deleted, born is created, the history compacted.",
 		"4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
-	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新监视得到 410 Expired：Reflector 重新 list。")
+	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新 watch得到 410 Expired：Reflector 重新 list。")
 	lastSeen := inf.LastSyncResourceVersion()
 	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)
@@ -796,9 +804,9 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	})
 	if h.has("delete default/doomed") {
 		sayFailure(t, "part 4: the re-watch from resourceVersion %s got no 410: the history still held that version,",
-			"第 4 部分：从资源版本 %s 重新监视没有得到 410：历史里还留着这个版本，", lastSeen)
+			"第 4 部分：从资源版本 %s 重新 watch没有得到 410：历史里还留着这个版本，", lastSeen)
 		sayFailure(t, "so the watch went on (doomed's deletion came as a plain DELETED event) and nothing relisted",
-			"于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list")
+			"于是 watch 照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list")
 		t.FailNow()
 	}
 	stepBackoff(t, clock) // the backoff between cycles; then the relist

@@ -55,7 +55,10 @@ func runDrivenInformer(t *testing.T, lw ListerWatcher, h ResourceEventHandler) S
 	ctx, cancel := context.WithCancel(context.Background())
 	clockDone := make(chan struct{})
 	go func() { defer close(clockDone); driveClock(ctx, clock) }()
-	t.Cleanup(func() { cancel(); <-clockDone })
+	t.Cleanup(func() {
+		cancel()
+		receiveOrError(t, "the clock driver to return after the cancel", clockDone)
+	})
 	runInformer(t, inf)
 	return inf
 }
@@ -88,15 +91,15 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	inf.(*sharedIndexInformer).clock.(*testingclock.FakeClock).Step(2 * time.Second)
 
 	say(t, "the server shuts down gracefully: GOAWAY, then the connection closes under the watches",
-		"服务器优雅关闭：先发 GOAWAY，随后在监视还开着时关闭连接")
+		"服务器优雅关闭：先发 GOAWAY，随后在 watch 还开着时关闭连接")
 	if err := srv.Shutdown(50 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	err = <-readErr
+	err = receive(t, "the raw watch to end after the shutdown", readErr)
 	if err == nil || !strings.Contains(err.Error(), "server sent GOAWAY and closed the connection") || !endsWatchNormally(err) {
 		t.Fatalf("the watch ended with %v; want the GOAWAY error, a normal end", err)
 	}
-	say(t, "the watch ended with: %v", "监视以此结束：%v", err)
+	say(t, "the watch ended with: %v", "watch 以此结束：%v", err)
 
 	// While it is down: a delete and a re-create, a change, a new pod.
 	deletePod(t, srv, "default", "a")
@@ -117,7 +120,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	if !rec.has("delete default/a") || !rec.has("add default/a initial=false") {
 		t.Fatalf("the handler should see a's delete and re-create, not one update: %q", rec.get())
 	}
-	say(t, "zero relists; %d watch restarts", "零次重新 list；监视重启 %d 次", lw.watchCount()-1)
+	say(t, "zero relists; %d watch restarts", "零次重新 list；watch 重启 %d 次", lw.watchCount()-1)
 }
 
 func TestBlackHoleDetectedByHTTP2Pings(t *testing.T) {

@@ -54,7 +54,7 @@ func logWarnings(t *testing.T) *lockedBuffer {
 func TestReflectorStopIsQuiet(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		for _, moment := range []stopMoment{
-			{"first request", "第一个请求"}, {"re-watch", "重新监视"}, {"open watch", "监视打开"},
+			{"first request", "第一个请求"}, {"re-watch", "重新 watch"}, {"open watch", "watch 已打开"},
 		} {
 			name := moment.en + map[bool]string{false: ", list then watch", true: ", streaming list"}[streaming]
 			t.Run(name, func(t *testing.T) { stopReflectorAt(t, streaming, moment) })
@@ -81,7 +81,10 @@ func stopReflectorAt(t *testing.T, streaming bool, moment stopMoment) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	}()
 
 	switch moment.en {
 	case "first request":
@@ -97,7 +100,7 @@ func stopReflectorAt(t *testing.T, streaming bool, moment stopMoment) {
 		waitFor(t, "the watch", func() bool { return synced() && s.Stats().OpenWatches == 1 })
 	}
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel", done)
 	if got := logs.String(); got != "" {
 		when := moment.en
 		if narrationLanguage() == "zh" {

@@ -1,6 +1,6 @@
 // reflector_test.go holds the Reflector's edge cases over HTTP against
-// fakeapi: bookmarks, streaming lists and their fallback, the relist
-// versions after 410, and the backoff sequence while the server is down.
+// fakeapi: bookmarks, paged lists across a compaction, the relist versions
+// after 410, and the backoff sequence while the server is down.
 
 package informer
 
@@ -63,7 +63,10 @@ func runReflector(t *testing.T, r *Reflector) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	})
 }
 
 func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
@@ -78,7 +81,7 @@ func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
 	waitFor(t, "the watch", func() bool { return lw.watchCount() > 0 })
 	if !lw.lastWatch().AllowWatchBookmarks {
 		sayFailure(t, "the Reflector watches without allowWatchBookmarks=true, so the server sends it no bookmarks:",
-			"Reflector 监视时没有带 allowWatchBookmarks=true，服务器就不给它发书签：")
+			"Reflector 在 watch 时没有带 allowWatchBookmarks=true，服务器就不给它发书签：")
 		sayFailure(t, "while only other namespaces change, its version stays at %s however far the server moves",
 			"只有别的命名空间在变化时，不管服务器的版本走了多远，它记下的版本都停在 %s", before)
 		t.FailNow()
@@ -137,7 +140,7 @@ func TestReflectorRelistVersions(t *testing.T) {
 		t.Fatalf("list versions %q; want \"0\", the last seen %q, then \"\"", versions, last)
 	}
 	say(t, "Lists asked for resourceVersion %q: \"0\" first, the last seen after the watch's 410, \"\" after that list's 410.",
-		"各次列表请求的 resourceVersion 是 %q：先是 \"0\"，监视得到 410 后用最后见到的版本，那次 list 也 410 后用 \"\"。",
+		"各次 list 请求的 resourceVersion 是 %q：先是 \"0\"，watch 得到 410 后用最后见到的版本，那次 list 也 410 后用 \"\"。",
 		versions)
 	say(t, "client-go's Reflector does the same (relistResourceVersion in reflector.go).",
 		"client-go 的 Reflector 也是这样（reflector.go 里的 relistResourceVersion）。")
@@ -178,7 +181,7 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	say(t, "cancelling in the middle of a backoff ends everything", "在退避中途取消，一切都会结束")
 	waitFor(t, "the next backoff", clock.HasWaiters)
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel in the backoff", done)
 }
 
 // injectingLW passes lists and watches through to inner, and lets a test
@@ -253,15 +256,18 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	// An ERROR event that is not a 410 ends the cycle; after a backoff the
 	// Reflector lists again, from the last version it saw.
 	last := r.LastSyncResourceVersion()
-	inject <- WatchEvent{Type: WatchError, Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
-		Reason: StatusReasonInternalError, Message: "etcdserver: request timed out"}}
+	deliver(t, "the open watch to take the injected ERROR event", inject, WatchEvent{
+		Type: WatchError,
+		Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
+			Reason: StatusReasonInternalError, Message: "etcdserver: request timed out"},
+	})
 	stepBackoff(t, clock)
 	waitFor(t, "the relist after the ERROR event", func() bool { return lw.listCount() == 2 })
 	if lists, _ := lw.calls(); lists[1].ResourceVersion != last {
 		t.Fatalf("relist from %q, want the last version seen %q", lists[1].ResourceVersion, last)
 	}
 	say(t, "an ERROR event with code 500 (not 410) ends the watch; after the backoff the Reflector lists from %q",
-		"一个 code 500（不是 410）的 ERROR 事件结束监视；退避之后 Reflector 从资源版本 %q 重新 list", last)
+		"一个 code 500（不是 410）的 ERROR 事件结束 watch；退避之后 Reflector 从资源版本 %q 重新 list", last)
 
 	// A watch request refused with 500 also ends the cycle: relist.
 	waitFor(t, "the second watch", func() bool { return lw.watchCount() == 2 })
@@ -273,9 +279,48 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	stepBackoff(t, clock)
 	waitFor(t, "the relist after the refused watch", func() bool { return lw.listCount() == 3 })
 	say(t, "a watch request refused with 500 ends the cycle too: %d lists, %d watches so far",
-		"以 500 拒绝的监视请求同样结束这一轮：到此 %d 次 list，%d 次监视", lw.listCount(), lw.watchCount())
+		"以 500 拒绝的 watch 请求同样结束这一轮：到此 %d 次 list，%d 次 watch", lw.listCount(), lw.watchCount())
 	say(t, "client-go: Reflector.watch returns, RunWithContext relists after the backoff (reflector.go);",
 		"client-go：Reflector.watch 返回，RunWithContext 退避后重新 list（reflector.go）；")
 	say(t, "internal errors are retried on the watch only if MaxInternalErrorRetryDuration is set (default 0).",
-		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在监视上重试。")
+		"只有设置了 MaxInternalErrorRetryDuration（默认 0）时，内部错误才在 watch 上重试。")
+}
+
+// TestReflectorPagingAcrossACompaction lists in pages of 2 and compacts the
+// server's history after the first page: the continue token expires, and
+// the Reflector makes one full list instead, as client-go's pager does.
+func TestReflectorPagingAcrossACompaction(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	for i := range 5 {
+		createPod(t, s, "default", fmt.Sprint("p", i), nil)
+	}
+	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
+	lw.afterList = func(o ListOptions, l *ObjectList) {
+		if o.Continue == "" && l.Continue != "" { // after the first page
+			createPod(t, s, "default", "late", nil)
+			s.Compact(0) // the snapshot of the continue token is gone
+		}
+	}
+	store := newCountingStore()
+	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{WatchListPageSize: 2}))
+	waitFor(t, "the list", func() bool { _, _, _, n := store.counts(); return n == 1 })
+	lists, _ := lw.calls()
+	if len(lists) != 3 ||
+		lists[0].ResourceVersion != "0" || lists[0].Limit != 2 ||
+		lists[1].Continue == "" || lists[1].ResourceVersion != "" ||
+		lists[2].Continue != "" || lists[2].Limit != 0 || lists[2].ResourceVersion != "0" {
+		t.Fatalf("requests %+v; want page 1, an expired page 2, then one full list at \"0\"", lists)
+	}
+	n := len(store.ListKeys())
+	if n != 6 {
+		t.Fatalf("store has %d pods, want 6", n)
+	}
+	say(t, "page 1 (resourceVersion=%q, limit=%d); page 2's continue token expires after a compaction;",
+		"第 1 页（resourceVersion=%q，limit=%d）；压缩之后第 2 页的 continue 令牌过期；",
+		lists[0].ResourceVersion, lists[0].Limit)
+	say(t, "then one full list (resourceVersion=%q, limit=%d): the store has %d pods, the late one included",
+		"于是做一次完整 list（resourceVersion=%q，limit=%d）：store 有 %d 个 Pod，包括后来创建的那个",
+		lists[2].ResourceVersion, lists[2].Limit, n)
+	say(t, "client-go's ListPager.list (tools/pager/pager.go) does the same: FullListIfExpired, on by default.",
+		"client-go 的 ListPager.list（tools/pager/pager.go）也这样做：FullListIfExpired，默认开启。")
 }

@@ -11,7 +11,6 @@
 package informer
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
 
@@ -44,10 +43,10 @@ func TestReflectorStreamingList(t *testing.T) {
 		t.Fatalf("the initial objects must reach the store in one Replace, not as %d adds", adds)
 	}
 	say(t, "UseWatchList with pods a, b: %d lists, %d watch (sendInitialEvents=%v, resourceVersionMatch=%s, bookmarks=%v)",
-		"UseWatchList，Pod a、b：%d 次 list，%d 次监视（sendInitialEvents=%v，resourceVersionMatch=%s，书签=%v）",
+		"UseWatchList，Pod a、b：%d 次 list，%d 次 watch（sendInitialEvents=%v，resourceVersionMatch=%s，书签=%v）",
 		len(lists), len(watches), *w.SendInitialEvents, w.ResourceVersionMatch, w.AllowWatchBookmarks)
 	say(t, "a and b reached the store in %d Replace; c then came as %d Add on the same watch",
-		"a 和 b 通过 %d 次 Replace 进入 store；之后 c 在同一个监视上作为 %d 次 Add 到达", replaces, adds)
+		"a 和 b 通过 %d 次 Replace 进入 store；之后 c 在同一个 watch 上作为 %d 次 Add 到达", replaces, adds)
 	say(t, "client-go's Reflector.watchList (reflector.go) streams the initial list, then Replaces the store once.",
 		"client-go 的 Reflector.watchList（reflector.go）以流式取得初始列表，然后一次 Replace 整个 store。")
 }
@@ -70,44 +69,8 @@ func TestReflectorStreamingListFallsBackToList(t *testing.T) {
 		t.Fatalf("lists %d, last watch %+v", len(lists), lw.lastWatch())
 	}
 	say(t, "the server refuses sendInitialEvents with 400: the Reflector made %d list, then a plain watch from %q",
-		"服务器以 400 拒绝 sendInitialEvents：Reflector 做了 %d 次 list，然后从 %q 开始普通的监视",
+		"服务器以 400 拒绝 sendInitialEvents：Reflector 做了 %d 次 list，然后从 %q 开始普通的 watch",
 		len(lists), lw.lastWatch().ResourceVersion)
 	say(t, "client-go's ListAndWatchWithContext (reflector.go) falls back to a list when watchList fails.",
 		"client-go 的 ListAndWatchWithContext（reflector.go）在 watchList 失败时退回到 list。")
-}
-
-func TestReflectorPagingAcrossACompaction(t *testing.T) {
-	s := startServer(t, fakeapi.Options{})
-	for i := range 5 {
-		createPod(t, s, "default", fmt.Sprint("p", i), nil)
-	}
-	lw := &recordingLW{inner: podsLW(t, s, NamespaceAll)}
-	lw.afterList = func(o ListOptions, l *ObjectList) {
-		if o.Continue == "" && l.Continue != "" { // after the first page
-			createPod(t, s, "default", "late", nil)
-			s.Compact(0) // the snapshot of the continue token is gone
-		}
-	}
-	store := newCountingStore()
-	runReflector(t, NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{WatchListPageSize: 2}))
-	waitFor(t, "the list", func() bool { _, _, _, n := store.counts(); return n == 1 })
-	lists, _ := lw.calls()
-	if len(lists) != 3 ||
-		lists[0].ResourceVersion != "0" || lists[0].Limit != 2 ||
-		lists[1].Continue == "" || lists[1].ResourceVersion != "" ||
-		lists[2].Continue != "" || lists[2].Limit != 0 || lists[2].ResourceVersion != "0" {
-		t.Fatalf("requests %+v; want page 1, an expired page 2, then one full list at \"0\"", lists)
-	}
-	n := len(store.ListKeys())
-	if n != 6 {
-		t.Fatalf("store has %d pods, want 6", n)
-	}
-	say(t, "page 1 (resourceVersion=%q, limit=%d); page 2's continue token expires after a compaction;",
-		"第 1 页（resourceVersion=%q，limit=%d）；压缩之后第 2 页的 continue 令牌过期；",
-		lists[0].ResourceVersion, lists[0].Limit)
-	say(t, "then one full list (resourceVersion=%q, limit=%d): the store has %d pods, the late one included",
-		"于是做一次完整 list（resourceVersion=%q，limit=%d）：store 有 %d 个 Pod，包括后来创建的那个",
-		lists[2].ResourceVersion, lists[2].Limit, n)
-	say(t, "client-go's ListPager.list (tools/pager/pager.go) does the same: FullListIfExpired, on by default.",
-		"client-go 的 ListPager.list（tools/pager/pager.go）也这样做：FullListIfExpired，默认开启。")
 }

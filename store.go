@@ -119,7 +119,7 @@ type cache struct {
 	// Reading 2: how the AtomicFIFO gate reaches LastStoreSyncResourceVersion.
 	// hideStoreVersion makes LastStoreSyncResourceVersion answer "", as
 	// client-go's cache does while the AtomicFIFO gate is off. It is set
-	// once, before the cache is shared (newInformerCache, informer.go).
+	// once, before the cache is shared (NewSharedIndexInformerWithOptions).
 	hideStoreVersion bool
 	// End of reading 2.
 }

@@ -154,11 +154,11 @@ func tlsConfigFor(tc TLSClientConfig) (*tls.Config, error) {
 	return conf, nil
 }
 
-// endsWatchLikeClientGo reports whether err, returned while reading a watch
-// stream, is the normal end of the watch. client-go v0.37.2's
-// StreamWatcher.receive ends quietly on io.EOF, io.ErrUnexpectedEOF, and
-// whatever utilnet.IsProbableEOF or utilnet.IsTimeout accepts; every other
-// error becomes an ERROR event with code 500.
+// How a watch stream ends, by client-go v0.37.2's rules (watch.go's
+// endsWatchNormally asks isProbableEOF and isTimeout): StreamWatcher.receive
+// ends quietly on io.EOF, io.ErrUnexpectedEOF, and whatever
+// utilnet.IsProbableEOF or utilnet.IsTimeout accepts; every other error
+// becomes an ERROR event with code 500.
 //
 // What that means on the wire: a server that ends the response (EOF), drops
 // the connection mid-event (unexpected EOF) or resets it, an HTTP/2 server
@@ -167,9 +167,6 @@ func tlsConfigFor(tc TLSClientConfig) (*tls.Config, error) {
 // connection closed because the server stopped answering pings ("http2:
 // client connection lost"), a cancelled context and a body read after Close
 // are errors: the cycle ends and the next one relists.
-func endsWatchLikeClientGo(err error) bool {
-	return isProbableEOF(err) || isTimeout(err)
-}
 
 // probableEOFMessages are the texts by which utilnet.IsProbableEOF
 // recognises a connection that ended, for errors net/http does not export.

@@ -24,7 +24,7 @@ import (
 
 func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.Say(t, "Step 15 — health figures: freshness, lists, relists, watch restarts, errors,",
-		"第 15 步 — 健康指标：新鲜度、list、重新 list、监视重启、错误、")
+		"第 15 步 — 健康指标：新鲜度、list、重新 list、watch 重启、错误、")
 	walkthrough.Say(t, "resync, a stuck handler.", "重新同步、卡住的事件处理器。")
 	walkthrough.Say(t, "Tutorial 000 ch. 5 (observability, backpressure); package health.", "教程 000 第五章（可观测性、背压）；包 health。")
 	srv := walkthrough.StartServer(t, fakeapi.Options{BookmarkInterval: time.Hour}) // no bookmarks: staleness moves only with the clock
@@ -37,7 +37,7 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.Say(t, "The Recorder wraps three things, each explicit at its call site: the ListerWatcher",
 		"Recorder 包住三样东西，每一样都在调用处写明：ListerWatcher")
 	walkthrough.Say(t, "(lists, watches, events, failures), the queue through WrapQueue (resyncs),",
-		"（list、监视、事件、失败），通过 WrapQueue 包住的队列（resync），")
+		"（list、watch、事件、失败），通过 WrapQueue 包住的队列（resync），")
 	walkthrough.Say(t, "and the handler (its progress).", "以及事件处理器（它的进度）。")
 	rec := health.NewRecorder(clock)
 	lw := rec.ListerWatcher(informer.NewListWatchFromClient(c, walkthrough.PodsGVR, informer.NamespaceAll, ""))
@@ -75,7 +75,7 @@ func TestStep15HealthFigures(t *testing.T) {
 		rec.Health(inf).Staleness, rec.Health(inf).Handlers[0].Busy)
 	walkthrough.Say(t, "  (its notifications wait, kept)", "  （它的通知在排队，不会丢）")
 	for range 3 {
-		gate <- struct{}{}
+		walkthrough.Deliver(t, "the stuck handler to take its next add", gate, struct{}{})
 	}
 	walkthrough.WaitFor(t, "the three adds handled", func() bool { h := rec.Health(inf).Handlers[0]; return h.Handled == 3 && !h.InProgress })
 
@@ -86,7 +86,7 @@ func TestStep15HealthFigures(t *testing.T) {
 		t.Fatalf("resync figures: %+v", h)
 	}
 	for range 3 { // the resync's updates reach the stuck handler too
-		gate <- struct{}{}
+		walkthrough.Deliver(t, "the stuck handler to take its next resync update", gate, struct{}{})
 	}
 
 	walkthrough.Say(t, "Now the server goes down; a pod is deleted and the history is compacted meanwhile; it comes back.",
@@ -107,9 +107,9 @@ func TestStep15HealthFigures(t *testing.T) {
 	walkthrough.WaitStepping(t, clock, "the relist after 410", func() bool { return rec.Health(inf).RelistsAfterExpired == 1 })
 	h = rec.Health(inf)
 	walkthrough.Say(t, "  lists=%d relistsAfterExpired=%d watchRestarts=%d",
-		"  lists=%d relistsAfterExpired=%d watchRestarts=%d（list、410 后重新 list、监视重启的次数）",
+		"  lists=%d relistsAfterExpired=%d watchRestarts=%d（list、410 后重新 list、watch 重启的次数）",
 		h.Lists, h.RelistsAfterExpired, h.WatchRestarts)
-	walkthrough.Say(t, "  watchErrors=%v", "  watchErrors=%v（按原因统计的监视错误）", h.WatchErrors)
+	walkthrough.Say(t, "  watchErrors=%v", "  watchErrors=%v（按原因统计的 watch 错误）", h.WatchErrors)
 	if h.Lists != 2 || h.WatchRestarts < 1 || h.WatchErrors["Expired"] != 1 || h.WatchErrors["ConnectionRefused"] < 1 {
 		t.Fatalf("after the outage: %+v", h)
 	}

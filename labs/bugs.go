@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -162,16 +163,20 @@ type bugOutcome struct {
 	Failed   []string      // the graders that failed
 	Elapsed  time.Duration //
 	Timeouts int           // graders stopped at their time limit
+	results  []graderResult
 }
 
 func cmdBugs(args []string) error {
 	fs := flag.NewFlagSet("bugs", flag.ExitOnError)
 	only := fs.Int("lab", 0, "only this lab")
 	applyTo := fs.String("apply", "", "apply the one bug PATCH to the repository REPO and stop: -apply PATCH REPO")
-	bound := fs.Duration("bound", 4*time.Minute, "how long the grading of one bug may take")
-	timeout := fs.Duration("timeout", defaultTimeout, "each grader's time limit")
-	workers := fs.Int("p", defaultWorkers(), "how many graders run at once")
-	verbose := fs.Bool("v", false, "print every grader's result")
+	var o proveOptions
+	fs.DurationVar(&o.bound, "bound", 4*time.Minute, "how long the grading of one bug may take")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "each grader's time limit")
+	fs.IntVar(&o.workers, "p", 2, "how many graders of one bug run at once")
+	fs.IntVar(&o.jobs, "j", 2, "how many bugs are proved at once")
+	fs.BoolVar(&o.verbose, "v", false, "print the failures of every bug")
+	fs.BoolVar(&o.all, "all", false, "run every grader of the lab for each bug, not only those it expects to fail")
 	fs.Parse(args)
 	root, err := projectRoot()
 	if err != nil {
@@ -187,7 +192,7 @@ func cmdBugs(args []string) error {
 	if err != nil {
 		return err
 	}
-	zh := readerChinese()
+	o.zh = readerChinese()
 	var outcomes []bugOutcome
 	labsDone := 0
 	for _, lab := range Labs {
@@ -199,7 +204,7 @@ func cmdBugs(args []string) error {
 			return err
 		}
 		labsDone++
-		got, err := proveLab(root, mod.Path, lab, bugs, *bound, *timeout, *workers, zh, *verbose)
+		got, err := proveLab(root, mod.Path, lab, bugs, o)
 		if err != nil {
 			return err
 		}
@@ -221,9 +226,12 @@ func cmdBugs(args []string) error {
 	return nil
 }
 
-// proveLab grades lab's bugs, each in a repository with labs 1 to lab done.
-func proveLab(root, module string, lab Lab, bugs []bug, bound, timeout time.Duration, workers int,
-	zh, verbose bool) ([]bugOutcome, error) {
+// proveLab grades lab's bugs, each in a repository with labs 1 to lab
+// done, at most jobs at a time. Without all, each bug runs only the graders
+// its patch expects to fail: the printed command runs those same graders,
+// each in a process of its own, so if they fail it fails; with all, every
+// grader of the lab runs, as the printed command does.
+func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOutcome, error) {
 	tree, err := buildTree(root, lab.N+1)
 	if err != nil {
 		return nil, err
@@ -240,56 +248,105 @@ func proveLab(root, module string, lab Lab, bugs []bug, bound, timeout time.Dura
 	if err != nil {
 		return nil, err
 	}
-	names := labGraders(lab, tests)
-	var outcomes []bugOutcome
+	all := labGraders(lab, tests)
 	for _, b := range bugs {
-		o := bugOutcome{Bug: b}
-		src, ok := tree[b.File]
-		if !ok {
+		if _, ok := tree[b.File]; !ok {
 			return nil, fmt.Errorf("%s changes %s, which a student repository does not have", b.Path, b.File)
 		}
-		patched, err := b.apply(src)
-		if err != nil {
+		if _, err := b.apply(tree[b.File]); err != nil {
 			return nil, err
 		}
-		tmp, err := os.MkdirTemp("", "labs-bug-")
-		if err != nil {
-			return nil, err
-		}
-		p := filepath.Join(tmp, filepath.Base(b.File))
-		if err := os.WriteFile(p, patched, 0o644); err != nil {
-			return nil, err
-		}
-		r := &runner{dir: dir, module: module, overlay: map[string]string{b.File: p}, timeout: timeout,
-			workers: workers, zh: zh}
-		ctx, cancel := context.WithTimeout(context.Background(), bound)
-		start := time.Now()
-		results, built := gradeQuietly(ctx, r, lab, names, tmp)
-		o.Elapsed = time.Since(start)
-		o.Hung = ctx.Err() != nil
-		cancel()
-		os.RemoveAll(tmp)
-		judgeBug(&o, results, built)
-		outcomes = append(outcomes, o)
-		what := b.What
-		if zh {
-			what = b.WhatZH
-		}
-		status := "caught"
-		if !o.Caught {
-			status = "NOT CAUGHT: " + o.Problem
-		}
-		fmt.Printf("lab %d: %s: %s (%s; %.0fs, %d graders failed)\n", lab.N, filepath.Base(b.Path), status, what,
-			o.Elapsed.Seconds(), len(o.Failed))
-		if verbose || !o.Caught {
-			for _, res := range results {
-				if res.Status != "pass" {
-					printResult(os.Stdout, res)
-				}
+		for _, e := range b.Expect {
+			if !slices.Contains(all, e) {
+				return nil, fmt.Errorf("%s expects %s to fail, which is not a lab %d grader", b.Path, e, lab.N)
 			}
 		}
 	}
+	outcomes := make([]bugOutcome, len(bugs))
+	printed := make([]chan struct{}, len(bugs))
+	for i := range printed {
+		printed[i] = make(chan struct{})
+	}
+	sem := make(chan struct{}, max(o.jobs, 1))
+	var wg sync.WaitGroup
+	for i, b := range bugs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			names := b.Expect
+			if o.all {
+				names = all
+			}
+			outcomes[i] = proveBug(dir, module, lab, b, tree[b.File], tests, names, o)
+			<-sem
+			if i > 0 {
+				<-printed[i-1] // print in order
+			}
+			printOutcome(lab, outcomes[i], o)
+			close(printed[i])
+		})
+	}
+	wg.Wait()
 	return outcomes, nil
+}
+
+// proveOptions are cmdBugs' flags.
+type proveOptions struct {
+	bound, timeout time.Duration
+	workers, jobs  int
+	zh, verbose    bool
+	all            bool
+}
+
+// proveBug grades one bug: dir with the bug's file replaced by src, patched.
+func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][]byte, names []string,
+	o proveOptions) bugOutcome {
+	out := bugOutcome{Bug: b}
+	patched, _ := b.apply(src) // checked by proveLab
+	tmp, err := os.MkdirTemp("", "labs-bug-")
+	if err != nil {
+		out.Problem = err.Error()
+		return out
+	}
+	defer os.RemoveAll(tmp)
+	p := filepath.Join(tmp, filepath.Base(b.File))
+	if err := os.WriteFile(p, patched, 0o644); err != nil {
+		out.Problem = err.Error()
+		return out
+	}
+	r := &runner{dir: dir, module: module, overlay: map[string]string{b.File: p}, timeout: o.timeout,
+		workers: o.workers, zh: o.zh}
+	r.prune(tests, names)
+	ctx, cancel := context.WithTimeout(context.Background(), o.bound)
+	defer cancel()
+	start := time.Now()
+	results, built := gradeQuietly(ctx, r, lab, names, tmp)
+	out.Elapsed = time.Since(start)
+	out.Hung = ctx.Err() != nil
+	out.results = results
+	judgeBug(&out, results, built)
+	return out
+}
+
+// printOutcome prints one line per bug, and the failures below it when
+// asked or when the bug was not caught.
+func printOutcome(lab Lab, o bugOutcome, opts proveOptions) {
+	what := o.Bug.What
+	if opts.zh {
+		what = o.Bug.WhatZH
+	}
+	status := "caught"
+	if !o.Caught {
+		status = "NOT CAUGHT: " + o.Problem
+	}
+	fmt.Printf("lab %d: %s: %s (%s; %.0fs, %d graders failed)\n", lab.N, filepath.Base(o.Bug.Path), status, what,
+		o.Elapsed.Seconds(), len(o.Failed))
+	if opts.verbose || !o.Caught {
+		for _, res := range o.results {
+			if res.Status != "pass" {
+				printResult(os.Stdout, res)
+			}
+		}
+	}
 }
 
 // gradeQuietly builds r's repository and runs names, returning the results

@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -79,8 +78,13 @@ func cmdGrade(args []string) error {
 	if err := writeGrades(*prefix, rows); err != nil {
 		return err
 	}
-	fmt.Println(pick(zh, fmt.Sprintf("wrote %s.csv and %s.json", *prefix, *prefix),
+	fmt.Fprintln(os.Stderr, pick(zh, fmt.Sprintf("wrote %s.csv and %s.json", *prefix, *prefix),
 		fmt.Sprintf("已写入 %s.csv 和 %s.json", *prefix, *prefix)))
+	return gradeStatus(rows)
+}
+
+// gradeStatus is errFailed when a row failed.
+func gradeStatus(rows []gradeRow) error {
 	for _, r := range rows {
 		if r.Status != "pass" {
 			return errFailed
@@ -169,7 +173,12 @@ func gradeRepo(repo, module string, kit map[string][]byte, kitDir string, labs [
 		return fail(err.Error())
 	}
 	defer os.RemoveAll(tmp)
-	fmt.Println(pick(zh, "grading "+student+" ...", "正在评分 "+student+" ……"))
+	fmt.Fprintln(os.Stderr, pick(zh, "grading "+student+" ...", "正在评分 "+student+" ……"))
+	var all []string
+	for _, lab := range labs {
+		all = append(all, labGraders(lab, kit)...)
+	}
+	r.prune(kit, all)
 	if out, err := r.build(context.Background(), tmp); err != nil {
 		return fail(pick(zh, "does not build: ", "无法编译：") + lastLines(strings.Split(out, "\n"), 3))
 	}
@@ -193,21 +202,66 @@ func gradeRepo(repo, module string, kit map[string][]byte, kitDir string, labs [
 
 // printGrades prints the table, and each failing grader's first reason.
 func printGrades(rows []gradeRow, zh bool) {
-	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, pick(zh, "student\tlab\tpassed/total\tstatus", "学生\t实验\t通过/总数\t结果"))
+	table := [][]string{{pick(zh, "student", "学生"), pick(zh, "lab", "实验"), pick(zh, "passed/total", "通过/总数"),
+		pick(zh, "status", "结果")}}
 	for _, r := range rows {
 		status := pick(zh, "ok", "通过")
 		if r.Status != "pass" {
 			status = pick(zh, "FAIL", "未通过")
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d/%d\t%s\n", r.Student, r.Lab, r.Passed, r.Total, status)
+		table = append(table, []string{r.Student, strconv.Itoa(r.Lab), fmt.Sprintf("%d/%d", r.Passed, r.Total), status})
 	}
-	w.Flush()
+	printTable(table)
 	for _, r := range rows {
 		for _, g := range r.Graders {
-			fmt.Printf("%s, %s %d: %s: %s\n", r.Student, pick(zh, "lab", "实验"), r.Lab, g.Name, firstReason(g))
+			reason := []rune(firstReason(g))
+			if len(reason) > 160 {
+				reason = append(reason[:157], []rune("...")...)
+			}
+			fmt.Println(pick(zh, fmt.Sprintf("%s, lab %d, %s: %s", r.Student, r.Lab, g.Name, string(reason)),
+				fmt.Sprintf("%s，实验 %d，%s：%s", r.Student, r.Lab, g.Name, string(reason))))
 		}
 	}
+}
+
+// printTable prints rows in columns two spaces apart, counting a Chinese
+// character as two columns, as a terminal shows it.
+func printTable(rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(cell))
+		}
+	}
+	for _, row := range rows {
+		line := ""
+		for i, cell := range row {
+			if i < len(row)-1 {
+				cell += strings.Repeat(" ", widths[i]-displayWidth(cell)+2)
+			}
+			line += cell
+		}
+		fmt.Println(line)
+	}
+}
+
+// displayWidth is how many columns s takes in a terminal: two for a wide
+// (Chinese, Japanese, Korean, full-width) character, one for the others.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3,
+			r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // firstReason is a grader's first reason, on one line.

@@ -52,7 +52,9 @@ type graderResult struct {
 // the compiler's output when the repository does not build.
 func (r *runner) build(ctx context.Context, tmp string) (string, error) {
 	r.bin = filepath.Join(tmp, "graders.test")
-	args := []string{"test", "-c", "-race", "-trimpath", "-o", r.bin}
+	// -s -w: no symbol table or DWARF, which a test binary's goroutine
+	// dumps do not need (they read the pclntab); the link is quicker.
+	args := []string{"test", "-c", "-race", "-trimpath", "-ldflags=-s -w", "-o", r.bin}
 	if len(r.overlay) > 0 {
 		o := struct{ Replace map[string]string }{map[string]string{}}
 		for from, to := range r.overlay {
@@ -166,10 +168,10 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 	}
 	if g, ok := projectGrader(lab, name); ok {
 		res.Reasons = append(res.Reasons, r.pick(
-			fmt.Sprintf("the project's test of %s failed (see labs/%02d/README.md §%d)", g.What, lab.N, g.Section),
+			fmt.Sprintf("a project test failed: %s (see labs/%02d/README.md §%d)", g.What, lab.N, g.Section),
 			fmt.Sprintf("项目测试未通过：%s（见 labs/%02d/README.zh-CN.md §%d）", g.WhatZH, lab.N, g.Section)))
 		if len(kit) == 0 && len(msgs) > 0 {
-			res.Reasons = append(res.Reasons, r.pick("its message: ", "它的消息（英文）：")+lastLines(msgs, 3))
+			res.Reasons = append(res.Reasons, r.pick("its last messages: ", "它最后的消息：")+lastLines(msgs, 3))
 		}
 	}
 	res.Reasons = append(res.Reasons, kit...)
@@ -312,17 +314,23 @@ func (r *runner) hangReason(name, out string) string {
 				fmt.Sprintf("%s 内没有结束：%s 处对 %s 的调用没有返回；它在 %s 的 %s 中等待（%s）",
 					limit, caller, f.Func, inner.File, inner.Func, g.State))
 		}
-		at := g.Frames[0].File
+		at := g.Frames[0]
 		for _, f := range g.Frames[:k+1] {
 			if f.Mine {
-				at = f.File
+				at = f
 				break
 			}
 		}
+		if strings.Contains(g.State, "Mutex") || strings.Contains(g.State, "semacquire") {
+			return r.pick(
+				fmt.Sprintf("did not finish within %s: %s at %s waits (%s) for a lock that is never released",
+					limit, at.Func, at.File, g.State),
+				fmt.Sprintf("%s 内没有结束：%s 的 %s 在等一把始终没有释放的锁（%s）", limit, at.File, at.Func, g.State))
+		}
 		return r.pick(
 			fmt.Sprintf("did not finish within %s: the test is still waiting (%s) at %s, for something your code never did",
-				limit, g.State, at),
-			fmt.Sprintf("%s 内没有结束：测试仍在 %s 等待（%s），等的是你的代码始终没有做的事", limit, at, g.State))
+				limit, g.State, at.File),
+			fmt.Sprintf("%s 内没有结束：测试仍在 %s 等待（%s），等的是你的代码始终没有做的事", limit, at.File, g.State))
 	}
 	return r.pick(fmt.Sprintf("did not finish within %s", limit), fmt.Sprintf("%s 内没有结束", limit))
 }

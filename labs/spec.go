@@ -61,9 +61,11 @@ var Labs = []Lab{
 		Tutorial: "004 §3.3; 000 §1, §2.2, §2.4", Minutes: 120, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"", "MetaNamespaceKeyFunc", 1}, {"", "SplitMetaNamespaceKey", 1},
-			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
+			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "Get", 2},
+			{"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
 			{"*threadSafeStore", "updateLocked", 3}, {"*threadSafeStore", "deleteLocked", 3}, {"*threadSafeStore", "Replace", 3},
 			{"", "updateIndices", 4}, {"Index", "addKey", 4}, {"Index", "deleteKey", 4},
+			{"*threadSafeStore", "AddIndexers", 4},
 			{"*threadSafeStore", "Index", 5}, {"*threadSafeStore", "ByIndex", 5}, {"*threadSafeStore", "IndexKeys", 5},
 		},
 		ProjectGraders: []Grader{
@@ -77,14 +79,15 @@ var Labs = []Lab{
 			{"TestIndexerReplaceIsAtomicForReaders", 3, "readers never see half of a Replace (run with -race)", "读者永远看不到做了一半的 Replace（用 -race 运行）"},
 			{"TestIndexerFailingIndexFuncLeavesStoreUnchanged", 3, "a write whose index function fails changes nothing", "索引函数失败的写入不改变任何东西"},
 			{"TestIndexerAddIndexers", 4, "indexes added later file the stored objects", "后加的索引为已存的对象建索引"},
-			{"TestStep04StoreAndIndexes", 5, "the walkthrough's Step 4: the store and its indexes", "导读第 4 步：存储与索引"},
+			{"TestStep04StoreAndIndexes", 5, "the walkthrough's Step 4: the store and its indexes", "分步讲解第 4 步：存储与索引"},
 		},
 	},
 	{
 		N: 2, Title: "Delta and the DeltaFIFO", TitleZH: "Delta 与 DeltaFIFO",
 		Tutorial: "004 §2.2, §4.4; 000 §3.1, §3.2, §4.2", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
-			{"*DeltaFIFO", "appendLocked", 1}, {"*DeltaFIFO", "Delete", 2},
+			{"*DeltaFIFO", "appendLocked", 1}, {"", "dedupDeltas", 1}, {"", "isDeletionDup", 1},
+			{"*DeltaFIFO", "Delete", 2},
 			{"*DeltaFIFO", "Pop", 3}, {"*DeltaFIFO", "Replace", 4}, {"*DeltaFIFO", "Resync", 5},
 		},
 		ProjectGraders: []Grader{
@@ -103,7 +106,7 @@ var Labs = []Lab{
 			{"TestDeltaFIFOHasSyncedShortcuts", 2, "HasSynced when events come before any list", "事件先于任何 list 到来时的 HasSynced"},
 			{"TestDeltaFIFOTransformerRules", 5, "what goes through the transformer, and what does not (a resync's Sync)", "哪些经过转换函数，哪些不经过（resync 的 Sync）"},
 			{"TestDeltaFIFOTransformerError", 4, "a transformer's error comes back", "转换函数的错误被返回"},
-			{"TestStep02DeltaFIFO", 3, "the walkthrough's Step 2: deltas and the DeltaFIFO", "导读第 2 步：Delta 与 DeltaFIFO"},
+			{"TestStep02DeltaFIFO", 3, "the walkthrough's Step 2: deltas and the DeltaFIFO", "分步讲解第 2 步：Delta 与 DeltaFIFO"},
 		},
 	},
 	{
@@ -117,22 +120,23 @@ var Labs = []Lab{
 		// does; the graders above cover the same rules and fail fast.
 		ProjectGraders: []Grader{
 			{"TestBackoffSequenceCapAndReset", 5, "the backoff: 800 ms doubling to 30 s, reset after 2 minutes", "退避：800 毫秒起翻倍到 30 秒，2 分钟后重置"},
-			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "导读第 6 步：先 list，再监视"},
+			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "分步讲解第 6 步：先 list，再 watch"},
 		},
 	},
 	{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90, Pipeline: "deltafifo",
 		Funcs: []Func{
-			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
+			{"*controller", "Run", 1}, {"*controller", "resyncIfDue", 1}, {"*controller", "processLoop", 2},
+			{"", "processDeltas", 3},
 		},
 		ProjectGraders: []Grader{
-			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "导读第 8 步：运行循环弹出 Reflector 排入的内容"},
+			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "分步讲解第 8 步：运行循环弹出 Reflector 排入的内容"},
 		},
 	},
 	{
 		N: 5, Title: "the SharedIndexInformer: processor, one buffer per handler, late joiners",
-		TitleZH:  "SharedIndexInformer：processor、每个处理器一个缓冲区、后加入的处理器",
+		TitleZH:  "SharedIndexInformer：processor、每个事件处理器一个缓冲区、后加入的事件处理器",
 		Tutorial: "004 §2.1, §2.3, §4.3", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*sharedProcessor", "addListener", 1}, {"*sharedProcessor", "distribute", 1},
@@ -142,9 +146,9 @@ var Labs = []Lab{
 		// The project's other handler tests wait 10 s each for what a stub
 		// never delivers; the graders above cover the same rules.
 		ProjectGraders: []Grader{
-			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的处理器"},
-			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的处理器"},
-			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按处理器的重新同步"},
+			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的事件处理器"},
+			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "分步讲解第 9 步：共享 informer 与它的事件处理器"},
+			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "分步讲解第 10 步：按事件处理器的重新同步"},
 		},
 	},
 	{
@@ -152,7 +156,8 @@ var Labs = []Lab{
 		TitleZH:  "client-go 1.37：RealFIFO、原子的 ReplacedAll 与 PopBatch",
 		Tutorial: "000 §2.5, §3.2, §4.2; 004 §4.4 (and docs/client-go-1.37.md)", Minutes: 150, Pipeline: "realfifo",
 		Funcs: []Func{
-			{"*RealFIFO", "replaceAllLocked", 1}, {"*RealFIFO", "Pop", 2}, {"*RealFIFO", "PopBatch", 3},
+			{"*RealFIFO", "replaceAllLocked", 1}, {"*RealFIFO", "waitLocked", 2}, {"*RealFIFO", "Pop", 2},
+			{"*RealFIFO", "whileProcessingLocked", 2}, {"*RealFIFO", "PopBatch", 3},
 			{"*RealFIFO", "batchLenLocked", 3}, {"*RealFIFO", "Resync", 4}, {"", "processReplacedAllInfo", 5},
 		},
 		ProjectGraders: []Grader{
@@ -161,8 +166,8 @@ var Labs = []Lab{
 			{"TestRealFIFOResync", 4, "Resync: one SyncAll when atomic", "Resync：原子模式下一个 SyncAll"},
 			{"TestRealFIFOPopBatchRules", 3, "where PopBatch cuts a batch", "PopBatch 在哪里切分批次"},
 			{"TestRealFIFOCloseDrainsThenFails", 2, "a closed RealFIFO drains, then fails", "关闭的 RealFIFO 先取完，然后报错"},
-			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知处理器"},
-			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "导读第 3 步：RealFIFO"},
+			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知事件处理器"},
+			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "分步讲解第 3 步：RealFIFO"},
 		},
 	},
 }

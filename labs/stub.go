@@ -221,17 +221,7 @@ func testParam(fd *ast.FuncDecl) *ast.Field {
 // only user); blank and dot imports stay. names maps an in-module import
 // path to its package name, which need not be the path's last element.
 func removeUnusedImports(file *ast.File, names map[string]string) {
-	used := map[string]bool{}
-	ast.Inspect(file, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			// A qualifier the parser did not resolve to a local declaration
-			// (Obj nil) is a package name.
-			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
+	used := usedQualifiers(file)
 	unused := func(is *ast.ImportSpec) bool {
 		name := importName(is, names)
 		return name != "_" && name != "." && !used[name]
@@ -250,6 +240,22 @@ func removeUnusedImports(file *ast.File, names map[string]string) {
 		return ok && gd.Tok == token.IMPORT && len(gd.Specs) == 0
 	})
 	file.Imports = slices.DeleteFunc(file.Imports, unused)
+}
+
+// usedQualifiers returns the names file uses as package qualifiers: the
+// X of every selector X.Sel that the parser did not resolve to a local
+// declaration (its Obj is nil).
+func usedQualifiers(file *ast.File) map[string]bool {
+	used := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	return used
 }
 
 // importName is the name an import is used by: its own; for a package of

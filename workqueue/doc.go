@@ -21,10 +21,10 @@
 //
 // The layers, each a wrapper around the one before, as in client-go:
 //
-//	Typed[T]                 queue.go                 Add, Get, Done, Len, ShutDown...
-//	TypedDelayingInterface   delaying_queue.go        + AddAfter: a heap of items waiting for their time
-//	TypedRateLimitingInterface rate_limiting_queue.go + AddRateLimited, Forget, NumRequeues
-//	TypedRateLimiter         default_rate_limiters.go how long a failed item waits
+//	Typed[T]                    queue.go                  Add, Get, Done, Len, ShutDown...
+//	TypedDelayingInterface      delaying_queue.go         + AddAfter: a heap, by due time
+//	TypedRateLimitingInterface  rate_limiting_queue.go    + AddRateLimited, Forget, NumRequeues
+//	TypedRateLimiter            default_rate_limiters.go  how long a failed item waits
 //
 // client-go counterpart: k8s.io/client-go/util/workqueue (v0.37.2), with the
 // same names: TypedInterface, NewTyped, TypedDelayingInterface,

@@ -128,7 +128,7 @@ var exercises = []exercise{
 			check: func(out string, err error) error {
 				return all(
 					fails(out, err, "TestStep11WhenThingsGoWrong"),
-					shows(out, "第 4 部分：从资源版本 7 重新监视没有得到 410：历史里还留着这个版本，", "于是监视照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list"))
+					shows(out, "第 4 部分：从资源版本 7 重新 watch没有得到 410：历史里还留着这个版本，", "于是 watch 照常进行（doomed 的删除作为普通的 DELETED 事件送达），也没有重新 list"))
 			},
 		}},
 	},
@@ -212,8 +212,8 @@ var exercises = []exercise{
 			check: func(out string, err error) error {
 				return all(
 					fails(out, err, "TestReflectorBookmarksMoveTheVersionWithoutEvents", "TestStep06Reflector"),
-					shows(out, "这次监视没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求",
-						"Reflector 监视时没有带 allowWatchBookmarks=true，服务器就不给它发书签"))
+					shows(out, "这次 watch 没有请求书签（allowWatchBookmarks=false）；client-go 的 Reflector 总是请求",
+						"Reflector 在 watch 时没有带 allowWatchBookmarks=true，服务器就不给它发书签"))
 			},
 		}},
 	},

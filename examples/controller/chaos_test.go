@@ -162,6 +162,11 @@ func runChaos(t *testing.T, seed uint64) {
 	// create, so only the key's rate-limited retry brings the pod back.
 	scaleDirect(t, f.srv, "a", 2)
 	f.waitConverged(t, fmt.Sprintf("chaos seed %d, a scaled to 2 after the chaos", seed))
+	// Both informers must be watching, with no backoff or retry still
+	// waiting on the clock: then the controller's create is the next request.
+	walkthrough.WaitStepping(t, clock, "both informers watching, nothing waiting on the clock", func() bool {
+		return f.srv.Stats().OpenWatches == 2 && !clock.HasWaiters()
+	})
 	failedBefore := len(f.events.find("FailedCreate", "default/a"))
 	f.srv.FailNext(1, http.StatusInternalServerError)
 	walkthrough.Must(t, f.srv.Delete(fakeapi.Pods, "default", "a-1"))

@@ -150,9 +150,10 @@ func (c *Controller) updatePod(oldObj, newObj any) {
 	if !okOld || !okNew || oldPod.ResourceVersion == newPod.ResourceVersion {
 		return
 	}
-	if oldRef, newRef := controllerOf(&oldPod.ObjectMeta), controllerOf(&newPod.ObjectMeta); oldRef != nil &&
-		(newRef == nil || oldRef.UID != newRef.UID) {
-		c.handlePod(oldPod)
+	oldRef := controllerOf(&oldPod.ObjectMeta)
+	newRef := controllerOf(&newPod.ObjectMeta)
+	if oldRef != nil && (newRef == nil || oldRef.UID != newRef.UID) {
+		c.handlePod(oldPod) // its former owner lost a pod
 	}
 	c.handlePod(newPod)
 }
@@ -224,8 +225,8 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		// Stopping: the failure is the cancelled context; the queue is shutting down.
 	default:
 		c.workqueue.AddRateLimited(key) // back after 5 ms, 10 ms, 20 ms, ...
-		c.recorder.Eventf(key, EventTypeWarning, "SyncFailed", "sync failed (failure %d), retrying with backoff: %v",
-			c.workqueue.NumRequeues(key), err)
+		c.recorder.Eventf(key, EventTypeWarning, "SyncFailed",
+			"sync failed (failure %d), retrying with backoff: %v", c.workqueue.NumRequeues(key), err)
 	}
 	return true
 }

@@ -14,6 +14,8 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -273,4 +275,27 @@ func TestControllerRunReturnsWhenStoppedBeforeTheCachesSync(t *testing.T) {
 		t.Fatal("Run did not return after its context ended before the caches synced")
 	}
 	waitNoLeftover(t)
+}
+
+// TestDocsShowTheWorkersLoop checks that docs/controller.md and its Chinese
+// twin show processNextWorkItem as it is (comments aside, which are
+// translated).
+func TestDocsShowTheWorkersLoop(t *testing.T) {
+	code := func(text string) string {
+		text = regexp.MustCompile(`//[^\n]*`).ReplaceAllString(text, "")
+		return strings.Join(strings.Fields(text), " ")
+	}
+	src, err := os.ReadFile("controller.go")
+	walkthrough.Must(t, err)
+	body := regexp.MustCompile(`(?s)func \(c \*Controller\) processNextWorkItem.*?\n}\n`).Find(src)
+	if body == nil {
+		t.Fatal("processNextWorkItem not found in controller.go")
+	}
+	for _, doc := range []string{"../../docs/controller.md", "../../docs/controller.zh-CN.md"} {
+		text, err := os.ReadFile(doc)
+		walkthrough.Must(t, err)
+		if !strings.Contains(code(string(text)), code(string(body))) {
+			t.Errorf("%s does not show processNextWorkItem as controller.go has it:\n%s", doc, body)
+		}
+	}
 }

@@ -54,7 +54,9 @@ func convergedNow(srv *fakeapi.Server, r *running) (bool, string) {
 	if missing := serverMissing(srv); missing != "" {
 		return false, missing
 	}
-	if !sameVersions(srv, fakeapi.Pods, r.pods.GetStore()) || !sameVersions(srv, replicaSets, r.replicaSet.GetStore()) {
+	podsCurrent := sameVersions(srv, fakeapi.Pods, r.pods.GetStore())
+	replicaSetsCurrent := sameVersions(srv, replicaSets, r.replicaSet.GetStore())
+	if !podsCurrent || !replicaSetsCurrent {
 		return false, "the controller's caches are behind the server"
 	}
 	if n := r.controller.workqueue.Len(); n > 0 || r.busy.Load() > 0 {

@@ -47,7 +47,8 @@ import (
 )
 
 func main() {
-	server := flag.String("server", "", "API server URL (e.g. http://127.0.0.1:8001 for kubectl proxy); empty plays the story on fakeapi")
+	server := flag.String("server", "",
+		"API server URL (e.g. http://127.0.0.1:8001 for kubectl proxy); empty plays the story on fakeapi")
 	token := flag.String("token", "", "bearer token for -server")
 	ca := flag.String("ca", "", "CA certificate file for an https -server")
 	insecure := flag.Bool("insecure", false, "skip verifying the server's certificate (tests only)")
@@ -96,14 +97,16 @@ type options struct {
 // newRunning builds the informers and the controller on client, as o says;
 // run starts them.
 func newRunning(client *informer.RESTClient, o options) (*running, error) {
-	replicaSets := informer.NewSharedIndexInformerWithOptions(newReplicaSetListWatch(client, o.namespace), &ReplicaSet{},
+	replicaSetsLW := newReplicaSetListWatch(client, o.namespace)
+	replicaSets := informer.NewSharedIndexInformerWithOptions(replicaSetsLW, &ReplicaSet{},
 		informer.SharedIndexInformerOptions{
 			Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 			Clock:         o.clock,
 			PipelineGates: &o.gates,
 		})
-	pods := informer.NewSharedIndexInformerWithOptions(informer.NewListWatchFromClient(client, podsGVR, o.namespace, ""),
-		&informer.Pod{}, informer.SharedIndexInformerOptions{
+	podsLW := informer.NewListWatchFromClient(client, podsGVR, o.namespace, "")
+	pods := informer.NewSharedIndexInformerWithOptions(podsLW, &informer.Pod{},
+		informer.SharedIndexInformerOptions{
 			Indexers: informer.Indexers{
 				informer.NamespaceIndex: informer.MetaNamespaceIndexFunc,
 				podControllerIndex:      podControllerIndexFunc,
@@ -156,7 +159,9 @@ func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers 
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	r, err := newRunning(client, options{namespace: namespace, workers: workers, gates: informer.DefaultPipelineGates(), recorder: n})
+	gates := informer.DefaultPipelineGates()
+	o := options{namespace: namespace, workers: workers, gates: gates, recorder: n}
+	r, err := newRunning(client, o)
 	if err != nil {
 		return err
 	}
@@ -165,9 +170,13 @@ func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers 
 	if !informer.WaitForCacheSync(ctx, r.replicaSet.HasSynced, r.pods.HasSynced) {
 		return fmt.Errorf("the caches of %s did not sync", cfg.Host)
 	}
-	n.say("# keeping the ReplicaSets of %s with %d workers (Ctrl-C to stop); %d ReplicaSets, %d pods in the caches",
-		"# 正在用 %[2]d 个工作协程维护 %[1]s 上的 ReplicaSet（按 Ctrl-C 停止）；缓存里有 %[3]d 个 ReplicaSet、%[4]d 个 Pod",
-		cfg.Host, workers, len(r.replicaSet.GetStore().ListKeys()), len(r.pods.GetStore().ListKeys()))
+	replicaSets := len(r.replicaSet.GetStore().ListKeys())
+	pods := len(r.pods.GetStore().ListKeys())
+	n.say("# keeping the ReplicaSets of %s with %d workers (Ctrl-C to stop); "+
+		"%d ReplicaSets, %d pods in the caches",
+		"# 正在用 %[2]d 个工作协程维护 %[1]s 上的 ReplicaSet（按 Ctrl-C 停止）；"+
+			"缓存里有 %[3]d 个 ReplicaSet、%[4]d 个 Pod",
+		cfg.Host, workers, replicaSets, pods)
 	<-ctx.Done()
 	n.say("# stopped", "# 已停止")
 	return nil

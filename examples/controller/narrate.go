@@ -57,5 +57,6 @@ func (n *narrator) Eventf(key, eventType, reason, messageFmt string, args ...any
 		messageFmt = zh
 	}
 	now := time.Now().Format("15:04:05.000")
-	n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, reason, fmt.Sprintf(messageFmt, args...))
+	message := fmt.Sprintf(messageFmt, args...)
+	n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, reason, message)
 }

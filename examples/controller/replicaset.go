@@ -27,8 +27,9 @@ import (
 
 // The resources this controller reads and writes.
 var (
-	replicaSetsGVR = informer.GroupVersionResource{Group: "apps", Version: "v1", Resource: "replicasets"}
-	podsGVR        = informer.GroupVersionResource{Version: "v1", Resource: "pods"}
+	replicaSetsGVR = informer.GroupVersionResource{Group: "apps", Version: "v1",
+		Resource: "replicasets"}
+	podsGVR = informer.GroupVersionResource{Version: "v1", Resource: "pods"}
 )
 
 // ReplicaSet is an apps/v1 ReplicaSet, with the fields this controller
@@ -37,10 +38,10 @@ var (
 //
 // Embedding ObjectMeta, as client-go's types do, gives rs.Name and the
 // informer.Object methods, and also ObjectMeta's JSON methods, which would
-// read and write the whole ReplicaSet as if it were metadata. So the
-// ReplicaSet has JSON methods of its own (through replicaSetWire), and its
-// fields carry the API's names for the root's fast decoder, which reads a
-// struct embedding ObjectMeta member by member, as it reads a Pod.
+// read and write the whole ReplicaSet as if it were metadata (ObjectMeta's
+// UnmarshalJSON refuses a whole object, saying so). So the ReplicaSet has
+// JSON methods of its own (through replicaSetWire), which every decoder of
+// the root calls, as encoding/json does.
 type ReplicaSet struct {
 	informer.TypeMeta
 	informer.ObjectMeta `json:"metadata,omitzero"`
@@ -51,7 +52,7 @@ type ReplicaSet struct {
 // ReplicaSetSpec is what the user asks for.
 type ReplicaSetSpec struct {
 	Replicas *int32          `json:"replicas,omitzero"` // nil means 1 (the server defaults it)
-	Selector *LabelSelector  `json:"selector,omitzero"` // which pods the set counts; the server requires it
+	Selector *LabelSelector  `json:"selector,omitzero"` // which pods it selects; required
 	Template PodTemplateSpec `json:"template,omitzero"` // what each pod is made from
 }
 
@@ -113,7 +114,8 @@ func (rs *ReplicaSet) selector() (informer.Selector, error) {
 		case "DoesNotExist":
 			parts = append(parts, "!"+r.Key)
 		default:
-			return nil, fmt.Errorf("ReplicaSet %s/%s: %q is not a valid selector operator", rs.Namespace, rs.Name, r.Operator)
+			return nil, fmt.Errorf("ReplicaSet %s/%s: %q is not a valid selector operator",
+				rs.Namespace, rs.Name, r.Operator)
 		}
 	}
 	return informer.ParseSelector(strings.Join(parts, ","))
@@ -136,7 +138,8 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 		out.Spec.Selector = &copied
 	}
 	// A Pod's DeepCopy copies metadata and spec: the template is just that.
-	tmpl := (&informer.Pod{ObjectMeta: rs.Spec.Template.ObjectMeta, Spec: rs.Spec.Template.Spec}).DeepCopy()
+	asPod := &informer.Pod{ObjectMeta: rs.Spec.Template.ObjectMeta, Spec: rs.Spec.Template.Spec}
+	tmpl := asPod.DeepCopy()
 	out.Spec.Template = PodTemplateSpec{ObjectMeta: tmpl.ObjectMeta, Spec: tmpl.Spec}
 	return &out
 }
@@ -156,7 +159,9 @@ type replicaSetWire struct {
 // MarshalJSON writes rs as the API's JSON. (A value receiver: on a
 // ReplicaSet value, ObjectMeta's promoted MarshalJSON must not win.)
 func (rs ReplicaSet) MarshalJSON() ([]byte, error) {
-	return json.Marshal(replicaSetWire{TypeMeta: rs.TypeMeta, Metadata: rs.ObjectMeta, Spec: rs.Spec, Status: rs.Status})
+	wire := replicaSetWire{TypeMeta: rs.TypeMeta, Metadata: rs.ObjectMeta,
+		Spec: rs.Spec, Status: rs.Status}
+	return json.Marshal(wire)
 }
 
 // UnmarshalJSON reads the API's JSON into rs.

@@ -45,11 +45,13 @@ func playStory(n *narrator, workers int, gates informer.PipelineGates) error {
 	}
 	st := &story{n: n, srv: srv, client: client}
 	n.say("# fakeapi is serving on %s", "# fakeapi 在 %s 上提供服务", srv.URL())
-	n.say("# the controller: informers on replicasets and pods, whose handlers only add keys to a work queue;",
+	n.say("# the controller: informers on replicasets and pods, "+
+		"whose handlers only add keys to a work queue;",
 		"# 控制器：ReplicaSet 和 Pod 各一个 Informer，它们的事件处理器只把键加入工作队列；")
 	n.say("#   %d workers take keys from the queue and reconcile them, one worker per key at a time",
 		"#   %d 个工作协程从队列取键并调谐，同一个键同一时间只在一个工作协程手里", workers)
-	if st.r, err = newRunning(client, options{workers: workers, gates: gates, recorder: n}); err != nil {
+	st.r, err = newRunning(client, options{workers: workers, gates: gates, recorder: n})
+	if err != nil {
 		return err
 	}
 	st.r.run()
@@ -57,9 +59,12 @@ func playStory(n *narrator, workers int, gates informer.PipelineGates) error {
 	if err := st.converged(); err != nil {
 		return err
 	}
-	n.say("# the caches are synced: no ReplicaSets, no pods", "# 缓存已同步：没有 ReplicaSet，也没有 Pod")
+	n.say("# the caches are synced: no ReplicaSets, no pods",
+		"# 缓存已同步：没有 ReplicaSet，也没有 Pod")
 
-	steps := []func() error{st.createWeb, st.scaleUp, st.podLostWhileServerFails, st.scaleDown, st.createAPI}
+	steps := []func() error{
+		st.createWeb, st.scaleUp, st.podLostWhileServerFails, st.scaleDown, st.createAPI,
+	}
 	for _, step := range steps {
 		n.say("", "")
 		if err := step(); err != nil {
@@ -67,16 +72,19 @@ func playStory(n *narrator, workers int, gates informer.PipelineGates) error {
 		}
 	}
 	n.say("", "")
-	n.say("# converged: every ReplicaSet has the pods it asks for and reports them; the work queue is empty",
+	n.say("# converged: every ReplicaSet has the pods it asks for and reports them; "+
+		"the work queue is empty",
 		"# 已收敛：每个 ReplicaSet 都有它要的 Pod，并如实报告；工作队列是空的")
 	return nil
 }
 
 // createWeb creates default/web with 3 replicas.
 func (st *story) createWeb() error {
-	st.n.say("$ kubectl apply -f web.yaml      # a ReplicaSet default/web: replicas 3, pods labelled app=web",
+	st.n.say("$ kubectl apply -f web.yaml      "+
+		"# a ReplicaSet default/web: replicas 3, pods labelled app=web",
 		"$ kubectl apply -f web.yaml      # 一个 ReplicaSet default/web：replicas 3，Pod 带标签 app=web")
-	if _, err := st.client.Create(context.Background(), replicaSetsGVR, newReplicaSetObject("web", 3)); err != nil {
+	rs := newReplicaSetObject("web", 3)
+	if _, err := st.client.Create(context.Background(), replicaSetsGVR, rs); err != nil {
 		return err
 	}
 	return st.report()
@@ -96,7 +104,8 @@ func (st *story) scaleUp() error {
 // request: the controller's create of the new web-1 gets a 500, and the key
 // comes back after the rate limiter's first wait.
 func (st *story) podLostWhileServerFails() error {
-	st.n.say("$ kubectl delete pod web-1        # and the server fails the next request with 500 Internal Error",
+	st.n.say("$ kubectl delete pod web-1        "+
+		"# and the server fails the next request with 500 Internal Error",
 		"$ kubectl delete pod web-1        # 同时服务器让下一个请求失败：500 Internal Error")
 	st.n.say("# (the failed create sends the key back through AddRateLimited: it returns 5 ms later)",
 		"# （创建失败，键经 AddRateLimited 放回队列：5 毫秒后再来）")
@@ -122,7 +131,8 @@ func (st *story) scaleDown() error {
 func (st *story) createAPI() error {
 	st.n.say("$ kubectl apply -f api.yaml      # a second ReplicaSet, default/api: replicas 2",
 		"$ kubectl apply -f api.yaml      # 第二个 ReplicaSet default/api：replicas 2")
-	if _, err := st.client.Create(context.Background(), replicaSetsGVR, newReplicaSetObject("api", 2)); err != nil {
+	rs := newReplicaSetObject("api", 2)
+	if _, err := st.client.Create(context.Background(), replicaSetsGVR, rs); err != nil {
 		return err
 	}
 	return st.report()
@@ -140,7 +150,9 @@ func newReplicaSetObject(name string, replicas int32) *ReplicaSet {
 			Selector: &LabelSelector{MatchLabels: labels},
 			Template: PodTemplateSpec{
 				ObjectMeta: informer.ObjectMeta{Labels: maps.Clone(labels)},
-				Spec:       informer.PodSpec{Containers: []informer.Container{{Name: "nginx", Image: "nginx:1.27"}}},
+				Spec: informer.PodSpec{
+					Containers: []informer.Container{{Name: "nginx", Image: "nginx:1.27"}},
+				},
 			},
 		},
 	}

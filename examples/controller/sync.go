@@ -77,7 +77,9 @@ func (c *Controller) syncReplicaSet(ctx context.Context, key string) error {
 // podsOwnedBy returns the pods in the cache whose controller is rs, through
 // the pod cache's podControllerIndex.
 func (c *Controller) podsOwnedBy(rs *ReplicaSet) ([]*informer.Pod, error) {
-	objs, err := c.podIndexer.ByIndex(podControllerIndex, rs.Namespace+"/ReplicaSet/"+rs.Name+"/"+rs.UID)
+	// The key podControllerIndexFunc gives a pod that rs controls.
+	indexKey := rs.Namespace + "/ReplicaSet/" + rs.Name + "/" + rs.UID
+	objs, err := c.podIndexer.ByIndex(podControllerIndex, indexKey)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +139,8 @@ func (c *Controller) createPod(ctx context.Context, rs *ReplicaSet, name string)
 		if ref := controllerOf(&obj.(*informer.Pod).ObjectMeta); ref != nil && ref.UID == rs.UID {
 			return nil
 		}
-		err = fmt.Errorf("pod %s/%s exists and is not controlled by ReplicaSet %s", rs.Namespace, name, rs.Name)
+		err = fmt.Errorf("pod %s/%s exists and is not controlled by ReplicaSet %s",
+			rs.Namespace, name, rs.Name)
 	}
 	key := rs.Namespace + "/" + rs.Name
 	if err != nil {

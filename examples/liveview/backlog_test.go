@@ -15,18 +15,22 @@ import (
 )
 
 func TestBacklogsAreHandedMinusTaken(t *testing.T) {
-	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, Pods: 3, SlowDelay: 30 * time.Millisecond})
+	a, err := start(config{Addr: "127.0.0.1:0", BookmarkInterval: time.Hour, Pods: 3,
+		SlowDelay: 30 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.Close)
 	st := openStream(t, a)
-	st.waitState(t, "a synced cache of 3", func(s state) bool { return len(s.Cache.Objects) == 3 && s.Informer.Synced })
+	st.waitState(t, "a synced cache of 3", func(s state) bool {
+		return len(s.Cache.Objects) == 3 && s.Informer.Synced
+	})
 	post(t, a, "burst", url.Values{"n": {"10"}})
 	st.waitState(t, "slowHandler behind", func(s state) bool { return s.Handlers[1].Pending >= 3 })
 	name := post(t, a, "addhandler", nil) // while slowHandler is still behind
 	s := st.waitState(t, "every handler idle", func(s state) bool {
-		return len(s.Handlers) == 3 && s.Handlers[1].Count == s.Handlers[0].Count && s.Handlers[2].Count == 3
+		caughtUp := s.Handlers[1].Count == s.Handlers[0].Count
+		return len(s.Handlers) == 3 && caughtUp && s.Handlers[2].Count == 3
 	})
 	for _, h := range s.Handlers {
 		if h.Pending != 0 {
@@ -38,7 +42,8 @@ func TestBacklogsAreHandedMinusTaken(t *testing.T) {
 	}
 	post(t, a, "update", nil) // the late handler gets the changes after its initial list
 	st.waitState(t, "the update everywhere", func(s state) bool {
-		return s.Handlers[2].Count == 4 && s.Handlers[1].Count == s.Handlers[0].Count && s.Handlers[2].Pending == 0
+		caughtUp := s.Handlers[1].Count == s.Handlers[0].Count
+		return s.Handlers[2].Count == 4 && caughtUp && s.Handlers[2].Pending == 0
 	})
 }
 

@@ -68,7 +68,16 @@ func startChromium(t *testing.T, bin string) *cdp {
 	}
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
+		exited := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(exited)
+		}()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Errorf("Chromium (pid %d) did not exit within 10 s of SIGKILL", cmd.Process.Pid)
+		}
 	})
 	found := make(chan string, 1)
 	go func() { // reads until Chromium exits, so that its stderr never blocks
@@ -103,12 +112,14 @@ func startChromium(t *testing.T, bin string) *cdp {
 // scenes restart the informer often) and backoffs ten times shorter (the
 // missed deletion keeps the server down a while). addr is where it listens.
 func testConfig(addr string) config {
-	return config{Addr: addr, BookmarkInterval: 10 * time.Second, Pods: 3, SlowDelay: 200 * time.Millisecond, BackoffScale: 0.1}
+	return config{Addr: addr, BookmarkInterval: 10 * time.Second, Pods: 3,
+		SlowDelay: 200 * time.Millisecond, BackoffScale: 0.1}
 }
 
 func TestBrowserLiveView(t *testing.T) {
 	if os.Getenv("LIVEVIEW_BROWSER") == "" {
-		t.Skip("the browser test takes minutes: it runs when asked, LIVEVIEW_BROWSER=1 go test -v -run Browser ./examples/liveview (bash .ci/run does)")
+		t.Skip("the browser test takes minutes: it runs when asked, " +
+			"LIVEVIEW_BROWSER=1 go test -v -run Browser ./examples/liveview (bash .ci/run does)")
 	}
 	bin := findChromium()
 	if bin == "" {

@@ -90,7 +90,8 @@ func dialCDP(wsURL string) (*cdp, error) {
 		conn.Close()
 		return nil, fmt.Errorf("websocket handshake: %s", resp.Status)
 	}
-	c := &cdp{conn: conn, r: r, waiting: map[int]chan answer{}, sessions: map[string]*tab{}, done: make(chan struct{})}
+	c := &cdp{conn: conn, r: r, waiting: map[int]chan answer{}, sessions: map[string]*tab{},
+		done: make(chan struct{})}
 	go c.readLoop()
 	return c, nil
 }
@@ -283,11 +284,13 @@ func (c *cdp) openTab() (*tab, error) {
 	var created struct{ TargetID string }
 	// A window of its own: a tab behind another is hidden, and a hidden
 	// tab draws no frames (a screenshot would wait for one).
-	if err := c.call("", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created); err != nil {
+	blank := map[string]any{"url": "about:blank", "newWindow": true}
+	if err := c.call("", "Target.createTarget", blank, &created); err != nil {
 		return nil, err
 	}
 	var attached struct{ SessionID string }
-	if err := c.call("", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached); err != nil {
+	attach := map[string]any{"targetId": created.TargetID, "flatten": true}
+	if err := c.call("", "Target.attachToTarget", attach, &attached); err != nil {
 		return nil, err
 	}
 	tb := &tab{c: c, target: created.TargetID, session: attached.SessionID}
@@ -396,7 +399,8 @@ func (tb *tab) eval(expr string) (any, error) {
 			Text string `json:"text"`
 		} `json:"exceptionDetails"`
 	}
-	if err := tb.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res); err != nil {
+	params := map[string]any{"expression": expr, "returnByValue": true}
+	if err := tb.call("Runtime.evaluate", params, &res); err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {

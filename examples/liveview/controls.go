@@ -85,16 +85,16 @@ func (a *app) control(name string, run controlFunc) http.HandlerFunc {
 		a.feed.add("control", name, r.FormValue("name"), "", r.Form.Encode())
 		m, err := run(r)
 		w.Header().Set("Content-Type", "application/json")
-		if err != nil {
+		ok := err == nil
+		if !ok {
 			m = messageOf(err)
 			if errors.Is(err, errBadRequest) {
 				w.WriteHeader(http.StatusBadRequest)
 			}
 			a.feed.addMsg("control", name+" failed", "", "", m)
-			sendJSON(w, map[string]any{"ok": false, "text": m.Text, "msg": m.Msg, "args": m.Args, "seq": a.feed.lastSeq()})
-			return
 		}
-		sendJSON(w, map[string]any{"ok": true, "text": m.Text, "msg": m.Msg, "args": m.Args, "seq": a.feed.lastSeq()})
+		sendJSON(w, map[string]any{"ok": ok, "text": m.Text, "msg": m.Msg, "args": m.Args,
+			"seq": a.feed.lastSeq()})
 	}
 }
 

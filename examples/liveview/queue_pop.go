@@ -113,7 +113,8 @@ func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func()
 	defer p.procMu.Unlock()
 	p.mu.Lock()
 	p.pops++
-	p.popped = append(p.popped, popped{At: time.Now().Format("15:04:05.000"), Op: op, Deltas: deltasOf(deltas)})
+	at := time.Now().Format("15:04:05.000")
+	p.popped = append(p.popped, popped{At: at, Op: op, Deltas: deltasOf(deltas)})
 	if len(p.popped) > maxPopped {
 		p.popped = append([]popped(nil), p.popped[len(p.popped)-maxPopped:]...)
 	}

@@ -23,8 +23,11 @@ const maxHistory = 30
 
 // state is everything the page shows.
 type state struct {
-	Boot     string         `json:"boot"` // when this program started: a page that sees it change starts its feed over
-	Seq      int64          `json:"seq"`  // the feed's newest entry when the snapshot began (see control)
+	// Boot is when this program started: a page that sees it change starts
+	// its feed over.
+	Boot string `json:"boot"`
+	// Seq is the feed's newest entry when the snapshot began (see control).
+	Seq      int64          `json:"seq"`
 	Server   serverState    `json:"server"`
 	Wire     wireState      `json:"wire"`
 	Queue    queueState     `json:"queue"`
@@ -85,7 +88,7 @@ func (a *app) snapshot() state {
 	s := state{Boot: a.boot, Seq: seq}
 	s.Server = a.serverSnapshot(!down)
 	s.Wire = a.wire.snapshot()
-	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}}
+	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}, Popped: []popped{}}
 	if q != nil {
 		s.Queue = q.snapshot()
 	}

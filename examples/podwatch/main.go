@@ -129,7 +129,7 @@ func watchCluster(n *narrator, cfg informer.RESTConfig, namespace string, d time
 	})
 	n.describePipeline(gates)
 	_ = inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
-		n.say("# list/watch failed, will retry: %v", "# list/监视失败，稍后重试：%v", err)
+		n.say("# list/watch failed, will retry: %v", "# list/watch 失败，稍后重试：%v", err)
 	})
 	if _, err := inf.AddEventHandler(printingHandler(n, "pods", 0, nil, new(atomic.Int64))); err != nil {
 		return err
@@ -141,7 +141,7 @@ func watchCluster(n *narrator, cfg informer.RESTConfig, namespace string, d time
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	n.say("# watching pods on %s (Ctrl-C to stop)", "# 正在监视 %s 上的 Pod（按 Ctrl-C 停止）", cfg.Host)
+	n.say("# watching pods on %s (Ctrl-C to stop)", "# 正在 watch %s 上的 Pod（按 Ctrl-C 停止）", cfg.Host)
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
 	if informer.WaitForCacheSync(ctx, inf.HasSynced) {

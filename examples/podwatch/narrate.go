@@ -62,7 +62,7 @@ func (n *narrator) event(handler, typ string, obj any, relisted bool) {
 	note, noteZh := "", ""
 	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
-		note, noteZh = "(final state unknown: deleted while we were not watching)", "（最终状态未知：在没有监视时被删除）"
+		note, noteZh = "(final state unknown: deleted while we were not watching)", "（最终状态未知：在没有 watch 时被删除）"
 	} else if relisted && n.resync {
 		note, noteZh = "(same version: re-delivered by a relist or a resync)", "（版本相同：重新 list 或重新同步时再次送达）"
 	} else if relisted {
@@ -90,7 +90,7 @@ func (n *narrator) describePipeline(g informer.PipelineGates) {
 		return
 	}
 	n.say("# pipeline: client-go 1.32's, as the tutorial teaches it: a DeltaFIFO (one entry per key), list then watch;",
-		"# 流水线：client-go 1.32 的，也就是教程讲的：DeltaFIFO（每个键一个条目），先 list 再监视；")
+		"# 流水线：client-go 1.32 的，也就是教程讲的：DeltaFIFO（每个键一个条目），先 list 再 watch；")
 	n.say("#   without -pipeline it runs client-go v0.37.2's default (RealFIFO, streaming list)",
 		"#   不加 -pipeline 时运行 client-go v0.37.2 的默认流水线（RealFIFO、流式列表）")
 }

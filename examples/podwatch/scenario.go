@@ -78,7 +78,7 @@ func (st *story) watching() error {
 func (st *story) stats() string {
 	lists := st.rec.Health(nil).Lists
 	if st.n.zh {
-		return fmt.Sprintf("到目前为止 list %d 次，监视 %d 次", lists, st.s.Stats().Watches)
+		return fmt.Sprintf("到目前为止 list %d 次，watch %d 次", lists, st.s.Stats().Watches)
 	}
 	return fmt.Sprintf("lists so far %d, watches %d", lists, st.s.Stats().Watches)
 }
@@ -106,7 +106,7 @@ func playScenario(gates informer.PipelineGates, resync time.Duration, n *narrato
 			ResyncPeriod:  resync, // 0: none (exercise 6 sets it with -resync)
 		})}
 	_ = st.inf.SetWatchErrorHandler(func(_ *informer.Reflector, err error) {
-		n.say("# (list/watch failed, will retry after a backoff: %v)", "# （list/监视失败，退避之后重试：%v）", err)
+		n.say("# (list/watch failed, will retry after a backoff: %v)", "# （list/watch 失败，退避之后重试：%v）", err)
 	})
 	var fastCount, slowCount atomic.Int64
 	_, _ = st.inf.AddEventHandler(printingHandler(n, "fast", 0, st.fast, &fastCount))
@@ -117,10 +117,10 @@ func playScenario(gates informer.PipelineGates, resync time.Duration, n *narrato
 		"# fakeapi 在 %s 上提供服务；里面已经有 default/existing", s.URL())
 	if gates.WatchListClient {
 		n.say("# an informer with two handlers, \"fast\" and \"slow\": one watch streams it the list of all pods, then goes on",
-			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer：一个监视以流式列表送来所有 Pod，然后接着监视")
+			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer：一个 watch 以流式列表送来所有 Pod，然后接着 watch")
 	} else {
 		n.say("# an informer with two handlers, \"fast\" and \"slow\", lists all pods, then watches them",
-			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer，对所有 Pod 先 list 再监视")
+			"# 一个带两个事件处理器（“fast”和“slow”）的 Informer，对所有 Pod 先 list 再 watch")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -178,7 +178,7 @@ func (st *story) update() error {
 
 func (st *story) dropWatch() error {
 	st.n.say("# the network drops the watch connection; the informer has seen version %s (%s)",
-		"# 网络断开了监视连接；Informer 已经看到资源版本 %s（%s）", st.inf.LastSyncResourceVersion(), st.stats())
+		"# 网络断开了 watch 连接；Informer 已经看到资源版本 %s（%s）", st.inf.LastSyncResourceVersion(), st.stats())
 	st.s.CloseWatches()
 	st.n.say("$ kubectl run redis --image=redis     # made after the drop", "$ kubectl run redis --image=redis     # 在断开之后创建")
 	if _, err := st.s.Create(fakeapi.Pods, "default", pod("redis", nil)); err != nil {
@@ -188,7 +188,7 @@ func (st *story) dropWatch() error {
 		return err
 	}
 	st.n.say("# the informer re-watched from the version it had seen, without a relist (%s)",
-		"# Informer 从它看到的资源版本接着监视，没有重新 list（%s）", st.stats())
+		"# Informer 从它看到的资源版本接着 watch，没有重新 list（%s）", st.stats())
 	return nil
 }
 
@@ -223,7 +223,7 @@ func (st *story) compaction() error {
 		return err
 	}
 	st.n.say("# it is back: re-watching from the old version gets 410 Expired, so the informer relists",
-		"# 它回来了：从旧的资源版本接着监视得到 410 Expired，于是 Informer 重新 list")
+		"# 它回来了：从旧的资源版本接着 watch 得到 410 Expired，于是 Informer 重新 list")
 	// Every cached pod comes back from the relist: the new one as an ADD, the
 	// missed deletion as a DELETE, the others as UPDATEs.
 	if err := st.expect(seen{"DELETE", "default/redis"}, seen{"ADD", "default/web"},

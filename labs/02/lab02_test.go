@@ -217,7 +217,9 @@ func TestLab02RandomOpsMatchAModel(t *testing.T) {
 			}
 			op = lab02OpName(r, p, list)
 			ops = append(ops, op)
-			if want, got := m.describe(), lab02DescribeQueue(f); want != got {
+			var got string
+			labWithin(t, 2, 0, "reading the queue after "+op, func() { got = lab02DescribeQueue(f) })
+			if want := m.describe(); want != got {
 				labFailf(t, 2, 0, "random operations (seed %d, step %d, last ops %v):\nexpected queue %s\ngot            %s",
 					"随机操作（种子 %d，第 %d 步，最近的操作 %v）：\n期望的队列 %s\n实际的队列 %s", seed, step, ops[max(0, len(ops)-6):], want, got)
 				return

@@ -171,7 +171,7 @@ func lab03Run(t *testing.T, lw ListerWatcher, store Store) *Reflector {
 func lab03Start(t *testing.T, opts fakeapi.Options) (*fakeapi.Server, *lab03LW, Store, *Reflector) {
 	s, err := fakeapi.Start(opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	t.Cleanup(s.Close)
 	lw := &lab03LW{inner: labPodsLW(t, s, "default")}
@@ -184,7 +184,7 @@ func lab03WaitWatch(t *testing.T, lw *lab03LW) bool {
 	if labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
 		return true
 	}
-	labFailf(t, 3, 3, "expected a watch after the list, none came", "list 之后期望开始监视，实际没有")
+	labFailf(t, 3, 3, "expected a watch after the list, none came", "list 之后期望开始 watch，实际没有")
 	return false
 }
 
@@ -208,7 +208,7 @@ func TestLab03ListThenWatch(t *testing.T) {
 		return
 	}
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) > 0 }) {
-		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "list 之后：期望开始监视，实际没有")
+		labFailf(t, 3, 3, "after the list: expected a watch, none was started", "list 之后：期望开始 watch，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
@@ -218,10 +218,10 @@ func TestLab03ListThenWatch(t *testing.T) {
 	if l, err := lw.inner.List(context.Background(), ListOptions{}); err == nil {
 		listRV = l.ResourceVersion
 	}
-	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "监视从 list 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
-	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "监视请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
+	labExpect(t, 3, 3, "the watch starts from the list's resourceVersion", "watch 从 list 返回的 resourceVersion 开始", listRV, w.ResourceVersion)
+	labExpect(t, 3, 3, "the watch asks for bookmarks (allowWatchBookmarks)", "watch 请求书签（allowWatchBookmarks）", true, w.AllowWatchBookmarks)
 	if w.TimeoutSeconds == nil || *w.TimeoutSeconds < 300 || *w.TimeoutSeconds >= 600 {
-		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "监视的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
+		labFailf(t, 3, 3, "the watch's timeoutSeconds: expected a random value in [300, 600), got %v", "watch 的 timeoutSeconds：期望 [300, 600) 中的随机值，实际 %v", w.TimeoutSeconds)
 	}
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "1"}, false)
 	labCreate(t, s, "default", "web-3", map[string]string{"v": "2"}, true)
@@ -252,12 +252,12 @@ func TestLab03RewatchFromTheLastVersion(t *testing.T) {
 	seen := r.LastSyncResourceVersion()
 	s.CloseWatches()
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
-		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了监视：期望重新监视，实际没有")
+		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came", "服务器结束了 watch：期望重新 watch，实际没有")
 		return
 	}
 	lists, watches := lw.calls()
-	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新监视从最后看到的版本开始", seen, watches[1].ResourceVersion)
-	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的监视直接重做，不重新 list）", 1, len(lists))
+	labExpect(t, 3, 3, "the re-watch starts from the last version seen", "重新 watch 从最后看到的版本开始", seen, watches[1].ResourceVersion)
+	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的 watch 直接重做，不重新 list）", 1, len(lists))
 }
 
 // TestLab03RelistAfterExpired makes a re-watch start from a version the
@@ -271,7 +271,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	// and empty would be "very short", and cost a backoff).
 	if !labWaitFor(func() bool { return s.Stats().OpenWatches == 1 }) {
 		labFailf(t, 3, 3, "expected a watch after the list, none came; the request log: %v",
-			"list 之后期望开始监视，实际没有；请求日志：%v", lw.requests())
+			"list 之后期望开始 watch，实际没有；请求日志：%v", lw.requests())
 		return
 	}
 	labCreate(t, s, "default", "a", nil, false)
@@ -282,7 +282,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	}
 	if !labWaitFor(synced) {
 		labFailf(t, 3, 4, "expected default/a and default/b in the store and a watch open, got %v and %d watches",
-			"期望存储里有 default/a 和 default/b 并有一个打开的监视，实际 %v、%d 个监视", lab03Keys(store), s.Stats().OpenWatches)
+			"期望存储里有 default/a 和 default/b 并有一个打开的 watch，实际 %v、%d 个 watch", lab03Keys(store), s.Stats().OpenWatches)
 		return
 	}
 	seen := r.LastSyncResourceVersion()
@@ -292,7 +292,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	s.CloseWatches()
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
 		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came; the request log: %v",
-			"服务器结束了监视：期望重新监视，实际没有；请求日志：%v", lw.requests())
+			"服务器结束了 watch：期望重新 watch，实际没有；请求日志：%v", lw.requests())
 		return
 	}
 	labDelete(t, s, "default", "a")
@@ -313,12 +313,12 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	}
 	if !labWaitFor(func() bool { return len(after()) > 0 }) {
 		labFailf(t, 3, 3, "expected the re-watch from %s to get 410 Expired; the request log: %v",
-			"期望从 %s 重新监视得到 410 Expired；请求日志：%v", seen, lw.requests())
+			"期望从 %s 重新 watch 得到 410 Expired；请求日志：%v", seen, lw.requests())
 		return
 	}
 	if next := after()[0]; next != relist {
 		labFailf(t, 3, 3, "after the watch's 410 Expired: expected a relist from the last version seen (%s), got %s; the request log: %v",
-			"监视得到 410 Expired 之后：期望从最后看到的版本（%s）重新 list，实际是 %s；请求日志：%v", relist, next, lw.requests())
+			"watch 得到 410 Expired 之后：期望从最后看到的版本（%s）重新 list，实际是 %s；请求日志：%v", relist, next, lw.requests())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {

@@ -95,12 +95,12 @@ func TestLab04RunLoopDeliversEveryChange(t *testing.T) {
 	rv2 := labCreate(t, s, "default", "b", map[string]string{"x": "y"}, true)
 	labDelete(t, s, "default", "a")
 	if !labWaitFor(func() bool { return len(h.get()) == 4 }) {
-		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "处理器调用：期望 4 次（list 的 add，然后 add、update、delete），实际 %v", h.get())
+		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "事件处理器调用：期望 4 次（初始列表的一次 add，然后依次是 add、update、delete），实际 %v", h.get())
 		return
 	}
 	want := []string{"add default/a@" + rvA, "add default/b@" + rv1,
 		"update default/b@" + rv1 + " -> default/b@" + rv2, "delete default/a@" + s.ResourceVersion()}
-	labExpect(t, 4, 3, "handler calls, in order", "处理器调用，按顺序", want, h.get())
+	labExpect(t, 4, 3, "handler calls, in order", "事件处理器调用，按顺序", want, h.get())
 	keys := cache.ListKeys()
 	labExpect(t, 4, 3, "the cache after the changes", "修改之后的缓存", []string{"default/b"}, keys)
 	if c.LastSyncResourceVersion() == "" {
@@ -128,7 +128,7 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	look := func(obj any) { _, ok, _ := seen.Get(obj); inCache = append(inCache, fmt.Sprint(ok)) }
 	lookHandler := ResourceEventHandlerFuncs{AddFunc: look, UpdateFunc: func(_, n any) { look(n) }, DeleteFunc: look}
 	_ = processDeltas(lookHandler, seen, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Deleted, Object: a2}}, false)
-	labExpect(t, 4, 3, "is the object in the cache when OnAdd, OnUpdate, OnDelete run? (write the cache first, then call the handler)", "OnAdd、OnUpdate、OnDelete 运行时对象在缓存里吗？（先写缓存，再调用处理器）",
+	labExpect(t, 4, 3, "is the object in the cache when OnAdd, OnUpdate, OnDelete run? (write the cache first, then call the handler)", "OnAdd、OnUpdate、OnDelete 运行时对象在缓存里吗？（先写缓存，再调用事件处理器）",
 		[]string{"true", "true", "false"}, inCache)
 }
 

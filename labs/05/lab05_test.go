@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/learn-k8s/informer/fakeapi"
 )
 
 // lab05Run runs inf until the test ends and waits for it to sync.
@@ -79,14 +81,14 @@ func TestLab05EveryHandlerSeesEveryEventInOrder(t *testing.T) {
 	}
 	for i, h := range []*lab04Heard{h1, h2} {
 		if !labWaitFor(func() bool { return len(h.get()) >= len(want) }) {
-			labFailf(t, 5, 3, "handler %d heard %d of %d events", "处理器 %d 只听到 %d/%d 个事件", i+1, len(h.get()), len(want))
+			labFailf(t, 5, 3, "handler %d heard %d of %d events", "事件处理器 %d 只听到 %d/%d 个事件", i+1, len(h.get()), len(want))
 			return
 		}
 		// Order is promised per object: the DeltaFIFO pipeline hands out
 		// each key's changes together. A deletion carries the server's
 		// version, so only its key is compared.
 		if w, g := lab05PerKey(want), lab05PerKey(h.get()); !slices.Equal(w, g) {
-			labFailf(t, 5, 3, "handler %d: expected every event, in order for each object:\n%v\ngot\n%v", "处理器 %d：期望收到每个事件，每个对象的事件按顺序：\n%v\n实际\n%v", i+1, w, g)
+			labFailf(t, 5, 3, "handler %d: expected every event, in order for each object:\n%v\ngot\n%v", "事件处理器 %d：期望收到每个事件，每个对象的事件按顺序：\n%v\n实际\n%v", i+1, w, g)
 			return
 		}
 	}
@@ -126,7 +128,7 @@ func TestLab05SlowHandlerBlocksNobody(t *testing.T) {
 		create(fmt.Sprint("p", i), nil, false)
 	}
 	if !labWaitFor(func() bool { return len(fast.get()) == 50 }) {
-		labFailf(t, 5, 2, "with one handler stuck: expected the other to hear all 50 adds, it heard %d", "一个处理器卡住时：期望另一个听到全部 50 个 add，实际 %d", len(fast.get()))
+		labFailf(t, 5, 2, "with one handler stuck: expected the other to hear all 50 adds, it heard %d", "一个事件处理器卡住时：期望另一个听到全部 50 个 add，实际 %d", len(fast.get()))
 	}
 }
 
@@ -138,7 +140,7 @@ func TestLab05LateHandlerGetsTheCacheAsAdds(t *testing.T) {
 	create("a", nil, false)
 	create("b", nil, false)
 	if !lab05Run(t, inf) || !labWaitFor(func() bool { return len(early.get()) == 2 }) {
-		labFailf(t, 5, 1, "the informer did not sync, or its handler did not hear the list: %v", "informer 没有同步，或者处理器没有听到 list：%v", early.get())
+		labFailf(t, 5, 1, "the informer did not sync, or its handler did not hear the list: %v", "informer 没有同步，或者事件处理器没有听到 list：%v", early.get())
 		return
 	}
 	late := &lab05Marking{}
@@ -148,11 +150,11 @@ func TestLab05LateHandlerGetsTheCacheAsAdds(t *testing.T) {
 		return
 	}
 	if !labWaitFor(func() bool { return len(late.get()) == 4 }) {
-		labFailf(t, 5, 4, "a late handler: expected the cache's 2 objects as adds marked isInInitialList, heard %v", "后加入的处理器：期望以 isInInitialList 的 add 收到缓存中的 2 个对象，实际 %v", late.get())
+		labFailf(t, 5, 4, "a late handler: expected the cache's 2 objects as adds marked isInInitialList, heard %v", "后加入的事件处理器：期望以 isInInitialList 的 add 收到缓存中的 2 个对象，实际 %v", late.get())
 		return
 	}
 	if !labWaitFor(reg.HasSynced) {
-		labFailf(t, 5, 4, "the late handler's HasSynced: expected true once its initial adds were handled, still false", "后加入处理器的 HasSynced：处理完初始 add 后应为 true，实际仍为 false")
+		labFailf(t, 5, 4, "the late handler's HasSynced: expected true once its initial adds were handled, still false", "后加入事件处理器的 HasSynced：处理完初始 add 后应为 true，实际仍为 false")
 	}
 	rv := create("c", nil, false)
 	if !labWaitFor(func() bool { return slices.Contains(late.get(), "add default/c@"+rv) }) {
@@ -196,7 +198,7 @@ func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 	runDone := make(chan struct{})
 	go func() { l.run(); close(runDone) }()
 	if !labWaitFor(func() bool { return len(h.get()) == 1000 }) {
-		labFailf(t, 5, 3, "run: expected the handler to hear 1000 adds, it heard %d", "run：期望处理器听到 1000 个 add，实际 %d", len(h.get()))
+		labFailf(t, 5, 3, "run: expected the handler to hear 1000 adds, it heard %d", "run：期望事件处理器听到 1000 个 add，实际 %d", len(h.get()))
 		close(l.addCh)
 		return
 	}
@@ -213,6 +215,69 @@ func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			labFailf(t, 5, 2, "after addCh was closed: expected pop to close nextCh and both goroutines to end", "addCh 关闭之后：期望 pop 关闭 nextCh，两个 goroutine 都结束")
 			return
+		}
+	}
+}
+
+// TestLab05HandlersJoinWhileEventsFlow adds five handlers while pods are
+// being created: each must hear every pod exactly once, as an add of the
+// cache (initial) or as a new add, and the processor's listeners must be
+// read and written under its lock (go run ./labs test runs with -race).
+func TestLab05HandlersJoinWhileEventsFlow(t *testing.T) {
+	defer labStart(t, 5)()
+	s := labServer(t)
+	inf := NewSharedIndexInformer(labPodsLW(t, s, "default"), &Pod{}, 0, Indexers{})
+	if !lab05Run(t, inf) {
+		labFailf(t, 5, 1, "the informer did not sync within 5 s", "informer 5 秒内没有完成同步")
+		return
+	}
+	const pods = 40
+	created := make(chan error, 1)
+	go func() {
+		for i := range pods {
+			obj := map[string]any{"apiVersion": "v1", "kind": "Pod",
+				"metadata": map[string]any{"name": fmt.Sprint("p", i), "namespace": "default"},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "main", "image": "nginx"}}}}
+			if _, err := s.Create(fakeapi.Pods, "default", obj); err != nil {
+				created <- err
+				return
+			}
+		}
+		created <- nil
+	}()
+	var late []*lab04Heard
+	for range 5 {
+		h := &lab04Heard{}
+		var err error
+		labWithin(t, 5, 4, "AddEventHandler while events flow", func() { _, err = inf.AddEventHandler(h.handler()) })
+		if err != nil {
+			labFailf(t, 5, 4, "AddEventHandler after Run: expected no error, got %v", "Run 之后 AddEventHandler：期望没有错误，实际 %v", err)
+			return
+		}
+		late = append(late, h)
+	}
+	var err error
+	labWithin(t, 5, 4, "creating the pods", func() { err = <-created })
+	if err != nil {
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
+	}
+	for i, h := range late {
+		if !labWaitFor(func() bool { return len(h.get()) >= pods }) {
+			labFailf(t, 5, 4, "handler %d, added while pods were created: expected %d adds, heard %d",
+				"创建 Pod 期间加入的事件处理器 %d：期望 %d 个 add，实际 %d 个", i+1, pods, len(h.get()))
+			return
+		}
+		seen := map[string]int{}
+		for _, l := range h.get() {
+			name, _, _ := strings.Cut(strings.TrimPrefix(l, "add default/"), "@")
+			seen[name]++
+		}
+		for p := range pods {
+			if n := seen[fmt.Sprint("p", p)]; n != 1 {
+				labFailf(t, 5, 4, "handler %d, added while pods were created: expected p%d once, heard it %d times (%v)",
+					"创建 Pod 期间加入的事件处理器 %d：期望 p%d 恰好一次，实际 %d 次（%v）", i+1, p, n, h.get())
+				return
+			}
 		}
 	}
 }

@@ -74,7 +74,13 @@ func TestLab06AtomicReplaceIsOneDelta(t *testing.T) {
 	if err := bad.Replace([]any{labPod("ns", "a", "5", nil)}, "5"); err == nil {
 		labFailf(t, 6, 1, "Replace when the transformer fails: expected its error, got none", "转换函数失败时 Replace：期望返回它的错误，实际没有")
 	}
-	labExpect(t, 6, 1, "deltas queued by a Replace whose transformer failed", "转换函数失败的 Replace 入队的 delta 数", false, bad.HasSynced())
+	bad.Close()
+	var queued any
+	labWithin(t, 6, 1, "Pop", func() { queued, _ = bad.Pop(func(any, bool) error { return nil }) })
+	if queued != nil {
+		labFailf(t, 6, 1, "after a Replace whose transformer failed: expected nothing queued, Pop gave %v",
+			"转换函数失败的 Replace 之后：期望队列为空，Pop 却得到 %v", queued)
+	}
 }
 
 func TestLab06PopEveryNotificationInOrder(t *testing.T) {
@@ -185,9 +191,9 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	if err := processReplacedAllInfo(spy, info, cache, false, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
 		labFailf(t, 6, 5, "processReplacedAllInfo: expected no error, got %v", "processReplacedAllInfo：期望没有错误，实际 %v", err)
 	}
-	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "处理器调用：先删除（墓碑），再按列表顺序 update 和 add",
+	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "事件处理器调用：先删除（墓碑），再按列表顺序 update 和 add",
 		[]string{"delete tombstone ns/a", "update ns/b@2 -> ns/b@9", "add ns/c@9"}, h.get())
-	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
+	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次事件处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
 	labExpect(t, 6, 5, "the cache's version", "缓存的版本", "9", cache.LastStoreSyncResourceVersion())
 
 	// The same through the informer's process function, as the run loop calls it.

@@ -202,7 +202,7 @@ func labServer(t *testing.T) *fakeapi.Server {
 	t.Helper()
 	s, err := fakeapi.Start(fakeapi.Options{})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	t.Cleanup(s.Close)
 	return s
@@ -213,7 +213,7 @@ func labPodsLW(t *testing.T, s *fakeapi.Server, namespace string) *ListWatch {
 	t.Helper()
 	c, err := NewRESTClient(RESTConfig{Host: s.URL()})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf(labPick("the REST client: %v", "REST 客户端出错：%v"), err)
 	}
 	return NewListWatchFromClient(c, GroupVersionResource{Version: "v1", Resource: "pods"}, namespace, "")
 }
@@ -236,7 +236,7 @@ func labCreate(t *testing.T, s *fakeapi.Server, ns, name string, labels map[stri
 		got, err = s.Create(fakeapi.Pods, ns, obj)
 	}
 	if err != nil {
-		t.Fatalf("fakeapi: %v", err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	return got["metadata"].(map[string]any)["resourceVersion"].(string)
 }
@@ -244,7 +244,7 @@ func labCreate(t *testing.T, s *fakeapi.Server, ns, name string, labels map[stri
 func labDelete(t *testing.T, s *fakeapi.Server, ns, name string) {
 	t.Helper()
 	if err := s.Delete(fakeapi.Pods, ns, name); err != nil {
-		t.Fatalf("fakeapi: %v", err)
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 }
 
