@@ -397,13 +397,13 @@ func (f *DeltaFIFO) IsClosed() bool {
 	return f.closed
 }
 
+// Reading 2: what the streaming list reads, and a look inside for tools (ours).
+
 // Transformer returns the transform function the queue applies (nil if
 // none). The streaming list reads it (reflector_watchlist.go).
 func (f *DeltaFIFO) Transformer() TransformFunc {
 	return f.transformer
 }
-
-// Reading 2: a look inside for tools (ours).
 
 // QueuedDeltas returns what the queue holds without popping it: a copy of
 // each queued key's Deltas (the objects are shared), in the order Pop would

@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/learn-k8s/informer/internal/jsonread"
+	"github.com/learn-k8s/informer/internal/protobuf"
 )
 
 // unknownFields (meta.go) holds the members of one JSON object that its Go
@@ -316,22 +317,50 @@ func newFastBodyDecoder(body io.Reader) bodyDecoder {
 			}
 			return nil
 		},
-		Unknown: func(structPtr any) *[]byte {
-			if l, ok := structPtr.(lossless); ok {
-				return (*[]byte)(l.kept())
-			}
-			return nil
-		},
+		Unknown: unknownOf,
 	})}
 }
 
-// fastBodyDecoder is bodyDecoder on internal/jsonread, which reads a list member by
-// member: each top-level one into the target member returns (nil: skip it), each item
-// into the object newItem returns.
-type fastBodyDecoder struct{ *jsonread.Decoder }
+// newProtobufBodyDecoder returns the decoder of a list or watch body the
+// server sent in Kubernetes protobuf: the one call into internal/protobuf,
+// which decodes it straight into the same objects the JSON of the same
+// body gives (its tests, and this package's, compare them on objects saved
+// from a real kube-apiserver). On a first reading, skip it too.
+func newProtobufBodyDecoder(body io.Reader) bodyDecoder {
+	return fastBodyDecoder{protobuf.NewDecoder(body, protobuf.Layout{Unknown: unknownOf})}
+}
+
+// decodeProtobufObject decodes one object the server sent in protobuf (a
+// Get's or a write's answer, or a Status).
+func decodeProtobufObject(raw []byte, obj any) error {
+	return protobuf.NewDecoder(bytes.NewReader(raw), protobuf.Layout{Unknown: unknownOf}).Decode(obj)
+}
+
+// unknownOf is, for a pointer to a typed struct, where it keeps the members
+// it does not model (the Layouts of both decoders); nil for anything else.
+func unknownOf(structPtr any) *[]byte {
+	if l, ok := structPtr.(lossless); ok {
+		return (*[]byte)(l.kept())
+	}
+	return nil
+}
+
+// fastBodyDecoder is bodyDecoder on internal/jsonread or internal/protobuf, which read a
+// list member by member: each top-level one into the target member returns (nil: skip it),
+// each item into the object newItem returns.
+type fastBodyDecoder struct {
+	memberDecoder interface {
+		DecodeList(member func(name string) any, newItem func() any) error
+		DecodeEvent(newObject func(eventType string) any) (string, any, error)
+	}
+}
+
+func (d fastBodyDecoder) DecodeEvent(newObject func(eventType string) any) (string, any, error) {
+	return d.memberDecoder.DecodeEvent(newObject)
+}
 
 func (d fastBodyDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
-	return d.Decoder.DecodeList(func(name string) any {
+	return d.memberDecoder.DecodeList(func(name string) any {
 		switch name {
 		case "items":
 			list.Items = nil // a second "items" replaces the first

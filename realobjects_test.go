@@ -19,9 +19,7 @@ package informer
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -48,25 +46,8 @@ func realClient(t *testing.T) *RESTClient {
 // server sent it, whatever the code.
 func rawCall(t *testing.T, c *RESTClient, method, path, contentType string, body []byte) (int, []byte) {
 	t.Helper()
-	u := *c.base
-	u.Path += path
-	req, err := http.NewRequestWithContext(context.Background(), method, u.String(), bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	resp, err := c.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, raw
+	code, _, raw := acceptCall(t, c, method, path, "application/json", contentType, body)
+	return code, raw
 }
 
 // readJSON reads a JSON file of testdata/real into a plain map.

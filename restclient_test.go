@@ -105,6 +105,34 @@ func TestRESTClientStatusErrors(t *testing.T) {
 	}
 }
 
+func TestRESTClientUpdateStatusChangesOnlyTheStatus(t *testing.T) {
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	c, _ := NewRESTClient(RESTConfig{Host: s.URL()})
+	ctx := context.Background()
+	obj, err := c.Get(ctx, podsResource, "default", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := obj.(*Pod)
+	stale := pod.GetResourceVersion()
+	pod.Status.Phase = "Running"
+	pod.Spec.Containers[0].Image = "changed:1" // ignored by /status
+	obj, err = c.UpdateStatus(ctx, podsResource, pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := obj.(*Pod)
+	if got.Status.Phase != "Running" || got.Spec.Containers[0].Image == "changed:1" {
+		t.Fatalf("after UpdateStatus: phase %q, image %q; want the status changed and the spec kept",
+			got.Status.Phase, got.Spec.Containers[0].Image)
+	}
+	pod.SetResourceVersion(stale)
+	if _, err := c.UpdateStatus(ctx, podsResource, pod); !IsConflict(err) {
+		t.Fatalf("UpdateStatus with a stale resourceVersion: %v, want 409 Conflict", err)
+	}
+}
+
 func TestRESTClientTLSWithCAFileOrInsecure(t *testing.T) {
 	s := startServer(t, fakeapi.Options{Token: "secret"})
 	createPod(t, s, "default", "a", nil)

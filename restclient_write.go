@@ -1,5 +1,6 @@
 // restclient_write.go adds the few single-object calls a read-modify-write
-// needs to RESTClient: Get one object, Create one, Update (PUT) one. Pods
+// needs to RESTClient: Get one object, Create one, Update (PUT) one, and
+// UpdateStatus (PUT to its /status subresource) for a controller. Pods
 // come back as *Pod, other kinds as *Unstructured. Do, List and Watch are
 // the same requests with the Go type of the answer chosen by the caller:
 // the dynamic package (dynamic/) uses them to get *Unstructured for every
@@ -7,9 +8,10 @@
 // *StatusError, so IsConflict, IsNotFound and IsAlreadyExists work on them;
 // a stale resourceVersion on Update is a 409 Conflict.
 //
-// client-go counterpart: the Get, Create and Update methods of the typed
-// clients (k8s.io/client-go/kubernetes/typed/core/v1), built on
-// k8s.io/client-go/rest's Request (Do, and Into for the type of the answer).
+// client-go counterpart: the Get, Create, Update and UpdateStatus methods of
+// the typed clients (k8s.io/client-go/kubernetes/typed/core/v1), built on
+// k8s.io/client-go/rest's Request (Do, SubResource, and Into for the type
+// of the answer).
 //
 // Tutorial: 000 §3.3 and 004 §2.5 (optimistic concurrency on writes).
 //
@@ -48,6 +50,17 @@ func (c *RESTClient) Create(ctx context.Context, resource GroupVersionResource, 
 // retry.RetryOnConflict. It returns the object as stored, with its new version.
 func (c *RESTClient) Update(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
 	path := objectPath(resource, obj.GetNamespace(), obj.GetName())
+	return c.send(ctx, http.MethodPut, path, obj, resource, objectFactory(resource))
+}
+
+// UpdateStatus replaces the status of the object obj names with obj's (an
+// HTTP PUT to the object's /status subresource, which the kinds with a
+// status serve): the server keeps the stored spec whatever obj says, so a
+// controller reporting what it sees cannot undo a user's change to the
+// spec. A stale resourceVersion is a 409 Conflict, as with Update. It
+// returns the object as stored.
+func (c *RESTClient) UpdateStatus(ctx context.Context, resource GroupVersionResource, obj Object) (Object, error) {
+	path := objectPath(resource, obj.GetNamespace(), obj.GetName()) + "/status"
 	return c.send(ctx, http.MethodPut, path, obj, resource, objectFactory(resource))
 }
 

@@ -95,6 +95,8 @@ func ParseSelector(selector string) (Selector, error) {
 	for _, part := range splitTopLevel(selector) {
 		part = strings.TrimSpace(part)
 		if part == "" {
+			// "" selects everything; an empty part between two commas is a
+			// mistake the server would refuse too.
 			if strings.TrimSpace(selector) == "" {
 				continue
 			}
@@ -152,6 +154,8 @@ func parseRequirement(s string) (requirement, error) {
 	// "key in (a, b)": the set may be written with or without spaces.
 	fields := strings.Fields(strings.Replace(s, "(", " (", 1))
 	if len(fields) >= 3 && (fields[1] == "in" || fields[1] == "notin") {
+		// The set is "(a,b)", maybe spread over several fields: join them
+		// back, then take the parentheses off.
 		set := strings.Join(fields[2:], "")
 		inner, ok := strings.CutPrefix(set, "(")
 		if inner, ok2 := strings.CutSuffix(inner, ")"); ok && ok2 && validLabelPart(fields[0]) {
@@ -166,6 +170,7 @@ func parseRequirement(s string) (requirement, error) {
 		}
 		return requirement{}, errors.New("bad set requirement " + s)
 	}
+	// No operator: a bare key, which must exist.
 	return keyOnly(s, "exists")
 }
 

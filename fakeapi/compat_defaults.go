@@ -5,8 +5,12 @@
 // These are what `kubectl get -o yaml` shows on a real cluster and a client
 // never sent: a pod's restartPolicy, dnsPolicy, schedulerName,
 // terminationGracePeriodSeconds, its containers' imagePullPolicy and
-// terminationMessagePath/Policy, the two not-ready/unreachable tolerations,
-// priority, and its status (Pending, with a qosClass); a service's type,
+// terminationMessagePath/Policy, its probes' timeouts and thresholds, an
+// HTTP GET's scheme and path, a fieldRef's apiVersion, a volume's
+// defaultMode, serviceAccount (from serviceAccountName), the two
+// not-ready/unreachable tolerations, priority, and its status (Pending, with
+// a qosClass), a spec's zero omitempty members dropped as the Go struct
+// drops them; a service's type,
 // sessionAffinity, ports' protocol and targetPort and a clusterIP from
 // 10.0.0.0/24; a deployment's strategy, revisionHistoryLimit and
 // progressDeadlineSeconds; a secret's type. Defaults apply to every write
@@ -23,6 +27,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/learn-k8s/informer/fakeapi/schema"
 )
 
 // setDefault sets m[k] to v unless it is already there.
@@ -49,11 +55,110 @@ func podSpecDefaults(spec map[string]any) {
 	setDefault(spec, "dnsPolicy", "ClusterFirst")
 	setDefault(spec, "securityContext", map[string]any{})
 	setDefault(spec, "schedulerName", "default-scheduler")
-	for _, list := range []string{"initContainers", "containers"} {
+	if sa, ok := spec["serviceAccountName"].(string); ok && sa != "" {
+		setDefault(spec, "serviceAccount", sa) // the deprecated name, kept in step
+	}
+	for _, list := range []string{"initContainers", "containers", "ephemeralContainers"} {
 		cs, _ := spec[list].([]any)
 		for _, c := range cs {
 			if c, ok := c.(map[string]any); ok {
 				containerDefaults(c)
+			}
+		}
+	}
+	vols, _ := spec["volumes"].([]any)
+	for _, v := range vols {
+		v, _ := v.(map[string]any)
+		for _, kind := range []string{"configMap", "secret", "downwardAPI", "projected"} {
+			if src, ok := v[kind].(map[string]any); ok {
+				setDefault(src, "defaultMode", int64(0o644))
+				fieldRefDefaults(src)
+			}
+		}
+	}
+	dropOmittedZeros(protoSchema()[schema.MessageOf("", "v1", "PodSpec")], spec, 0)
+}
+
+// fieldRefDefaults gives every fieldRef under v (an env var's, a downward
+// API file's) its apiVersion, "v1".
+func fieldRefDefaults(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if ref, ok := x.(map[string]any); ok && k == "fieldRef" {
+				setDefault(ref, "apiVersion", "v1")
+			}
+			fieldRefDefaults(x)
+		}
+	case []any:
+		for _, x := range v {
+			fieldRefDefaults(x)
+		}
+	}
+}
+
+// probeDefaults fills in a probe, and the scheme and path of an HTTP GET
+// (a probe's or a lifecycle hook's).
+func probeDefaults(c map[string]any) {
+	for _, name := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+		if p, ok := c[name].(map[string]any); ok {
+			setDefault(p, "timeoutSeconds", int64(1))
+			setDefault(p, "periodSeconds", int64(10))
+			setDefault(p, "successThreshold", int64(1))
+			setDefault(p, "failureThreshold", int64(3))
+			httpGetDefaults(p)
+		}
+	}
+	if l, ok := c["lifecycle"].(map[string]any); ok {
+		for _, hook := range []string{"postStart", "preStop"} {
+			if h, ok := l[hook].(map[string]any); ok {
+				httpGetDefaults(h)
+			}
+		}
+	}
+}
+
+// httpGetDefaults fills in a handler's HTTP GET.
+func httpGetDefaults(handler map[string]any) {
+	if g, ok := handler["httpGet"].(map[string]any); ok {
+		setDefault(g, "path", "/")
+		setDefault(g, "scheme", "HTTP")
+	}
+}
+
+// dropOmittedZeros removes the members of v (a JSON object of message m)
+// that the Go struct drops when it writes JSON: a zero string, number or
+// bool, or an empty list or map, whose json tag says omitempty. A real
+// server decodes every object into its Go struct and encodes it again, so
+// "priorityClassName": "" is never stored.
+func dropOmittedZeros(m *protoMessage, v map[string]any, depth int) {
+	if m == nil || depth > maxProtoDepth {
+		return
+	}
+	for _, f := range m.Order {
+		if f.Inline {
+			dropOmittedZeros(protoSchema()[f.Type], v, depth+1)
+			continue
+		}
+		x, ok := v[f.JSON]
+		if !ok {
+			continue
+		}
+		if f.OmitEmpty && !f.Ptr && !f.Struct && isZeroJSON(x) && x != nil {
+			delete(v, f.JSON)
+			continue
+		}
+		sub := protoSchema()[f.Type]
+		switch x := x.(type) {
+		case map[string]any:
+			if f.Type != "map" {
+				dropOmittedZeros(sub, x, depth+1)
+			}
+		case []any:
+			for _, item := range x {
+				if item, ok := item.(map[string]any); ok {
+					dropOmittedZeros(sub, item, depth+1)
+				}
 			}
 		}
 	}
@@ -76,6 +181,8 @@ func containerDefaults(c map[string]any) {
 		policy = "Always"
 	}
 	setDefault(c, "imagePullPolicy", policy)
+	probeDefaults(c)
+	fieldRefDefaults(c["env"])
 	ports, _ := c["ports"].([]any)
 	for _, p := range ports {
 		if p, ok := p.(map[string]any); ok {

@@ -144,7 +144,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, req writeRe
 		s.writeObject(w, r, req.ri, code, o.body)
 		return
 	}
-	writeJSON(w, code, successStatus(req.ri, o))
+	writeStatus(w, code, successStatus(req.ri, o))
 }
 
 // successStatus is the Status a delete answers for a kind that does not

@@ -120,6 +120,10 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, ri *resourc
 		writeError(w, e)
 		return
 	}
+	if rd == nil && inProtobuf(w) {
+		writeProtobufObject(w, code, ri, body) // compat_protoanswer.go
+		return
+	}
 	writeJSON(w, code, rd.object(ri, body, true))
 }
 

@@ -87,7 +87,7 @@ func dropEmpty(v any, schema map[string]any) {
 			sub, _ := props[k].(map[string]any)
 			dropEmpty(x, sub)
 			f := goField(name, k)
-			if f == nil || !f.omitEmpty || f.isStruct && !f.ptr {
+			if f == nil || !f.OmitEmpty || f.Struct && !f.Ptr {
 				continue
 			}
 			if x == nil || kindOf(x) != "scalar" && isZeroJSON(x) {

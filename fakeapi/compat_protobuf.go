@@ -30,6 +30,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/learn-k8s/informer/fakeapi/schema"
 )
 
 // protobufMediaType is Kubernetes' protobuf Content-Type.
@@ -42,17 +44,17 @@ var protobufMagic = []byte("k8s\x00")
 // recurse without end.
 const maxProtoDepth = 64
 
-// Message names of the types whose JSON form is special.
+// Message names of the types whose JSON form is special (schema.OwnJSON),
+// and of DeleteOptions.
 const (
-	metaPkg         = "k8s.io.apimachinery.pkg.apis.meta.v1."
-	pbTime          = metaPkg + "Time"
-	pbMicroTime     = metaPkg + "MicroTime"
-	pbDuration      = metaPkg + "Duration"
-	pbFieldsV1      = metaPkg + "FieldsV1"
-	pbDeleteOptions = metaPkg + "DeleteOptions"
-	pbQuantity      = "k8s.io.apimachinery.pkg.api.resource.Quantity"
-	pbIntOrString   = "k8s.io.apimachinery.pkg.util.intstr.IntOrString"
-	pbRawExtension  = "k8s.io.apimachinery.pkg.runtime.RawExtension"
+	pbTime          = schema.Time
+	pbMicroTime     = schema.MicroTime
+	pbDuration      = schema.Duration
+	pbFieldsV1      = schema.FieldsV1
+	pbDeleteOptions = schema.MetaPackage + "DeleteOptions"
+	pbQuantity      = schema.Quantity
+	pbIntOrString   = schema.IntOrString
+	pbRawExtension  = schema.RawExtension
 )
 
 // decodeProtobuf decodes a protobuf body whose envelope must name kind in
@@ -184,9 +186,5 @@ func uvarint(b []byte) (v uint64, n int) {
 // protoMessageName is the .proto name of ri's message, such as
 // "k8s.io.api.core.v1.Pod" or "k8s.io.api.apps.v1.Deployment".
 func protoMessageName(ri *resourceInfo) string {
-	group := ri.Group
-	if group == "" {
-		group = "core"
-	}
-	return "k8s.io.api." + group + "." + ri.Version + "." + ri.kind
+	return schema.MessageOf(ri.Group, ri.Version, ri.kind)
 }

@@ -19,6 +19,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/learn-k8s/informer/fakeapi/schema"
 )
 
 // decodeMessage decodes b as message m at nesting depth.
@@ -30,36 +32,36 @@ func decodeMessage(m *protoMessage, b []byte, depth int) (map[string]any, error)
 	for len(b) > 0 {
 		wf, rest, err := nextWireField(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.name, err)
+			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		b = rest
-		f := m.fields[wf.num]
+		f := m.Fields[wf.num]
 		if f == nil {
-			return nil, fmt.Errorf("field number %d (wire type %d) of message %s is not in the schema", wf.num, wf.wt, m.name)
+			return nil, fmt.Errorf("field number %d (wire type %d) of message %s is not in the schema", wf.num, wf.wt, m.Name)
 		}
 		switch {
-		case f.typ == "map":
+		case f.Type == "map":
 			k, v, err := mapEntry(f, wf, depth)
 			if err != nil {
 				return nil, err
 			}
-			mv, _ := values[f.number].(map[string]any)
+			mv, _ := values[f.Number].(map[string]any)
 			if mv == nil {
 				mv = map[string]any{}
-				values[f.number] = mv
+				values[f.Number] = mv
 			}
 			mv[k] = v
-		case f.repeated && wf.wt == 2 && packable(f.typ):
+		case f.Repeated && wf.wt == 2 && packable(f.Type):
 			for p := wf.b; len(p) > 0; {
 				n := 0
-				wf.wt, wf.u, n = packedWireType(f.typ), 0, 0
+				wf.wt, wf.u, n = packedWireType(f.Type), 0, 0
 				if wf.wt == 0 {
 					wf.u, n = uvarint(p)
 				} else if n = 8; wf.wt == 5 {
 					n = 4
 				}
 				if n <= 0 || n > len(p) {
-					return nil, fmt.Errorf("%s.%s: malformed packed field", m.name, f.name)
+					return nil, fmt.Errorf("%s.%s: malformed packed field", m.Name, f.Name)
 				}
 				if wf.wt != 0 {
 					for i := n - 1; i >= 0; i-- {
@@ -67,40 +69,40 @@ func decodeMessage(m *protoMessage, b []byte, depth int) (map[string]any, error)
 					}
 				}
 				p = p[n:]
-				v, err := wireValue(m, f, f.typ, wf, depth)
+				v, err := wireValue(m, f, f.Type, wf, depth)
 				if err != nil {
 					return nil, err
 				}
-				list, _ := values[f.number].([]any)
-				values[f.number] = append(list, v)
+				list, _ := values[f.Number].([]any)
+				values[f.Number] = append(list, v)
 			}
 		default:
-			v, err := wireValue(m, f, f.typ, wf, depth)
+			v, err := wireValue(m, f, f.Type, wf, depth)
 			if err != nil {
 				return nil, err
 			}
-			if f.repeated {
-				list, _ := values[f.number].([]any)
+			if f.Repeated {
+				list, _ := values[f.Number].([]any)
 				v = append(list, v)
 			}
-			values[f.number] = v
+			values[f.Number] = v
 		}
 	}
 	out := map[string]any{}
-	for _, f := range m.order {
-		v, present := values[f.number]
+	for _, f := range m.Order {
+		v, present := values[f.Number]
 		if !present {
-			if f.ptr || f.omitEmpty && (f.slice || f.isMap || !f.isStruct) || f.omitZero {
+			if f.Ptr || f.OmitEmpty && (f.Slice || f.Map || !f.Struct) || f.OmitZero {
 				continue // left out when nil or zero
 			}
 			var err error
 			if v, err = zeroJSON(f, depth); err != nil {
 				return nil, err
 			}
-		} else if !f.ptr && (f.omitEmpty && !f.isStruct || f.omitZero) && isZeroJSON(v) {
+		} else if !f.Ptr && (f.OmitEmpty && !f.Struct || f.OmitZero) && isZeroJSON(v) {
 			continue
 		}
-		if f.inline {
+		if f.Inline {
 			if sub, ok := v.(map[string]any); ok {
 				for k, x := range sub {
 					out[k] = x
@@ -108,7 +110,7 @@ func decodeMessage(m *protoMessage, b []byte, depth int) (map[string]any, error)
 			}
 			continue
 		}
-		out[f.json] = v
+		out[f.JSON] = v
 	}
 	return out, nil
 }
@@ -116,11 +118,11 @@ func decodeMessage(m *protoMessage, b []byte, depth int) (map[string]any, error)
 // mapEntry decodes one entry of a map<string, V> field.
 func mapEntry(f *protoField, wf wireField, depth int) (string, any, error) {
 	if wf.wt != 2 {
-		return "", nil, fmt.Errorf("map field %s: wrong wire type %d", f.name, wf.wt)
+		return "", nil, fmt.Errorf("map field %s: wrong wire type %d", f.Name, wf.wt)
 	}
 	var key string
 	var val any
-	valueField := &protoField{number: 2, name: f.name + " value", typ: f.mapValue}
+	valueField := &protoField{Number: 2, Name: f.Name + " value", Type: f.MapValue}
 	seenValue := false
 	for b := wf.b; len(b) > 0; {
 		e, rest, err := nextWireField(b)
@@ -132,12 +134,12 @@ func mapEntry(f *protoField, wf wireField, depth int) (string, any, error) {
 		case e.num == 1 && e.wt == 2:
 			key = string(e.b)
 		case e.num == 2:
-			if val, err = wireValue(nil, valueField, f.mapValue, e, depth); err != nil {
+			if val, err = wireValue(nil, valueField, f.MapValue, e, depth); err != nil {
 				return "", nil, err
 			}
 			seenValue = true
 		default:
-			return "", nil, fmt.Errorf("map field %s: entry field number %d is not in the schema", f.name, e.num)
+			return "", nil, fmt.Errorf("map field %s: entry field number %d is not in the schema", f.Name, e.num)
 		}
 	}
 	if !seenValue { // an absent value is the zero value
@@ -161,9 +163,9 @@ func wireValue(m *protoMessage, f *protoField, typ string, wf wireField, depth i
 		want = 5
 	}
 	if wf.wt != want {
-		where := f.name
+		where := f.Name
 		if m != nil {
-			where = m.name + "." + f.name
+			where = m.Name + "." + f.Name
 		}
 		return nil, fmt.Errorf("%s: wrong wire type %d (want %d)", where, wf.wt, want)
 	}
@@ -267,18 +269,18 @@ func embeddedJSON(raw []byte) (any, error) {
 // zeroJSON is the JSON of field f's Go zero value.
 func zeroJSON(f *protoField, depth int) (any, error) {
 	switch {
-	case f.repeated || f.slice || f.isMap || f.typ == "map" || f.typ == "bytes":
+	case f.Repeated || f.Slice || f.Map || f.Type == "map" || f.Type == "bytes":
 		return nil, nil
-	case f.typ == "string":
+	case f.Type == "string":
 		return "", nil
-	case f.typ == "bool":
+	case f.Type == "bool":
 		return false, nil
-	case f.typ == "double" || f.typ == "float":
+	case f.Type == "double" || f.Type == "float":
 		return 0.0, nil
-	case protoScalars[f.typ]:
+	case schema.IsScalar(f.Type):
 		return json.Number("0"), nil
 	}
-	return wireValue(nil, f, f.typ, wireField{wt: 2}, depth)
+	return wireValue(nil, f, f.Type, wireField{wt: 2}, depth)
 }
 
 // isZeroJSON reports whether v is the JSON of a zero scalar, or an empty

@@ -1,5 +1,6 @@
 // compat_schemadata.go (compatibility layer): the real schema of the served
-// kinds, checked in as data.
+// kinds, checked in as data in fakeapi/schema/ (a package of its own, which
+// internal/protobuf reads too: one source for both sides of the wire).
 //
 // fakeapi/schema/ holds, gzipped, what a real server and the Kubernetes
 // modules say about the kinds this server serves: the generated.proto files
@@ -15,28 +16,7 @@
 
 package fakeapi
 
-import (
-	"bytes"
-	"compress/gzip"
-	"embed"
-	"io"
-)
+import "github.com/learn-k8s/informer/fakeapi/schema"
 
-//go:embed schema/*.gz
-var schemaFS embed.FS
-
-// schemaFile returns the unzipped content of schema/name. The files are
-// part of the binary, so a failure is a broken build: it panics.
-func schemaFile(name string) []byte {
-	gz, err := schemaFS.ReadFile("schema/" + name)
-	if err == nil {
-		var zr *gzip.Reader
-		if zr, err = gzip.NewReader(bytes.NewReader(gz)); err == nil {
-			var b []byte
-			if b, err = io.ReadAll(zr); err == nil {
-				return b
-			}
-		}
-	}
-	panic("fakeapi: embedded schema file " + name + ": " + err.Error())
-}
+// schemaFile returns the unzipped content of schema/name.
+func schemaFile(name string) []byte { return schema.File(name) }

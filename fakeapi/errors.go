@@ -91,7 +91,7 @@ func writeError(w http.ResponseWriter, e *APIError) {
 	if e.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
-	writeJSON(w, e.Code, e.status())
+	writeStatus(w, e.Code, e.status()) // compat_protoanswer.go: JSON, or protobuf if asked
 }
 
 // writeJSON answers a request with v encoded as JSON.

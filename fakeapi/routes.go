@@ -186,8 +186,8 @@ func (s *Server) serveListOrWatch(w http.ResponseWriter, r *http.Request, rt rou
 		writeError(w, e)
 		return
 	}
-	if o.as != nil { // compat_negotiate.go: a Table or metadata only, as asked
-		writeJSON(w, http.StatusOK, o.as.list(rt.ri, list))
+	if o.as != nil || inProtobuf(w) { // compat_protoanswer.go: a Table, metadata only, protobuf
+		writeListAs(w, rt.ri, o.as, list)
 		return
 	}
 	writeList(w, list)

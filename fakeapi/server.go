@@ -7,13 +7,13 @@
 //
 // # Reading path
 //
-// The List/Watch server, in the order to read it (1,494 lines in all):
+// The List/Watch server, in the order to read it (1,499 lines in all):
 //
-//  1. server.go (300 lines): Options, Start and Stop, the front door.
+//  1. server.go (301 lines): Options, Start and Stop, the front door.
 //  2. routes.go (194 lines): the kinds, their URLs, where a request goes.
-//  3. store.go (238 lines): one resource version, the history, snapshots.
+//  3. store.go (239 lines): one resource version, the history, snapshots.
 //  4. list.go (260 lines): resourceVersion rules, limit/continue, 410.
-//  5. watch.go (302 lines): missed events, bookmarks, 410, slow watchers.
+//  5. watch.go (305 lines): missed events, bookmarks, 410, slow watchers.
 //  6. errors.go (122 lines): the Status of every failure; 410 and 504.
 //  7. faults.go (78 lines): drop watches, fail N requests, compact, delay.
 //
@@ -238,7 +238,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.activeMu.Unlock()
 	defer s.active.Done()
 
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &statusWriter{ResponseWriter: w, protobuf: asksForProtobuf(r)}
 	start := time.Now()
 	defer func() {
 		if s.opts.Logf != nil {
@@ -280,7 +280,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // It keeps Flush working for watch streams through Unwrap.
 type statusWriter struct {
 	http.ResponseWriter
-	code int
+	code     int
+	protobuf bool // the client asked for protobuf first (compat_protoanswer.go)
 }
 
 func (w *statusWriter) WriteHeader(code int) {

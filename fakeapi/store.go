@@ -31,11 +31,11 @@ type object struct {
 	body   map[string]any    // the whole object, kind and apiVersion included
 
 	// json is body encoded, as watch events carry it; itemJSON is body as
-	// an item of a list, without kind and apiVersion. Each is made the
-	// first time it is asked for and then kept: a hundred watchers, or a
-	// list of every object, would otherwise encode the same map again and
-	// again (see BenchmarkWriteFanOut and BenchmarkList100k).
-	json, itemJSON func() ([]byte, error)
+	// an item of a list, without kind and apiVersion (protobuf: its message,
+	// compat_protoanswer.go). Each is made when first asked for and kept: a
+	// hundred watchers, or a list of every object, would otherwise encode the
+	// same map again and again (see BenchmarkWriteFanOut and BenchmarkList100k).
+	json, itemJSON, protobuf func() ([]byte, error)
 }
 
 // event is one change, as kept in the history and sent to watchers.
@@ -215,6 +215,7 @@ func newObject(body map[string]any, rv uint64) *object {
 	o := &object{rv: rv, body: body, labels: map[string]string{},
 		json:     sync.OnceValues(func() ([]byte, error) { return json.Marshal(body) }),
 		itemJSON: sync.OnceValues(func() ([]byte, error) { return json.Marshal(listItem(body)) }),
+		protobuf: sync.OnceValues(func() ([]byte, error) { return protoBodyMessage(body) }),
 	}
 	o.name, _ = meta["name"].(string)
 	o.ns, _ = meta["namespace"].(string)

@@ -158,10 +158,18 @@ func TestTableRowObjects(t *testing.T) {
 	if got["apiVersion"] != "meta.k8s.io/v1beta1" || rvOf(got) != rvOf(created) || len(got["rows"].([]any)) != 1 {
 		t.Errorf("get as a v1beta1 Table: %v", got)
 	}
-	for _, accept := range []string{"", "application/json", "application/vnd.kubernetes.protobuf,application/json"} {
+	for _, accept := range []string{"", "application/json", "application/json,application/vnd.kubernetes.protobuf"} {
 		if _, got = getAccept(t, u, accept); got["kind"] != "PodList" {
 			t.Errorf("Accept %q: kind %v, want PodList", accept, got["kind"])
 		}
+	}
+	// Protobuf first: a protobuf list (compat_protoanswer.go, protobuf_answer_test.go).
+	req, _ := http.NewRequest("GET", u, nil)
+	req.Header.Set("Accept", "application/vnd.kubernetes.protobuf,application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.Header.Get("Content-Type") != protobufMediaType {
+		t.Errorf("Accept protobuf first: %v %v, want a protobuf answer", err, resp)
+	} else {
+		resp.Body.Close()
 	}
 	// A write answered as a Table; a bad includeObject writes nothing.
 	for _, q := range []string{"?includeObject=Metadata", "?includeObject=bad"} {

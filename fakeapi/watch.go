@@ -133,7 +133,7 @@ func (s *Server) serveWatch(rw http.ResponseWriter, r *http.Request, ri *resourc
 	s.openWatches.Add(1)
 	defer s.openWatches.Add(-1)
 
-	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Content-Type", watchMediaType(rw, o.as)) // compat_protoanswer.go
 	rw.Header().Set("Cache-Control", "no-cache, private")
 	rw.WriteHeader(http.StatusOK)
 	out := &eventWriter{rw: rw, rc: http.NewResponseController(rw), ri: ri, as: o.as}
@@ -248,6 +248,9 @@ func (e *eventWriter) send(typ string, obj any) {
 	}
 	if body, ok := obj.(map[string]any); ok && e.as != nil {
 		obj, e.columns = e.as.object(e.ri, body, !e.columns), true
+	} else if inProtobuf(e.rw) { // compat_protoanswer.go
+		e.err = e.sendProtobuf(typ, obj)
+		return
 	}
 	var line bytes.Buffer
 	enc := json.NewEncoder(&line) // Encode ends the line with '\n'
@@ -264,8 +267,8 @@ func (e *eventWriter) send(typ string, obj any) {
 // one send would write, put together from the object's kept encoding, so
 // that every watcher shares one encoding of it.
 func (e *eventWriter) sendObject(typ string, o *object) {
-	if e.err != nil || e.as != nil {
-		e.send(typ, o.body) // made for each watcher: a Table's AGE is now
+	if e.err != nil || e.as != nil || inProtobuf(e.rw) {
+		e.send(typ, e.eventObject(o)) // made for each watcher: a Table's AGE is now
 		return
 	}
 	raw, err := o.json()

@@ -1,13 +1,24 @@
-// Command labs is the lab kit: it writes a workspace in which one lab's
-// functions are stubs, and grades a workspace lab by lab.
+// Command labs is the course kit: it writes the readings of the project and
+// the student repository of the labs, grades a lab in a student's
+// repository, grades a class, and proves its graders with planted bugs.
 //
-//	go run ./labs new -lab N DIR            a workspace for lab N (1–6)
-//	go run ./labs new -lab N -solved DIR    the same workspace, reference bodies in place
-//	go run ./labs grade [-json] DIR         run the graders, print a score per lab
+// A learner, in their repository:
+//
+//	go run ./labs test N                    grade lab N in full: -race, a time limit per
+//	                                        grader, every failure's reason; exit 1 on failure
+//
+// A teacher, in the project (the kit):
+//
+//	go run ./labs course DIR                a student repository: every lab stubbed
+//	go run ./labs new -lab N DIR            the same, with the reference of the labs before N
+//	go run ./labs reference -before N REPO  fill in the reference of the labs before N
+//	go run ./labs grade REPO...             grade a class: a table, CSV and JSON; exit 1 on failure
+//	go run ./labs bugs [-lab N]             prove the graders: every planted bug is caught
 //	go run ./labs list                      the labs, their functions and graders
-//	go run ./labs graders -lab N            the names of lab N's graders (for CI)
 //	go run ./labs reading [-stats] N DIR    write reading N (1-3) as a module of its own
-//	go run ./labs readme-check              the README's first-reading table against reading 1
+//
+// And for CI: `graders -lab N`, `readme-check`, `handout-check`,
+// `leak-check DIR`, `new -solved DIR`, `new -through N DIR`.
 //
 // The handouts are labs/NN/README.md (English) and README.zh-CN.md
 // (Chinese); the teacher's guide is docs/teaching.md.
@@ -31,73 +42,141 @@ func main() {
 	if len(os.Args) < 2 {
 		usage()
 	}
-	var err error
-	switch os.Args[1] {
-	case "new":
-		err = cmdNew(os.Args[2:])
-	case "grade":
-		err = cmdGrade(os.Args[2:])
-	case "list":
-		cmdList()
-	case "graders":
-		err = cmdGraders(os.Args[2:])
-	case "reading":
-		err = cmdReading(os.Args[2:])
-	case "readme-check":
-		err = cmdReadmeCheck(os.Args[2:])
-	default:
+	commands := map[string]func([]string) error{
+		"test":          cmdTest,
+		"course":        cmdCourse,
+		"new":           cmdNew,
+		"reference":     cmdReference,
+		"grade":         cmdGrade,
+		"bugs":          cmdBugs,
+		"graders":       cmdGraders,
+		"reading":       cmdReading,
+		"readme-check":  cmdReadmeCheck,
+		"handout-check": cmdHandoutCheck,
+		"leak-check":    cmdLeakCheck,
+		"list": func([]string) error {
+			cmdList()
+			return nil
+		},
+	}
+	cmd, ok := commands[os.Args[1]]
+	if !ok {
 		usage()
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "labs:", err)
+	if err := cmd(os.Args[2:]); err != nil {
+		if !errors.Is(err, errFailed) {
+			fmt.Fprintln(os.Stderr, "labs:", err)
+		}
 		os.Exit(1)
 	}
 }
 
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
-  go run ./labs new -lab N [-solved] DIR   write the workspace of lab N (1-6) to DIR
-  go run ./labs grade [-json] DIR          grade the workspace in DIR, lab by lab
-  go run ./labs list                       list the labs
-  go run ./labs reading [-stats] N DIR     write reading N (1-3) to DIR as a module of its own;
-                                           -stats prints its figures (files, lines, comments)
-  go run ./labs readme-check               check the README's first-reading table`)
+  go run ./labs test N                      grade lab N in this repository (a learner's command)
+  go run ./labs course DIR                  write a student repository, every lab stubbed
+  go run ./labs new -lab N DIR              the same, with the reference of the labs before N
+  go run ./labs reference -before N REPO    fill in the reference of the labs before N in REPO
+  go run ./labs grade [-labs 1-3] [-o PREFIX] REPO...
+                                            grade a class; writes PREFIX.csv and PREFIX.json
+  go run ./labs bugs [-lab N]               apply every planted bug and prove the graders catch it
+  go run ./labs list                        list the labs
+  go run ./labs reading [-stats] N DIR      write reading N (1-3) to DIR as a module of its own
+  go run ./labs readme-check                check the README's first-reading table`)
 	os.Exit(2)
 }
 
+// labArg parses a lab number.
+func labArg(s string) (Lab, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return Lab{}, fmt.Errorf("%q is not a lab number (1-%d)", s, len(Labs))
+	}
+	lab, ok := labByNumber(n)
+	if !ok {
+		return Lab{}, fmt.Errorf("there are labs 1 to %d, not %d", len(Labs), n)
+	}
+	return lab, nil
+}
+
+// cmdCourse writes the student repository: every lab stubbed.
+func cmdCourse(args []string) error {
+	fs := flag.NewFlagSet("course", flag.ExitOnError)
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return errors.New("course: give one directory, e.g. go run ./labs course ~/informer-course")
+	}
+	return writeTree(fs.Arg(0), 1)
+}
+
+// cmdNew writes a student repository that starts at lab N: the labs before
+// it hold the reference. -solved writes every lab's reference (a teacher's
+// tree); -through N the reference of labs 1 to N (CI's "done up to N").
 func cmdNew(args []string) error {
 	fs := flag.NewFlagSet("new", flag.ExitOnError)
-	n := fs.Int("lab", 0, "the lab (1-6)")
-	solved := fs.Bool("solved", false, "write the reference bodies instead of stubs")
+	n := fs.Int("lab", 0, "the lab to start at (1-6)")
+	solved := fs.Bool("solved", false, "every lab's reference, nothing stubbed (a teacher's tree)")
+	through := fs.Int("through", 0, "the reference of labs 1 to N, the later labs stubbed")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		return errors.New("new: give one directory, e.g. go run ./labs new -lab 2 /tmp/lab2")
 	}
-	lab, ok := labByNumber(*n)
-	if !ok {
+	switch {
+	case *solved:
+		return writeTree(fs.Arg(0), len(Labs)+1)
+	case *through > 0:
+		return writeTree(fs.Arg(0), *through+1)
+	}
+	if _, ok := labByNumber(*n); !ok {
 		return fmt.Errorf("new: -lab must be 1 to %d", len(Labs))
 	}
+	return writeTree(fs.Arg(0), *n)
+}
+
+// writeTree writes the repository whose labs from stubFrom on are stubs,
+// and says what to do next.
+func writeTree(dir string, stubFrom int) error {
 	root, err := projectRoot()
 	if err != nil {
 		return err
 	}
-	dir := fs.Arg(0)
-	if err := newWorkspace(root, lab, *solved, dir); err != nil {
+	files, err := buildTree(root, stubFrom)
+	if err != nil {
 		return err
 	}
-	// Bilingual, as grade prints: the kit does not guess the reader's language.
-	what := fmt.Sprintf("lab %d (%s): %d functions stubbed / 实验 %d（%s）：%d 个函数已挖空",
-		lab.N, lab.Title, len(lab.Funcs), lab.N, lab.TitleZH, len(lab.Funcs))
-	if *solved {
-		what = fmt.Sprintf("lab %d, solved: the reference code / 实验 %d 的参考实现", lab.N, lab.N)
+	if err := writeFiles(dir, files); err != nil {
+		return err
 	}
-	fmt.Printf("wrote / 已写入 %s: %s\nnext / 下一步: cd %s && go test -run Lab%02d ./...\n",
-		dir, what, dir, lab.N)
+	zh := readerChinese()
+	switch {
+	case stubFrom > len(Labs):
+		fmt.Println(pick(zh, "wrote "+dir+": every lab's reference (a teacher's tree: do not hand it out)",
+			"已写入 "+dir+"：所有实验的参考实现（教师用：不要发给学生）"))
+		return nil
+	case stubFrom == 1:
+		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: the course repository, every lab's functions stubbed (%d labs)", dir, len(Labs)),
+			fmt.Sprintf("已写入 %s：课程仓库，%d 个实验的函数都已挖空", dir, len(Labs))))
+	default:
+		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, labs %d to %d are stubs", dir, stubFrom-1, stubFrom, len(Labs)),
+			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 到 %d 已挖空", dir, stubFrom-1, stubFrom, len(Labs))))
+	}
+	lab, _ := labByNumber(stubFrom)
+	fmt.Println(pick(zh,
+		fmt.Sprintf("next: read labs/%02d/README.md, then: cd %s && go run ./labs test %d", lab.N, dir, lab.N),
+		fmt.Sprintf("下一步：读 labs/%02d/README.zh-CN.md，然后：cd %s && go run ./labs test %d", lab.N, dir, lab.N)))
 	return nil
 }
 
+// pick returns en or zh.
+func pick(zh bool, en, zhText string) string {
+	if zh {
+		return zhText
+	}
+	return en
+}
+
 // cmdGraders prints the names of lab N's graders, one a line: its
-// TestLabNN tests, then the project tests that grade it (for .ci/labs).
+// TestLabNN tests, then the project tests that grade it.
 func cmdGraders(args []string) error {
 	fs := flag.NewFlagSet("graders", flag.ExitOnError)
 	n := fs.Int("lab", 0, "the lab (1-6)")
@@ -110,20 +189,33 @@ func cmdGraders(args []string) error {
 	if err != nil {
 		return err
 	}
-	files, _ := filepath.Glob(filepath.Join(root, "labs", fmt.Sprintf("%02d", lab.N), "*_test.go"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		for _, m := range graderFuncRE.FindAllSubmatch(b, -1) {
-			fmt.Println(string(m[1]))
-		}
+	files, err := kitGraderFiles(root)
+	if err != nil {
+		return err
 	}
-	for _, t := range lab.ProjectGraders {
-		fmt.Println(t)
+	for _, name := range labGraders(lab, files) {
+		fmt.Println(name)
 	}
 	return nil
+}
+
+// readingStamp marks a folder written by `labs reading`, which a later run
+// may replace.
+const readingStamp = ".labs-reading"
+
+// kitGraderFiles returns the kit's grader files, by the name they get in a
+// student repository: labNN_test.go.
+func kitGraderFiles(root string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	matches, _ := filepath.Glob(filepath.Join(root, "labs", "[0-9][0-9]", "*_test.go"))
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			return nil, err
+		}
+		files[filepath.Base(m)] = untag(b)
+	}
+	return files, nil
 }
 
 // cmdReading writes reading N to DIR; with -stats it prints the line CI
@@ -147,7 +239,16 @@ func cmdReading(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFiles(fs.Arg(1), files); err != nil {
+	dir := fs.Arg(1)
+	// A reading written here before is replaced, so the command can be run
+	// again as printed; any other non-empty directory is refused.
+	if _, err := os.Stat(filepath.Join(dir, readingStamp)); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+	}
+	files[readingStamp] = []byte("written by go run ./labs reading: running it again replaces this folder\n")
+	if err := writeFiles(dir, files); err != nil {
 		return err
 	}
 	if !*stats {
@@ -188,7 +289,8 @@ func cmdReadmeCheck(args []string) error {
 
 func cmdList() {
 	for _, l := range Labs {
-		fmt.Printf("lab %d: %s (%s), about %d min; tutorial %s\n", l.N, l.Title, l.TitleZH, l.Minutes, l.Tutorial)
+		fmt.Printf("lab %d: %s (%s), about %d min; tutorial %s; pipeline %s\n",
+			l.N, l.Title, l.TitleZH, l.Minutes, l.Tutorial, l.Pipeline)
 		for _, f := range l.Funcs {
 			fmt.Printf("    §%d %s\n", f.Section, f)
 		}
@@ -197,19 +299,30 @@ func cmdList() {
 }
 
 // projectRoot finds the directory above the working directory that holds
-// both go.mod and labs/spec.go: the project the kit belongs to.
+// the kit (labs/kit/labkit_test.go): the project, not a student repository.
 func projectRoot() (string, error) {
+	dir, err := findUp(kitMarker)
+	if err != nil {
+		return "", errors.New("run this in the informer project, the teacher's kit (no labs/kit/labkit_test.go above here)" +
+			" / 请在 informer 项目（教师的工具包）里运行（上层目录里没有 labs/kit/labkit_test.go）")
+	}
+	return dir, nil
+}
+
+// findUp returns the first directory from the working directory upwards
+// that holds name.
+func findUp(name string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "labs", "kit", "labkit_test.go")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("run this inside the informer project (no labs/kit/labkit_test.go above here) / 请在 informer 项目目录里运行（上层目录里没有 labs/kit/labkit_test.go）")
+			return "", fmt.Errorf("no %s above the working directory", name)
 		}
 		dir = parent
 	}

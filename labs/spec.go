@@ -1,7 +1,9 @@
-// spec.go lists the labs: for each, the functions whose bodies the
-// workspace stubs (by receiver type and name, so that a spec survives a
-// file moving), the handout section each stub points to, and the project
-// tests that grade the lab besides its own TestLabNN graders.
+// spec.go lists the labs: for each, the functions whose bodies the student
+// repository stubs (by receiver type and name, so that a spec survives a
+// file moving), the handout section each stub points to, the pipeline its
+// graders run in, and the project tests that grade the lab besides its own
+// TestLabNN graders. Adding a lab is an entry here and a folder labs/NN
+// (docs/teaching.md, "Adding a lab").
 //
 // client-go counterpart: none; each lab names the client-go v0.37.2
 // functions it mirrors in its handout (labs/NN/README.md).
@@ -27,21 +29,36 @@ func (f Func) String() string {
 	return "(" + f.Recv + ")." + f.Name
 }
 
+// Grader is a project test that grades a lab besides its own TestLabNN
+// graders. The project's tests speak English; What and WhatZH say, in the
+// learner's language, what the test proves, so that a failure reads in it.
+type Grader struct {
+	Name         string
+	Section      int // the handout section it checks (§N)
+	What, WhatZH string
+}
+
 // Lab is one lab of the course.
 type Lab struct {
 	N              int
 	Title, TitleZH string
 	Tutorial       string // the tutorial sections it builds
 	Minutes        int    // what a learner should expect to spend
-	Funcs          []Func // stubbed in the lab's workspace
-	ProjectGraders []string
+	// Pipeline is the informer pipeline its graders run in
+	// (INFORMER_PIPELINE): the tutorial's "deltafifo" until lab 6 builds the
+	// RealFIFO that "realfifo", client-go v0.37.2's default, runs on.
+	Pipeline       string
+	Funcs          []Func   // stubbed in the student repository
+	ProjectGraders []Grader // the project tests that prove the same piece
 }
 
-// Labs are the labs in tutorial order.
+// Labs are the labs in tutorial order. Lab N's graders must pass with the
+// labs before it and N done and the labs after it still stubs: a learner
+// works them in this order in one repository.
 var Labs = []Lab{
 	{
 		N: 1, Title: "keys, the thread-safe Store and the Indexer", TitleZH: "键、线程安全的 Store 与 Indexer",
-		Tutorial: "004 §3.3; 000 §1, §2.2, §2.4", Minutes: 120,
+		Tutorial: "004 §3.3; 000 §1, §2.2, §2.4", Minutes: 120, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"", "MetaNamespaceKeyFunc", 1}, {"", "SplitMetaNamespaceKey", 1},
 			{"*cache", "GetByKey", 2}, {"*threadSafeStore", "List", 2}, {"*threadSafeStore", "ListKeys", 2},
@@ -49,53 +66,74 @@ var Labs = []Lab{
 			{"", "updateIndices", 4}, {"Index", "addKey", 4}, {"Index", "deleteKey", 4},
 			{"*threadSafeStore", "Index", 5}, {"*threadSafeStore", "ByIndex", 5}, {"*threadSafeStore", "IndexKeys", 5},
 		},
-		ProjectGraders: []string{"TestKeyFuncs", "TestSplitMetaNamespaceKey", "TestStoreAddGetDelete",
-			"TestIndexerKeepsIndexesExact", "TestIndexerQueries", "TestIndexerUnknownIndexIsAnError",
-			"TestIndexerMatchesAModelThatKeepsFiledValues", "TestIndexerReplaceIsAtomicForReaders",
-			"TestIndexerFailingIndexFuncLeavesStoreUnchanged", "TestIndexerAddIndexers",
-			"TestStep04StoreAndIndexes"},
+		ProjectGraders: []Grader{
+			{"TestKeyFuncs", 1, "the key functions: namespace/name, name alone, tombstones", "键函数：namespace/name、只有 name、墓碑"},
+			{"TestSplitMetaNamespaceKey", 1, "splitting a key back into namespace and name", "把键拆回命名空间和名称"},
+			{"TestStoreAddGetDelete", 3, "a Store's Add, Get, Update and Delete", "Store 的 Add、Get、Update 和 Delete"},
+			{"TestIndexerKeepsIndexesExact", 4, "the indexes follow every write exactly", "索引准确跟随每一次写入"},
+			{"TestIndexerQueries", 5, "Index, ByIndex, IndexKeys and ListIndexFuncValues", "Index、ByIndex、IndexKeys 和 ListIndexFuncValues"},
+			{"TestIndexerUnknownIndexIsAnError", 5, "a query of an unknown index is an error", "查询不存在的索引返回错误"},
+			{"TestIndexerMatchesAModelThatKeepsFiledValues", 4, "random writes compared with a model of the indexes", "随机写入与索引模型的比较"},
+			{"TestIndexerReplaceIsAtomicForReaders", 3, "readers never see half of a Replace (run with -race)", "读者永远看不到做了一半的 Replace（用 -race 运行）"},
+			{"TestIndexerFailingIndexFuncLeavesStoreUnchanged", 3, "a write whose index function fails changes nothing", "索引函数失败的写入不改变任何东西"},
+			{"TestIndexerAddIndexers", 4, "indexes added later file the stored objects", "后加的索引为已存的对象建索引"},
+			{"TestStep04StoreAndIndexes", 5, "the walkthrough's Step 4: the store and its indexes", "导读第 4 步：存储与索引"},
+		},
 	},
 	{
 		N: 2, Title: "Delta and the DeltaFIFO", TitleZH: "Delta 与 DeltaFIFO",
-		Tutorial: "004 §2.2, §4.4; 000 §3.1, §3.2, §4.2", Minutes: 150,
+		Tutorial: "004 §2.2, §4.4; 000 §3.1, §3.2, §4.2", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*DeltaFIFO", "appendLocked", 1}, {"*DeltaFIFO", "Delete", 2},
 			{"*DeltaFIFO", "Pop", 3}, {"*DeltaFIFO", "Replace", 4}, {"*DeltaFIFO", "Resync", 5},
 		},
-		ProjectGraders: []string{"TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder", "TestDeltaFIFODedupsOnlyBackToBackDeletions",
-			"TestDeltaFIFODeleteOfKeyNeitherQueuedNorKnownDoesNothing", "TestDeltaFIFOReplace",
-			"TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails", "TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued",
-			"TestDeltaFIFOHasSyncedAcrossTheInitialList", "TestDeltaFIFOPopAfterClose",
-			"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", "TestDeltaFIFOPopBlocksUntilAnAddOrClose",
-			"TestDeltaFIFOConcurrentAddAndPop", "TestDeltaFIFOReplaceFailingPartWay", "TestDeltaFIFOHasSyncedShortcuts",
-			"TestDeltaFIFOTransformerRules", "TestDeltaFIFOTransformerError",
-			"TestStep02DeltaFIFO"},
+		ProjectGraders: []Grader{
+			{"TestDeltaFIFOQueuesEachKeyOnceWithDeltasInOrder", 1, "one entry per key, its deltas in order", "每个键一项，其 Delta 按顺序"},
+			{"TestDeltaFIFODedupsOnlyBackToBackDeletions", 1, "only two deletions in a row merge", "只有紧挨着的两次删除才合并"},
+			{"TestDeltaFIFODeleteOfKeyNeitherQueuedNorKnownDoesNothing", 2, "deleting a key neither queued nor known does nothing", "删除既未排队也未知的键什么也不做"},
+			{"TestDeltaFIFOReplace", 4, "Replace: Replaced for the listed, tombstones for the vanished", "Replace：列出的入队 Replaced，消失的入队墓碑"},
+			{"TestDeltaFIFOReplaceTombstoneWhenKnownLookupFails", 4, "a tombstone even when the known object cannot be read", "已知对象读不到时也要有墓碑"},
+			{"TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued", 5, "Resync queues Sync only for known keys with nothing queued", "Resync 只为没有排队的已知键入队 Sync"},
+			{"TestDeltaFIFOHasSyncedAcrossTheInitialList", 3, "HasSynced once the first list is popped", "第一次 list 的内容全部 Pop 后 HasSynced"},
+			{"TestDeltaFIFOPopAfterClose", 3, "Pop drains a closed queue, then fails", "Pop 先取完已关闭的队列，然后报错"},
+			{"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", 3, "Pop returns process's error and does not requeue", "Pop 返回 process 的错误，不重新入队"},
+			{"TestDeltaFIFOPopBlocksUntilAnAddOrClose", 3, "Pop waits until an Add or a Close", "Pop 一直等到有 Add 或 Close"},
+			{"TestDeltaFIFOConcurrentAddAndPop", 3, "Add and Pop from many goroutines (run with -race)", "多个 goroutine 同时 Add 和 Pop（用 -race 运行）"},
+			{"TestDeltaFIFOReplaceFailingPartWay", 4, "a Replace that fails part-way, as client-go's", "中途失败的 Replace，与 client-go 一致"},
+			{"TestDeltaFIFOHasSyncedShortcuts", 2, "HasSynced when events come before any list", "事件先于任何 list 到来时的 HasSynced"},
+			{"TestDeltaFIFOTransformerRules", 5, "what goes through the transformer, and what does not (a resync's Sync)", "哪些经过转换函数，哪些不经过（resync 的 Sync）"},
+			{"TestDeltaFIFOTransformerError", 4, "a transformer's error comes back", "转换函数的错误被返回"},
+			{"TestStep02DeltaFIFO", 3, "the walkthrough's Step 2: deltas and the DeltaFIFO", "导读第 2 步：Delta 与 DeltaFIFO"},
+		},
 	},
 	{
 		N: 3, Title: "ListerWatcher and the Reflector", TitleZH: "ListerWatcher 与 Reflector",
-		Tutorial: "004 §2.4, §2.5, §4.1; 000 §4.1, §4.3", Minutes: 180,
+		Tutorial: "004 §2.4, §2.5, §4.1; 000 §4.1, §4.3", Minutes: 180, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*Reflector", "ListAndWatch", 1}, {"*Reflector", "list", 2}, {"*Reflector", "relistResourceVersion", 2},
 			{"*Reflector", "watch", 3}, {"*Reflector", "handleWatch", 4}, {"*backoffManager", "Step", 5},
 		},
 		// The project's other Reflector tests wait 10 s for what a stub never
 		// does; the graders above cover the same rules and fail fast.
-		ProjectGraders: []string{"TestBackoffSequenceCapAndReset", "TestStep06Reflector"},
+		ProjectGraders: []Grader{
+			{"TestBackoffSequenceCapAndReset", 5, "the backoff: 800 ms doubling to 30 s, reset after 2 minutes", "退避：800 毫秒起翻倍到 30 秒，2 分钟后重置"},
+			{"TestStep06Reflector", 3, "the walkthrough's Step 6: the list, then the watch", "导读第 6 步：先 list，再监视"},
+		},
 	},
 	{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
-		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90,
+		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*controller", "Run", 1}, {"*controller", "processLoop", 2}, {"", "processDeltas", 3},
 		},
-		// TestStep08RunLoop waits on a channel without a timeout: with the
-		// stubs in place it would hang; it runs with INFORMER_LAB_FULL=1.
-		ProjectGraders: []string{"TestStep10Resync"},
+		ProjectGraders: []Grader{
+			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "导读第 8 步：运行循环弹出 Reflector 排入的内容"},
+		},
 	},
 	{
 		N: 5, Title: "the SharedIndexInformer: processor, one buffer per handler, late joiners",
 		TitleZH:  "SharedIndexInformer：processor、每个处理器一个缓冲区、后加入的处理器",
-		Tutorial: "004 §2.1, §2.3, §4.3", Minutes: 150,
+		Tutorial: "004 §2.1, §2.3, §4.3", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*sharedProcessor", "addListener", 1}, {"*sharedProcessor", "distribute", 1},
 			{"*processorListener", "add", 2}, {"*processorListener", "pop", 2}, {"*processorListener", "run", 3},
@@ -103,19 +141,29 @@ var Labs = []Lab{
 		},
 		// The project's other handler tests wait 10 s each for what a stub
 		// never delivers; the graders above cover the same rules.
-		ProjectGraders: []string{"TestProcessorSyncNotificationsGoOnlyToDueListeners", "TestStep09SharedInformer"},
+		ProjectGraders: []Grader{
+			{"TestProcessorSyncNotificationsGoOnlyToDueListeners", 1, "a resync's updates go only to the handlers due", "重新同步的 update 只发给到期的处理器"},
+			{"TestStep09SharedInformer", 4, "the walkthrough's Step 9: the shared informer and its handlers", "导读第 9 步：共享 informer 与它的处理器"},
+			{"TestStep10Resync", 1, "the walkthrough's Step 10: resync, per handler", "导读第 10 步：按处理器的重新同步"},
+		},
 	},
 	{
 		N: 6, Title: "client-go 1.37: the RealFIFO, atomic ReplacedAll and PopBatch",
 		TitleZH:  "client-go 1.37：RealFIFO、原子的 ReplacedAll 与 PopBatch",
-		Tutorial: "000 §2.5, §3.2, §4.2; 004 §4.4 (and docs/client-go-1.37.md)", Minutes: 150,
+		Tutorial: "000 §2.5, §3.2, §4.2; 004 §4.4 (and docs/client-go-1.37.md)", Minutes: 150, Pipeline: "realfifo",
 		Funcs: []Func{
 			{"*RealFIFO", "replaceAllLocked", 1}, {"*RealFIFO", "Pop", 2}, {"*RealFIFO", "PopBatch", 3},
 			{"*RealFIFO", "batchLenLocked", 3}, {"*RealFIFO", "Resync", 4}, {"", "processReplacedAllInfo", 5},
 		},
-		ProjectGraders: []string{"TestRealFIFOKeepsEveryNotificationInOrder", "TestRealFIFOAtomicReplaceIsOneDelta",
-			"TestRealFIFOResync", "TestRealFIFOPopBatchRules", "TestRealFIFOCloseDrainsThenFails",
-			"TestProcessReplacedAllReplacesTheCacheFirst", "TestStep03RealFIFO"},
+		ProjectGraders: []Grader{
+			{"TestRealFIFOKeepsEveryNotificationInOrder", 2, "every notification, in order, nothing merged", "每个通知都按顺序保留，不合并"},
+			{"TestRealFIFOAtomicReplaceIsOneDelta", 1, "an atomic relist is one ReplacedAll delta", "原子的重新 list 是一个 ReplacedAll delta"},
+			{"TestRealFIFOResync", 4, "Resync: one SyncAll when atomic", "Resync：原子模式下一个 SyncAll"},
+			{"TestRealFIFOPopBatchRules", 3, "where PopBatch cuts a batch", "PopBatch 在哪里切分批次"},
+			{"TestRealFIFOCloseDrainsThenFails", 2, "a closed RealFIFO drains, then fails", "关闭的 RealFIFO 先取完，然后报错"},
+			{"TestProcessReplacedAllReplacesTheCacheFirst", 5, "a ReplacedAll replaces the cache, then tells the handlers", "ReplacedAll 先替换缓存，再通知处理器"},
+			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "导读第 3 步：RealFIFO"},
+		},
 	},
 }
 

@@ -1,6 +1,7 @@
-// stub.go rewrites Go source for a lab workspace with go/ast and go/format:
-// it replaces the bodies of a lab's functions by a stub, puts a gate at the
-// top of every project test, and makes the examples compile-only.
+// stub.go rewrites Go source for a student repository with go/ast and
+// go/format: it replaces the bodies of the labs' functions by stubs, puts a
+// gate at the top of every project test, and makes the examples
+// compile-only.
 //
 // client-go counterpart: none (tooling for the labs).
 //
@@ -10,7 +11,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -23,40 +23,40 @@ import (
 	"strings"
 )
 
-// stubMessage is the bilingual message a stub fails with.
-func stubMessage(lab Lab, f Func) string {
-	return fmt.Sprintf("lab %d: implement %s — see labs/%02d handout §%d / 实验 %d：实现 %s，见 labs/%02d 讲义 §%d",
-		lab.N, f, lab.N, f.Section, lab.N, f, lab.N, f.Section)
+// stubbedFunc is a function a stub replaced: which lab, which function.
+type stubbedFunc struct {
+	Lab int
+	Func
 }
 
-// stubFuncs replaces the body of every function of src that lab names.
-// It returns the new source and the functions it stubbed. names maps an
-// in-module import path to its package name (see removeUnusedImports).
-func stubFuncs(name string, src []byte, lab Lab, names map[string]string) ([]byte, []Func, error) {
+// stubFuncs replaces the body of every function of src that one of labs
+// names by a stub that calls labTODO(lab, name, section). It returns the
+// new source and the functions it stubbed. names maps an in-module import
+// path to its package name (see removeUnusedImports).
+func stubFuncs(name string, src []byte, labs []Lab, names map[string]string) ([]byte, []stubbedFunc, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
 		return nil, nil, err
 	}
-	var stubbed []Func
+	var stubbed []stubbedFunc
 	var dropped []ast.Node
 	for _, decl := range file.Decls {
 		fd, ok := decl.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
 			continue
 		}
-		got := Func{Name: fd.Name.Name}
-		if fd.Recv != nil && len(fd.Recv.List) == 1 {
-			got.Recv = types.ExprString(fd.Recv.List[0].Type)
-		}
-		i := slices.IndexFunc(lab.Funcs, func(f Func) bool { return f.Recv == got.Recv && f.Name == got.Name })
-		if i < 0 {
+		lab, want, ok := specOf(labs, funcOf(fd))
+		if !ok {
 			continue
 		}
-		want := lab.Funcs[i]
 		dropped = append(dropped, fd.Body)
-		fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, List: stubBody(fd.Type, stubMessage(lab, want)), Rbrace: fd.Body.Lbrace + 1}
-		stubbed = append(stubbed, want)
+		// Every node of the stub gets a position just inside the old body,
+		// so that go/printer places the comments that follow (the next
+		// function's doc) after it, not inside it.
+		at := fd.Body.Lbrace + 1
+		fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, List: stubBody(fd.Type, lab, want, at), Rbrace: at + 1}
+		stubbed = append(stubbed, stubbedFunc{lab.N, want})
 	}
 	if len(stubbed) == 0 {
 		return src, nil, nil
@@ -70,56 +70,84 @@ func stubFuncs(name string, src []byte, lab Lab, names map[string]string) ([]byt
 	return out, stubbed, err
 }
 
-// stubBody is the body of a stub: record the message and return zero
-// values, with the message as the error when the last result is an error.
-// It never panics: a panic in a goroutine the reference code started would
-// end the whole test binary, and every other test with it.
-func stubBody(ft *ast.FuncType, msg string) []ast.Stmt {
-	call := &ast.CallExpr{Fun: ast.NewIdent("labTODO"), Args: []ast.Expr{&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(msg)}}}
+// funcOf is the Func a declaration declares (Section unset).
+func funcOf(fd *ast.FuncDecl) Func {
+	f := Func{Name: fd.Name.Name}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		f.Recv = types.ExprString(fd.Recv.List[0].Type)
+	}
+	return f
+}
+
+// specOf finds f among the functions of labs.
+func specOf(labs []Lab, f Func) (Lab, Func, bool) {
+	for _, l := range labs {
+		for _, g := range l.Funcs {
+			if g.Recv == f.Recv && g.Name == f.Name {
+				return l, g, true
+			}
+		}
+	}
+	return Lab{}, Func{}, false
+}
+
+// stubBody is the body of a stub: call labTODO (lab_stub.go), which records
+// that the stub ran and returns its message in the reader's language, and
+// return zero values, with that message as the error when the last result
+// is an error. It never panics: a panic in a goroutine the reference code
+// started would end the whole test binary, and every other test with it.
+func stubBody(ft *ast.FuncType, lab Lab, f Func, at token.Pos) []ast.Stmt {
+	call := &ast.CallExpr{Fun: &ast.Ident{Name: "labTODO", NamePos: at}, Lparen: at, Rparen: at, Args: []ast.Expr{
+		&ast.BasicLit{ValuePos: at, Kind: token.INT, Value: strconv.Itoa(lab.N)},
+		&ast.BasicLit{ValuePos: at, Kind: token.STRING, Value: strconv.Quote(f.String())},
+		&ast.BasicLit{ValuePos: at, Kind: token.INT, Value: strconv.Itoa(f.Section)},
+	}}
 	var results []ast.Expr
 	if ft.Results != nil {
 		for _, field := range ft.Results.List {
 			n := max(len(field.Names), 1)
 			for range n {
-				results = append(results, zeroOf(field.Type))
+				results = append(results, zeroOf(field.Type, at))
 			}
 		}
 	}
 	if len(results) > 0 {
 		if id, ok := ft.Results.List[len(ft.Results.List)-1].Type.(*ast.Ident); ok && id.Name == "error" {
 			results[len(results)-1] = call
-			return []ast.Stmt{&ast.ReturnStmt{Results: results}}
+			return []ast.Stmt{&ast.ReturnStmt{Return: at, Results: results}}
 		}
 	}
 	stmts := []ast.Stmt{&ast.ExprStmt{X: call}}
 	if len(results) > 0 {
-		stmts = append(stmts, &ast.ReturnStmt{Results: results})
+		stmts = append(stmts, &ast.ReturnStmt{Return: at, Results: results})
 	}
 	return stmts
 }
 
-// zeroOf is the zero value of a result type written as t.
-func zeroOf(t ast.Expr) ast.Expr {
+// zeroOf is the zero value of a result type written as t, at position at.
+func zeroOf(t ast.Expr, at token.Pos) ast.Expr {
+	ident := func(name string) ast.Expr { return &ast.Ident{Name: name, NamePos: at} }
 	switch t := t.(type) {
 	case *ast.StarExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
 		if a, ok := t.(*ast.ArrayType); ok && a.Len != nil {
 			break
 		}
-		return ast.NewIdent("nil")
+		return ident("nil")
 	case *ast.Ident:
 		switch t.Name {
 		case "bool":
-			return ast.NewIdent("false")
+			return ident("false")
 		case "string":
-			return &ast.BasicLit{Kind: token.STRING, Value: `""`}
+			return &ast.BasicLit{ValuePos: at, Kind: token.STRING, Value: `""`}
 		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
 			"uintptr", "float32", "float64", "byte", "rune":
-			return &ast.BasicLit{Kind: token.INT, Value: "0"}
+			return &ast.BasicLit{ValuePos: at, Kind: token.INT, Value: "0"}
 		case "any", "error":
-			return ast.NewIdent("nil")
+			return ident("nil")
 		}
 	}
-	return &ast.StarExpr{X: &ast.CallExpr{Fun: ast.NewIdent("new"), Args: []ast.Expr{t}}}
+	// *new(T): the zero value of any other type, T written as the result.
+	return &ast.StarExpr{Star: at, X: &ast.CallExpr{Fun: ident("new"), Lparen: at, Rparen: at, Args: []ast.Expr{t}}}
 }
 
 // gateTests puts labGate(t) first in every top-level test and fuzz target,

@@ -31,7 +31,9 @@ var topics = map[string][]string{
 	"004 §1":   {"*"},
 	"004 §2.1": {"informer", "doc"},
 	"004 §2.2": {"delta", "fifo", "queue"},
-	"004 §2.3": {"informer", "controller", "process", "state"},
+	// 004 §2.3's pipeline ends in a business processor: in client-go that is
+	// a controller fed by a work queue (workqueue/).
+	"004 §2.3": {"informer", "controller", "process", "state", "workqueue"},
 	"004 §2.4": {"reflector", "listwatch", "restclient", "dynamic"},
 	// 004 §2.5 shows the client's side too: List, then Watch from the
 	// list's resourceVersion (GET ...?resourceVersion=10245&watch=true),
@@ -58,7 +60,9 @@ var topics = map[string][]string{
 	"000 §4.1": {"reflector", "watch"},
 	"000 §4.2": {"delta", "relist", "fifo", "process"},
 	"000 §4.3": {"reflector", "backoff", "watch", "relist", "clock", "chaos", "network", "realapiserver", "fakeapi/", "status"},
-	"000 §5":   {"health", "consistency", "mutation", "hooks", "chain", "processor"},
+	// 000 §5's backpressure (a token-bucket limiter on events) is what the
+	// work queue's rate limiters do (workqueue/, workqueue/rate/).
+	"000 §5": {"health", "consistency", "mutation", "hooks", "chain", "processor", "workqueue"},
 }
 
 // subjects gives the words of files whose paths do not say what they are

@@ -1,9 +1,10 @@
 // app.go holds the live view's program: fakeapi and a shared informer in one
 // process, observed through public hooks only — a ListerWatcher wrapper
 // (wire.go), SharedIndexInformerOptions.WrapQueue (queue.go), a Clock
-// (clock.go), handlers (handlers.go) and the informer's health figures —
-// and the web server that shows them (feed.go, controls.go, web/). The
-// informer's start, stop and clean restart are in run.go.
+// (clock.go), handlers and the tallies that count their backlogs
+// (handlers.go, backlog.go) — and the web server that shows them
+// (feed.go, controls.go, web/). The informer's start, stop and clean
+// restart are in run.go.
 //
 // client-go counterpart: none; it watches client-go's pipeline at work.
 // Tutorial: 004 §2 (the whole pipeline), 000 §4 (when things go wrong).
@@ -62,7 +63,8 @@ type app struct {
 	url   string
 	boot  string // the start time, RFC 3339 with nanoseconds
 
-	served chan struct{}
+	served  chan struct{}
+	streams atomic.Int64 // /events streams open now
 
 	switchMu sync.Mutex                 // one restart at a time
 	current  atomic.Pointer[pacedQueue] // the running informer's queue, for the handlers

@@ -1,7 +1,7 @@
 // browser_page_test.go holds the browser test's page driver: evaluate
-// JavaScript, wait for a condition (failing at once on any trouble the page
-// reports), click like a mouse, resize the window, check the layout, and
-// take screenshots.
+// JavaScript in a tab, wait for a condition (failing at once on any
+// trouble the tab reports), click like a mouse, resize the window, check
+// the layout, measure the page's memory, and take screenshots.
 
 package main
 
@@ -15,16 +15,17 @@ import (
 	"time"
 )
 
-// page drives the page through c.
+// page drives one tab for a test.
 type page struct {
-	t *testing.T
-	c *cdp
+	t    *testing.T
+	tb   *tab
+	lang string // the language the page was opened in
 }
 
 // eval evaluates expr in the page and returns its value.
 func (p page) eval(expr string) any {
 	p.t.Helper()
-	v, err := p.c.eval(expr)
+	v, err := p.tb.eval(expr)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -46,17 +47,24 @@ func (p page) num(expr string) float64 {
 // clean fails the test if the page reported any trouble.
 func (p page) clean(when string) {
 	p.t.Helper()
-	if len(p.c.problems) > 0 {
-		p.t.Fatalf("%s, the page reported:\n%s", when, strings.Join(p.c.problems, "\n"))
+	if problems := p.tb.trouble(); len(problems) > 0 {
+		p.t.Fatalf("%s, the page reported:\n%s", when, strings.Join(problems, "\n"))
 	}
 }
 
-// wait polls expr until it is truthy; the page's trouble fails it at once.
+// wait polls expr until it is truthy, for up to 25 s; the page's trouble
+// fails it at once.
 func (p page) wait(what, expr string) {
 	p.t.Helper()
-	deadline := time.Now().Add(25 * time.Second)
+	p.waitFor(25*time.Second, what, expr)
+}
+
+// waitFor is wait with another deadline.
+func (p page) waitFor(d time.Duration, what, expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
-		v, err := p.c.eval(expr)
+		v, err := p.tb.eval(expr)
 		p.clean("waiting for " + what)
 		if err == nil && v != nil && v != false && v != "" && v != 0.0 {
 			return
@@ -86,53 +94,89 @@ func (p page) snapshots(n int) {
 // size sets the window's size.
 func (p page) size(w, h int) {
 	p.t.Helper()
-	if err := p.c.call("Emulation.setDeviceMetricsOverride", map[string]any{
+	if err := p.tb.call("Emulation.setDeviceMetricsOverride", map[string]any{
 		"width": w, "height": h, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
 		p.t.Fatal(err)
 	}
 }
 
-// open loads the page in lang and waits for its live feed.
-func (p page) open(url, lang string) {
+// open loads the page in its language and waits for its live feed.
+func (p page) open(url string) {
 	p.t.Helper()
-	if err := p.c.call("Page.navigate", map[string]any{"url": url + "?lang=" + lang}, nil); err != nil {
+	if err := p.tb.call("Page.navigate", map[string]any{"url": url + "?lang=" + p.lang}, nil); err != nil {
 		p.t.Fatal(err)
 	}
-	p.wait("a live page", `document.getElementById("conn") && document.getElementById("conn").className.includes("ok") && typeof last === "object" && last !== null`)
+	p.waitLive("a live page")
+}
+
+// waitLive waits until the page shows the program's state, live.
+func (p page) waitLive(what string) {
+	p.t.Helper()
+	p.wait(what, `document.getElementById("conn") && document.getElementById("conn").className.includes("ok") && typeof last === "object" && last !== null`)
 }
 
 // click scrolls the element of selector into view and clicks its middle
-// with the mouse, as a learner does: a button hidden or covered fails.
+// with the mouse, as a learner does: it waits up to 10 s for a button that
+// is disabled (the page has not shown what enables it yet); one missing,
+// hidden or covered fails.
 func (p page) click(selector string) {
 	p.t.Helper()
-	r, _ := p.eval(fmt.Sprintf(`(() => {
-		const e = document.querySelector(%q);
-		if (!e) return null;
-		e.scrollIntoView({block: "center", inline: "center"});
-		const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-		const hit = document.elementFromPoint(x, y);
-		return {x, y, ok: !e.disabled && (hit === e || e.contains(hit))};
-	})()`, selector)).(map[string]any)
+	var r map[string]any
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, _ = p.eval(fmt.Sprintf(`(() => {
+			const e = document.querySelector(%q);
+			if (!e) return null;
+			e.scrollIntoView({block: "center", inline: "center"});
+			const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+			const hit = document.elementFromPoint(x, y);
+			return {x, y, disabled: !!e.disabled, ok: !e.disabled && (hit === e || e.contains(hit))};
+		})()`, selector)).(map[string]any)
+		if r != nil && (r["ok"] == true || r["disabled"] != true) || time.Now().After(deadline) {
+			break
+		}
+		p.clean("waiting for " + selector + " to be enabled")
+		time.Sleep(40 * time.Millisecond) // polling the button, with a deadline
+	}
 	if r == nil || r["ok"] != true {
 		p.t.Fatalf("%s cannot be clicked (missing, disabled or covered): %v", selector, r)
 	}
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
-		if err := p.c.call("Input.dispatchMouseEvent", map[string]any{
+		if err := p.tb.call("Input.dispatchMouseEvent", map[string]any{
 			"type": typ, "x": r["x"], "y": r["y"], "button": "left", "clickCount": 1}, nil); err != nil {
 			p.t.Fatal(err)
 		}
 	}
 }
 
-// control clicks a control's button and waits for its answer, which must be ok.
-func (p page) control(name string) {
+// control clicks a control's button, waits for its answer, which must be
+// ok, and returns the answer's text.
+func (p page) control(name string) string {
+	p.t.Helper()
+	return p.press(fmt.Sprintf(`[data-control=%s]`, name))
+}
+
+// press is control for the button of selector.
+func (p page) press(selector string) string {
 	p.t.Helper()
 	n := p.num(`answers`)
-	p.click(fmt.Sprintf(`[data-control=%s]`, name))
-	p.wait("the answer to "+name, fmt.Sprintf(`answers > %v`, n))
+	p.click(selector)
+	p.wait("the answer to "+selector, fmt.Sprintf(`answers > %v`, n))
 	if ok := p.str(`document.getElementById("answer").dataset.ok`); ok != "true" {
-		p.t.Fatalf("%s was refused: %s", name, p.str(`document.getElementById("answer").textContent`))
+		p.t.Fatalf("%s was refused: %s", selector, p.str(`document.getElementById("answer").textContent`))
 	}
+	return p.str(`document.getElementById("answer").textContent`)
+}
+
+// createPod clicks Create and returns the new pod's key.
+func (p page) createPod() string {
+	p.t.Helper()
+	answer := p.control("create")
+	i := strings.Index(answer, "default/pod-")
+	if i < 0 {
+		p.t.Fatalf("Create answered %q: no pod", answer)
+	}
+	return strings.Fields(answer[i:])[0]
 }
 
 // checkLayout fails when anything sticks out sideways: the page, a panel,
@@ -164,25 +208,29 @@ func (p page) checkLayout(when string) {
 // frames waits until the page has drawn two frames (after a resize).
 func (p page) frames() {
 	p.t.Helper()
-	if err := p.c.call("Runtime.evaluate", map[string]any{"awaitPromise": true,
+	if err := p.tb.call("Runtime.evaluate", map[string]any{"awaitPromise": true,
 		"expression": `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`}, nil); err != nil {
 		p.t.Fatal(err)
 	}
 }
 
-// screenshot saves a PNG of the whole page at 1280 px wide.
-func (p page) screenshot(path string) {
+// screenshot saves a PNG of the whole page at 1280 px wide, scrolled to
+// its top (the scene's guide, which stays at the window's top, is drawn
+// where it belongs), then puts the window back to w×h.
+func (p page) screenshot(path string, w, h int) {
 	p.t.Helper()
 	p.size(1280, 800)
+	p.eval(`scrollTo(0, 0), true`)
 	p.frames()
 	p.capture(path, true)
+	p.size(w, h)
 }
 
 // capture saves a PNG of the window, or of the whole page.
 func (p page) capture(path string, whole bool) {
 	p.t.Helper()
 	var shot struct{ Data string }
-	if err := p.c.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": whole}, &shot); err != nil {
+	if err := p.tb.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": whole}, &shot); err != nil {
 		p.t.Fatal(err)
 	}
 	png, err := base64.StdEncoding.DecodeString(shot.Data)
@@ -193,4 +241,34 @@ func (p page) capture(path string, whole bool) {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("screenshot: %s (%d bytes)", path, len(png))
+}
+
+// memory is what the page holds: its JavaScript heap after a garbage
+// collection, and its DOM (elements in the document; nodes counted by
+// the browser, detached ones included).
+type memory struct {
+	heap     int64
+	elements int
+	nodes    int
+}
+
+func (m memory) String() string {
+	return fmt.Sprintf("heap %.0f KB, DOM %d elements (%d nodes)", float64(m.heap)/1024, m.elements, m.nodes)
+}
+
+// memory collects the garbage and measures the page.
+func (p page) memory() memory {
+	p.t.Helper()
+	if err := p.tb.call("HeapProfiler.collectGarbage", nil, nil); err != nil {
+		p.t.Fatal(err)
+	}
+	var heap struct{ UsedSize float64 }
+	if err := p.tb.call("Runtime.getHeapUsage", nil, &heap); err != nil {
+		p.t.Fatal(err)
+	}
+	var dom struct{ Nodes int }
+	if err := p.tb.call("Memory.getDOMCounters", nil, &dom); err != nil {
+		p.t.Fatal(err)
+	}
+	return memory{heap: int64(heap.UsedSize), elements: int(p.num(`document.getElementsByTagName("*").length`)), nodes: dom.Nodes}
 }

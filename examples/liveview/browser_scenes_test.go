@@ -1,9 +1,10 @@
-// browser_scenes_test.go plays every guided scene in the browser, in both
-// languages and at two window sizes, clicking Next as a learner does; each
-// step must finish, highlight the panels it names, keep the layout whole
-// and, in Chinese, show no English sentence. Along the way it checks the
-// defects of issue 22 that a scene brings out, and at each scene's end it
-// takes the docs' screenshot.
+// browser_scenes_test.go plays every guided scene in the browser, back to
+// back in one page, on both queues and at three window sizes, clicking
+// Next as a learner does; each step must finish, highlight the panels it
+// names, bring the first into view, keep the layout whole and, in Chinese,
+// show no English sentence. Along the way it checks the defects of issues
+// 22 and 30 that a scene brings out, and at each scene's end (on the
+// RealFIFO) it takes the docs' screenshot.
 
 package main
 
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -18,63 +20,118 @@ import (
 // sceneIDs are the scenes of web/scenes.js, in menu order.
 var sceneIDs = []string{"first", "rewatch", "missed", "slow", "resync", "fifos"}
 
-// playScenes plays each scene in lang, at 1920x1080 or 1024x700 by turns
-// (Chinese the other way round from English), and takes its screenshot.
-func playScenes(p page, a *app, lang, shots string) {
+// windows are the sizes the scenes play at, by turns: a large screen, a
+// laptop's, a small window.
+var windows = [][2]int{{1920, 1080}, {1280, 720}, {1024, 700}}
+
+// modesJS reads what a scene may change and Close puts back: the server
+// up, step mode, the queue, the resync period, slowHandler's work.
+const modesJS = `JSON.stringify([last.server.up, last.queue.paused, last.informer.queue, last.informer.resyncPeriod, last.handlers[1].delay])`
+
+// playEveryScene plays every scene from the menu, back to back with no
+// reload, on the RealFIFO and then on the DeltaFIFO, at the three window
+// sizes by turns, closing each at its end; on the way one scene is closed
+// after its first step and opened again, and one is left half-way for
+// another. The first pass takes the docs' screenshots.
+func playEveryScene(p page, shots string) {
 	p.t.Helper()
-	j := map[string]int{"en": 0, "zh": 1}[lang]
-	for i, id := range sceneIDs {
-		{
-			w, h := 1920, 1080
-			if (i+j)%2 == 1 {
-				w, h = 1024, 700
-			}
+	var played []string
+	turn := map[string]int{"en": 0, "zh": 1}[p.lang]
+	for pass, queue := range []string{"RealFIFO", "DeltaFIFO"} {
+		switchQueue(p, queue)
+		for _, id := range sceneIDs {
+			w, h := windows[turn%len(windows)][0], windows[turn%len(windows)][1]
+			turn++
 			p.size(w, h)
-			p.open(a.URL(), lang)
+			what := fmt.Sprintf("%s on the %s in %s at %dx%d", id, queue, p.lang, w, h)
+			before := p.str(modesJS)
 			began := time.Now()
-			playScene(p, id, lang, fmt.Sprintf("%s in %s at %dx%d", id, lang, w, h))
-			p.t.Logf("scene %s in %s at %dx%d: %v", id, lang, w, h, time.Since(began).Round(time.Millisecond))
-			suffix := ".png"
-			if lang == "zh" {
-				suffix = ".zh-CN.png"
+			switch {
+			case pass == 0 && id == "rewatch": // closed after its first step, then opened again
+				chooseScene(p, id)
+				waitStep(p, what, 0)
+				closeScene(p, what, before)
+				played = append(played, id+" (closed after step 1)")
+				chooseScene(p, id)
+			case pass == 0 && id == "slow": // the missed deletion left half-way for it
+				leaveSceneHalfWay(p, id, what)
+				played = append(played, "missed (left at step 2)")
+			default:
+				chooseScene(p, id)
 			}
-			if dir := os.Getenv("LIVEVIEW_WINDOW_SHOTS"); dir != "" { // what a learner's window shows, to look at
-				p.capture(filepath.Join(dir, fmt.Sprintf("window-%s-%dx%d%s", id, w, h, suffix)), false)
+			playScene(p, id, what)
+			p.t.Logf("scene %s: %v", what, time.Since(began).Round(time.Millisecond))
+			if pass == 0 {
+				suffix := ".png"
+				if p.lang == "zh" {
+					suffix = ".zh-CN.png"
+				}
+				if dir := os.Getenv("LIVEVIEW_WINDOW_SHOTS"); dir != "" { // what a learner's window shows, to look at
+					p.capture(filepath.Join(dir, fmt.Sprintf("window-%s-%dx%d%s", id, w, h, suffix)), false)
+				}
+				p.screenshot(filepath.Join(shots, "liveview-"+id+suffix), w, h)
+				if id == "missed" { // the README's picture
+					copyFile(p, filepath.Join(shots, "liveview-"+id+suffix), filepath.Join(shots, "liveview"+suffix))
+				}
 			}
-			p.screenshot(filepath.Join(shots, "liveview-"+id+suffix))
-			if id == "missed" { // the README's picture
-				copyFile(p, filepath.Join(shots, "liveview-"+id+suffix), filepath.Join(shots, "liveview"+suffix))
-			}
-			p.clean("after scene " + id)
+			closeScene(p, what, before)
+			played = append(played, id+" ("+queue+")")
+			p.clean("after scene " + what)
 		}
+	}
+	p.t.Logf("scenes played (%s): %d: %s", p.lang, len(played), strings.Join(played, ", "))
+}
+
+// switchQueue puts the informer on the queue with its button, unless it
+// is there, and waits until it has synced.
+func switchQueue(p page, queue string) {
+	p.t.Helper()
+	if p.str(`last.informer.queue`) != queue {
+		p.press(`button.kind[data-kind=` + queue + `]`)
+	}
+	p.wait("a synced "+queue, fmt.Sprintf(`last.informer.queue === %q && last.informer.synced`, queue))
+}
+
+// chooseScene picks the scene from the menu, as a learner does.
+func chooseScene(p page, id string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event("change")); })(document.getElementById("scene"))`, id))
+}
+
+// waitStep waits until step i has finished, and fails unless it is done.
+func waitStep(p page, what string, i int) {
+	p.t.Helper()
+	p.waitFor(90*time.Second, fmt.Sprintf("%s: step %d finished", what, i+1), fmt.Sprintf(
+		`(g => !g.hidden && g.dataset.step === "%d" && !["running", "preparing"].includes(g.dataset.status))(document.getElementById("guide"))`, i))
+	if st := p.str(`document.getElementById("guide").dataset.status`); st != "done" {
+		p.t.Fatalf("%s: step %d did not finish: %s; the feed since the scene began (the last 60 entries):\n%s", what, i+1,
+			p.str(`document.getElementById("guide-status").textContent`),
+			p.str(`sceneLog.slice(-60).map(e => [e.at, e.panel, e.kind, e.key, e.rv, e.text].join(" ")).join("\n")`))
 	}
 }
 
-// playScene plays one scene to its end, then goes Back and Next again:
-// neither may run a step's actions twice.
-func playScene(p page, id, lang, what string) {
+// playScene plays the scene chosen to its end, clicking Next, then goes
+// Back and Next again: neither may run a step's actions twice.
+func playScene(p page, id, what string) {
 	p.t.Helper()
-	p.eval(fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event("change")); })(document.getElementById("scene"))`, id))
 	n := int(p.num(fmt.Sprintf(`SCENES.find(s => s.id === %q).steps.length`, id)))
 	for i := range n {
 		began := time.Now()
 		if i > 0 {
 			p.click("#guide-next")
 		}
-		defer func() { p.t.Logf("  %s, step %d: %v", what, i+1, time.Since(began).Round(time.Millisecond)) }()
-		p.wait(fmt.Sprintf("%s: step %d finished", what, i+1), fmt.Sprintf(
-			`(g => g.dataset.step === "%d" && g.dataset.status !== "running")(document.getElementById("guide"))`, i))
-		if st := p.str(`document.getElementById("guide").dataset.status`); st != "done" {
-			p.t.Fatalf("%s: step %d did not finish: %s; the feed since the step began:\n%s", what, i+1,
-				p.str(`document.getElementById("guide-status").textContent`),
-				p.str(`stepLog.slice(0, 40).map(e => [e.at, e.panel, e.kind, e.key, e.rv, e.text].join(" ")).join("\n")`))
+		waitStep(p, what, i)
+		if i == 0 && p.str(`document.getElementById("guide-prep").textContent`) == "" {
+			p.t.Fatalf("%s: the scene does not say what it changed before its first step", what)
 		}
 		checkHighlights(p, what, i)
+		checkInView(p, what, i)
 		checkSceneStep(p, id, i)
 		p.checkLayout(fmt.Sprintf("%s, step %d", what, i+1))
-		if lang == "zh" {
+		if p.lang == "zh" {
 			checkChinese(p, fmt.Sprintf("%s, step %d", what, i+1))
 		}
+		p.t.Logf("  %s, step %d: %v", what, i+1, time.Since(began).Round(time.Millisecond))
 	}
 	answers := p.num(`answers`)
 	p.click("#guide-back")
@@ -84,6 +141,17 @@ func playScene(p page, id, lang, what string) {
 	if got := p.num(`answers`); got != answers {
 		p.t.Fatalf("%s: Back and Next ran a step's actions again (%v controls posted)", what, got-answers)
 	}
+}
+
+// closeScene clicks Close: the guide goes, nothing stays outlined, the
+// menu says "choose a scene…" again, and what the scenes changed is put
+// back as it was before them (before: modesJS then).
+func closeScene(p page, what, before string) {
+	p.t.Helper()
+	restores := p.num(`restores`)
+	p.click("#guide-close")
+	p.waitFor(60*time.Second, "the page as before "+what, fmt.Sprintf(`restores > %v && %s === %q`, restores, modesJS, before))
+	checkNoGuide(p, "after "+what+" was closed")
 }
 
 // checkHighlights: the panels the step names are outlined, and so is a
@@ -106,8 +174,17 @@ func checkHighlights(p page, what string, i int) {
 func checkSceneStep(p page, id string, i int) {
 	p.t.Helper()
 	switch fmt.Sprintf("%s/%d", id, i+1) {
+	case "first/1": // issue 30, defect 9: a plain LIST sends nobody to the streaming list's file
+		if p.str(`last.informer.queue`) == "DeltaFIFO" && strings.Contains(p.str(`document.getElementById("guide-read").textContent`), "watchlist") {
+			p.t.Fatalf("on the DeltaFIFO, scene 1 step 1 sends the reader to %s", p.str(`document.getElementById("guide-read").textContent`))
+		}
 	case "first/2": // defect 2: the cache before the handlers, for the initial list
 		checkCacheBeforeHandlers(p, p.str(`ctx.pods[0]`))
+		checkJustPopped(p, "ReplacedAll", "Replaced") // issue 30, defect 5
+	case "missed/5":
+		checkJustPopped(p, "ReplacedAll", "DeletedFinalStateUnknown")
+	case "resync/2":
+		checkJustPopped(p, "SyncAll", "Sync")
 	case "rewatch/2": // defect 8: an ended watch says it ended; one stream at a time
 		p.wait("the ended watch", `last.wire.requests.some(r => r.msg === "ended")`)
 		if n := p.num(`last.wire.requests.filter(r => r.msg === "streaming").length`); n != 1 {
@@ -160,10 +237,13 @@ func checkCleanRestart(p page) {
 // englishLeft are English words that the Chinese page must not show.
 var englishLeft = []string{"items, resourceVersion", "initial list", "informer started", "streaming", "same version",
 	"the server", "connecting", "ended by", "connection refused", "cache: stored", "watch ended", "] backoff",
-	"Resync now", "Pop one item", "not synced", "just popped", "Guided scenes", "Everything, in order"}
+	"Resync now", "Pop one item", "not synced", "just popped", "Just popped", "Guided scenes", "Everything, in order",
+	" objects", "very short watch", "did not finish", "Before the scene", "Ready as it was", "choose a scene"}
 
 // checkChinese: in Chinese, no English sentence is left in what the page
-// says (defect 7); the names of things in the code stay as they are.
+// says (issue 22's defect 7, issue 30's defect 8), and a colon after
+// Chinese is a Chinese colon; the names of things in the code stay as
+// they are.
 func checkChinese(p page, when string) {
 	p.t.Helper()
 	text := p.str(`["answer", "wire-requests", "handlers", "guide", "controls", "p-queue", "p-server", "synced", "conn"].map(id => document.getElementById(id).textContent).join("\n") +
@@ -172,6 +252,21 @@ func checkChinese(p page, when string) {
 		if i := strings.Index(text, w); i >= 0 {
 			p.t.Fatalf("%s, the Chinese page shows %q: …%s…", when, w, text[max(0, i-80):min(len(text), i+80)])
 		}
+	}
+	if m := regexpHanColon.FindStringIndex(text); m != nil {
+		p.t.Fatalf("%s, the Chinese page has an ASCII colon after Chinese: …%s…", when, text[max(0, m[0]-60):min(len(text), m[1]+40)])
+	}
+}
+
+// regexpHanColon matches a Chinese character followed by an ASCII colon.
+var regexpHanColon = regexp.MustCompile(`\p{Han}: `)
+
+// checkChineseFrame (defect 8): the Chinese page's title and the labels a
+// screen reader says are Chinese.
+func checkChineseFrame(p page) {
+	p.t.Helper()
+	if bad := p.str(`[document.title, ...[...document.querySelectorAll("[aria-label]")].map(e => e.getAttribute("aria-label"))].filter(s => !/\p{Script=Han}/u.test(s)).join(", ")`); bad != "" {
+		p.t.Fatalf("the Chinese page's title or labels are not Chinese: %s", bad)
 	}
 }
 

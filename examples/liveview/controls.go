@@ -58,7 +58,8 @@ func (a *app) controls() map[string]controlFunc {
 		"resync":        a.resyncNow,
 		"resyncperiod":  a.setResyncPeriod,
 		"restart":       a.startOver,
-		"pause":         a.pause,
+		"pause":         a.pause(true),
+		"resume":        a.pause(false),
 		"step":          a.step,
 		"queue":         a.switchQueue,
 		"slower":        a.slowerOrFaster(false),
@@ -67,7 +68,10 @@ func (a *app) controls() map[string]controlFunc {
 }
 
 // control serves one control: POST only; its line goes into the feed before
-// it runs; the answer is JSON {"ok":..., "text":..., "msg":..., "args":...}.
+// it runs; the answer is JSON {"ok":..., "text":..., "msg":..., "args":...,
+// "seq":...}. seq is the feed's newest entry once the control has run: a
+// snapshot whose seq is as high began after it, so it shows what the
+// control did (a page that acts on the state waits for one).
 // A control that cannot run now (the server is already down...) answers
 // 200 with ok false: the request was fine, so the page logs no failed
 // request; bad input is a 400.
@@ -87,10 +91,10 @@ func (a *app) control(name string, run controlFunc) http.HandlerFunc {
 				w.WriteHeader(http.StatusBadRequest)
 			}
 			a.feed.addMsg("control", name+" failed", "", "", m)
-			sendJSON(w, map[string]any{"ok": false, "text": m.Text, "msg": m.Msg, "args": m.Args})
+			sendJSON(w, map[string]any{"ok": false, "text": m.Text, "msg": m.Msg, "args": m.Args, "seq": a.feed.lastSeq()})
 			return
 		}
-		sendJSON(w, map[string]any{"ok": true, "text": m.Text, "msg": m.Msg, "args": m.Args})
+		sendJSON(w, map[string]any{"ok": true, "text": m.Text, "msg": m.Msg, "args": m.Args, "seq": a.feed.lastSeq()})
 	}
 }
 

@@ -70,11 +70,10 @@ func (a *app) addHandler(*http.Request) (message, error) {
 	for slot, h := range a.handlers {
 		if h == nil {
 			h = a.newHandlerLocked(slot)
-			reg, err := a.inf.AddEventHandler(wrapHandler(slot, h))
-			if err != nil {
+			if err := a.registerLocked(a.inf, slot, h); err != nil {
 				return message{}, err
 			}
-			h.reg, a.handlers[slot] = reg, h
+			a.handlers[slot] = h
 			return plain(h.name), nil
 		}
 	}
@@ -87,7 +86,7 @@ func (a *app) removeHandler(*http.Request) (message, error) {
 	defer a.mu.Unlock()
 	for slot := handlerSlots - 1; slot >= 2; slot-- {
 		if h := a.handlers[slot]; h != nil {
-			if err := a.inf.RemoveEventHandler(h.reg); err != nil {
+			if err := unregister(a.inf, h); err != nil {
 				return message{}, err
 			}
 			a.handlers[slot] = nil
@@ -152,22 +151,22 @@ func (a *app) switchQueue(r *http.Request) (message, error) {
 	return a.restart(kind, d), nil
 }
 
-func (a *app) pause(r *http.Request) (message, error) {
-	on, err := strconv.ParseBool(r.FormValue("on"))
-	if err != nil {
-		return message{}, badRequest("on must be true or false")
+// pause turns step mode on (Pause the consumer) or off (Resume the
+// consumer).
+func (a *app) pause(on bool) controlFunc {
+	return func(*http.Request) (message, error) {
+		a.mu.Lock()
+		a.paused = on
+		q := a.queue
+		a.mu.Unlock()
+		if q != nil {
+			q.setPaused(on)
+		}
+		if on {
+			return msg("paused", "step mode: each step Pops one item"), nil
+		}
+		return msg("running", "running"), nil
 	}
-	a.mu.Lock()
-	a.paused = on
-	q := a.queue
-	a.mu.Unlock()
-	if q != nil {
-		q.setPaused(on)
-	}
-	if on {
-		return msg("paused", "step mode: each step Pops one item"), nil
-	}
-	return msg("running", "running"), nil
 }
 
 func (a *app) step(*http.Request) (message, error) {

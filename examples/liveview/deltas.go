@@ -20,6 +20,7 @@ type delta struct {
 	Key       string `json:"key,omitempty"`
 	RV        string `json:"rv,omitempty"`
 	Tombstone bool   `json:"tombstone,omitempty"`
+	N         int    `json:"n,omitempty"` // a ReplacedAll's objects: the list's length
 }
 
 // queuedKey is one queued key of a DeltaFIFO and its Deltas, oldest first.
@@ -43,6 +44,9 @@ func deltasOf(ds []informer.Delta) []delta {
 	for i, d := range ds {
 		out[i].Key, out[i].RV = describeObject(d.Object)
 		_, out[i].Tombstone = d.Object.(informer.DeletedFinalStateUnknown)
+		if info, ok := d.Object.(informer.ReplacedAllInfo); ok {
+			out[i].N = len(info.Objects)
+		}
 		out[i].Type = string(d.Type)
 	}
 	return out
@@ -71,15 +75,26 @@ func describeDeltas(ds informer.Deltas) string {
 	return strings.Join(parts, " ")
 }
 
+// listSize returns, for Deltas that hold a relist's ReplacedAll, the
+// number of objects in its list.
+func listSize(ds informer.Deltas) (string, bool) {
+	for _, d := range ds {
+		if info, ok := d.Object.(informer.ReplacedAllInfo); ok {
+			return fmt.Sprint(len(info.Objects)), true
+		}
+	}
+	return "", false
+}
+
 // describeObject returns the key and resource version of what a delta
 // holds: an object, a tombstone (its last known object's version), or a
-// whole-queue delta's information (no key; "5, 3 objects" for a relist).
+// whole-queue delta's information (no key; a relist's version).
 func describeObject(obj any) (key, rv string) {
 	switch o := obj.(type) {
 	case nil:
 		return "", ""
 	case informer.ReplacedAllInfo:
-		return "", fmt.Sprintf("%s, %d objects", o.ResourceVersion, len(o.Objects))
+		return "", o.ResourceVersion
 	case informer.SyncAllInfo:
 		return "", ""
 	case informer.BookmarkInfo:

@@ -88,6 +88,13 @@ func (f *feed) wakeLocked() {
 	}
 }
 
+// lastSeq is the newest entry's number.
+func (f *feed) lastSeq() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seq
+}
+
 // since returns the entries after seq, and a channel closed at the next
 // change (nil once the feed is closed).
 func (f *feed) since(seq int64) ([]entry, <-chan struct{}) {
@@ -119,13 +126,25 @@ func (f *feed) close() {
 // of a hundred changes costs a few frames, not a hundred snapshots.
 const minFrame = 100 * time.Millisecond
 
-// serveEvents streams the feed as server-sent events: "log" events carry
-// new entries (a JSON array), "state" events a snapshot of every panel.
-// The stream ends when the page goes away or the program stops.
+// serveEvents streams the feed as server-sent events: "state" events carry
+// a snapshot of every panel, "log" events new entries (a JSON array). The
+// first event is a state: its boot tells a page that reconnects to a new
+// program to start its feed over before the new entries come. The stream
+// ends when the page goes away or the program stops. A page asks again a
+// second after a stream ends (retry), as soon as a restarted program may
+// answer.
 func (a *app) serveEvents(w http.ResponseWriter, r *http.Request) {
+	a.streams.Add(1)
+	defer a.streams.Add(-1)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
+	if _, err := fmt.Fprint(w, "retry: 1000\n\n"); err != nil {
+		return
+	}
+	if err := sendEvent(w, "state", a.snapshot()); err != nil {
+		return
+	}
 	var last int64
 	for {
 		entries, changed := a.feed.since(last)

@@ -82,7 +82,7 @@ func TestNoStepIsBankedAndBookmarksPass(t *testing.T) {
 	t.Cleanup(a.Close)
 	st := openStream(t, a)
 	st.waitState(t, "a synced RealFIFO", func(s state) bool { return s.Informer.Synced && s.Queue.Real })
-	post(t, a, "pause", url.Values{"on": {"true"}})
+	post(t, a, "pause", nil)
 	st.expect(t, match{panel: "queue", kind: "Bookmark"}, match{panel: "queue", kind: "Pop", text: "Bookmark@"})
 	if _, ok, text := tryPost(t, a, "step", nil); ok {
 		t.Fatalf("a step on an empty queue was accepted: %s", text)
@@ -111,7 +111,7 @@ func TestQueueSwitchIsClean(t *testing.T) {
 	st.waitState(t, "a synced DeltaFIFO", func(s state) bool { return s.Informer.Synced && len(s.Cache.Objects) == 2 })
 	post(t, a, "burst", url.Values{"n": {"6"}})
 	st.waitState(t, "fastHandler done, slowHandler behind", func(s state) bool { return s.Handlers[0].Count == 8 && s.Handlers[1].Pending > 0 })
-	post(t, a, "pause", url.Values{"on": {"true"}})
+	post(t, a, "pause", nil)
 	post(t, a, "create", nil) // queued, never popped by this queue
 	st.waitState(t, "a key queued", func(s state) bool { return len(s.Queue.Keys) == 1 })
 	post(t, a, "queue", url.Values{"kind": {"RealFIFO"}})
@@ -130,7 +130,7 @@ func TestQueueSwitchIsClean(t *testing.T) {
 	if calls["main.fastHandler"] != 2+6 || calls["main.slowHandler"] != calls["main.fastHandler"] {
 		t.Fatalf("before the new informer, the handlers had %v calls; want 8 each (2 adds, 6 updates), none lost", calls)
 	}
-	post(t, a, "pause", url.Values{"on": {"false"}})
+	post(t, a, "resume", nil)
 }
 
 // until reads the feed up to the first entry matching m and returns every

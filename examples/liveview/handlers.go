@@ -1,8 +1,9 @@
 // handlers.go holds the live view's event handlers. Each has its own Go
-// type, because the informer's health figures name a handler by its type:
-// that is how the page finds each handler's backlog. One of them is slow,
-// and can be made slower, to show that a slow handler only grows its own
-// backlog and never holds up the others or the queue.
+// type, named as client-go names a handler in its logs (by its type:
+// nameForHandler in client-go v0.37.2 tools/cache/event_handler_name.go).
+// One of them is slow, and can be made slower, to show that a slow handler
+// only grows its own backlog and never holds up the others or the queue.
+// Each is registered with a tally, which gives its backlog (backlog.go).
 //
 // client-go counterpart: cache.ResourceEventHandler implementations.
 // Tutorial: 004 §4.3 (handlers, each with its own buffer and goroutine).
@@ -34,7 +35,7 @@ type received struct {
 type handlerState struct {
 	Name     string     `json:"name"`
 	Delay    string     `json:"delay"`
-	Pending  int64      `json:"pending"` // the informer's count of its backlog
+	Pending  int64      `json:"pending"` // calls handed to it and not yet taken (backlog.go)
 	Count    int        `json:"count"`
 	Received []received `json:"received"`
 }
@@ -49,14 +50,19 @@ type viewHandler struct {
 	// written into the feed (the Pop's cache lines go first).
 	before func(key, rv string)
 
-	mu       sync.Mutex
+	mu       sync.Mutex // guards the fields below
 	delay    time.Duration
-	count    int
+	count    int // calls taken, over every informer it was registered with
 	received []received
 	reg      informer.ResourceEventHandlerRegistration
+	// tally counts what the informer hands this handler since reg, and
+	// base is count at that moment (backlog.go).
+	tally    *tally
+	tallyReg informer.ResourceEventHandlerRegistration
+	base     int
 }
 
-// The handler types. Their names are what the health figures show.
+// The handler types. Their names are what the page shows.
 type (
 	fastHandler   struct{ *viewHandler }
 	slowHandler   struct{ *viewHandler }
@@ -163,11 +169,12 @@ func (h *viewHandler) slower(faster bool) time.Duration {
 	return h.delay
 }
 
-func (h *viewHandler) snapshot(pending map[string]int64) handlerState {
+func (h *viewHandler) snapshot() handlerState {
+	pending := h.backlog()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return handlerState{
-		Name: h.name, Delay: fmt.Sprint(h.delay), Pending: pending[h.name], Count: h.count,
+		Name: h.name, Delay: fmt.Sprint(h.delay), Pending: pending, Count: h.count,
 		Received: append([]received{}, h.received...),
 	}
 }

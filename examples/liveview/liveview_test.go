@@ -115,7 +115,7 @@ func TestStepModePopsExactlyOneItemPerStep(t *testing.T) {
 	if _, ok, _ := tryPost(t, a, "step", nil); ok {
 		t.Fatal("a step outside step mode was accepted")
 	}
-	post(t, a, "pause", url.Values{"on": {"true"}})
+	post(t, a, "pause", nil)
 	first := post(t, a, "create", nil)
 	post(t, a, "create", nil)
 	post(t, a, "update", url.Values{"name": {strings.TrimPrefix(first, "default/")}})
@@ -141,7 +141,7 @@ func TestStepModePopsExactlyOneItemPerStep(t *testing.T) {
 	if s.Queue.Pops != pops+2 || len(s.Queue.Keys) != 0 {
 		t.Fatalf("after two steps: %d Pops (before: %d), queue %+v", s.Queue.Pops, pops, s.Queue.Keys)
 	}
-	post(t, a, "pause", url.Values{"on": {"false"}})
+	post(t, a, "resume", nil)
 	key := post(t, a, "create", nil)
 	st.expect(t, match{panel: "handlers", kind: "OnAdd", key: key})
 }
@@ -227,7 +227,7 @@ func TestStoppingLeavesNoGoroutine(t *testing.T) {
 	st := openStream(t, a)
 	st.expect(t, match{kind: "BOOKMARK"})
 	post(t, a, "slower", nil) // the slow handler is at work when we stop
-	post(t, a, "pause", url.Values{"on": {"true"}})
+	post(t, a, "pause", nil)
 	post(t, a, "create", nil) // a Pop waits for a step when we stop
 	a.Close()
 	st.body.Close()
@@ -262,7 +262,7 @@ func TestRealFIFOStreamsTheListAndStepsByBatch(t *testing.T) {
 		return s.Informer.Queue == "RealFIFO" && s.Informer.Synced && s.Queue.Kind == "*informer.RealFIFO"
 	})
 
-	post(t, a, "pause", url.Values{"on": {"true"}})
+	post(t, a, "pause", nil)
 	first := post(t, a, "create", nil)
 	second := post(t, a, "create", nil)
 	post(t, a, "update", url.Values{"name": {strings.TrimPrefix(first, "default/")}})
@@ -279,6 +279,6 @@ func TestRealFIFOStreamsTheListAndStepsByBatch(t *testing.T) {
 	if s.Queue.Pops != pops+1 || s.Queue.Deltas[0].Type != "Updated" {
 		t.Fatalf("after one step: %d Pops (before: %d), queue %+v", s.Queue.Pops, pops, s.Queue.Deltas)
 	}
-	post(t, a, "pause", url.Values{"on": {"false"}})
+	post(t, a, "resume", nil)
 	st.expect(t, match{panel: "handlers", kind: "OnUpdate", key: first})
 }

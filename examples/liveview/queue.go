@@ -34,7 +34,18 @@ type queueState struct {
 	Paused bool        `json:"paused"`
 	Steps  int         `json:"steps"` // steps granted, not yet taken
 	Pops   int64       `json:"pops"`
+	Popped []popped    `json:"popped"` // the last Pops, newest last: what just left the queue
 }
+
+// popped is one Pop (or PopBatch) and the deltas it handed out.
+type popped struct {
+	At     string  `json:"at"`
+	Op     string  `json:"op"` // Pop or PopBatch
+	Deltas []delta `json:"deltas"`
+}
+
+// maxPopped is how many Pops the queue panel shows.
+const maxPopped = 4
 
 // pacedQueue wraps the informer's queue.
 type pacedQueue struct {
@@ -47,6 +58,10 @@ type pacedQueue struct {
 
 	// writeMu orders the writes, so that the mirror has the queue's order.
 	writeMu sync.Mutex
+	// procMu is held while a Pop's items are processed (the cache written,
+	// the handlers handed their calls): registerLocked holds it to add a
+	// handler and its tally at the same point (backlog.go).
+	procMu sync.Mutex
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -55,6 +70,7 @@ type pacedQueue struct {
 	closed bool
 	pops   int64
 	mirror []informer.Delta // a RealFIFO's deltas, oldest first
+	popped []popped         // the last maxPopped Pops, oldest first
 
 	// cacheMu guards pendingCache: the cache lines of the Pop in progress,
 	// written into the feed before the first handler call it causes.
@@ -123,11 +139,12 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
 	key, rv := describeObject(obj)
-	text := ""
+	var m message
 	if info, ok := obj.(informer.ReplacedAllInfo); ok {
-		rv, text = info.ResourceVersion, fmt.Sprintf("%d objects", len(info.Objects))
+		n := fmt.Sprint(len(info.Objects))
+		m = msg("listObjects", n+" objects", "n", n)
 	}
-	p.feed.add("queue", op, key, rv, text)
+	p.feed.addMsg("queue", op, key, rv, m)
 	mirrored := !p.isDeltaFIFO()
 	if mirrored {
 		p.mu.Lock()
@@ -150,6 +167,7 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 func (p *pacedQueue) snapshot() queueState {
 	p.mu.Lock()
 	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops}
+	s.Popped = append([]popped{}, p.popped...)
 	s.Deltas = []delta{}
 	if !p.isDeltaFIFO() {
 		s.Real, s.Deltas = true, deltasOf(p.mirror)

@@ -13,6 +13,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/learn-k8s/informer"
 )
@@ -108,8 +109,14 @@ func (p *pacedQueue) PopBatch(processBatch informer.ProcessBatchFunc, processSin
 // processing, and writes its cache lines into the feed: before the first
 // handler call of this Pop (flushCacheFor), or when processing ends.
 func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func() error) error {
+	p.procMu.Lock()
+	defer p.procMu.Unlock()
 	p.mu.Lock()
 	p.pops++
+	p.popped = append(p.popped, popped{At: time.Now().Format("15:04:05.000"), Op: op, Deltas: deltasOf(deltas)})
+	if len(p.popped) > maxPopped {
+		p.popped = append([]popped(nil), p.popped[len(p.popped)-maxPopped:]...)
+	}
 	p.mu.Unlock()
 	var keys []string
 	seen := map[string]bool{}
@@ -120,6 +127,10 @@ func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func()
 		}
 	}
 	e := entry{Panel: "queue", Kind: op, Keys: keys, Text: describeDeltas(deltas)}
+	if n, ok := listSize(deltas); ok { // a relist: say how many objects came with it
+		m := msg("poppedList", e.Text+": the list's "+n+" objects", "deltas", e.Text, "n", n)
+		e.Text, e.Msg, e.Args = m.Text, m.Msg, m.Args
+	}
 	if len(keys) == 1 {
 		e.Key = keys[0]
 	}

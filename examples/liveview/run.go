@@ -66,7 +66,7 @@ func (a *app) startInformer(kind string, resync time.Duration) {
 	})
 	for slot, h := range a.handlers {
 		if h != nil {
-			h.reg, _ = inf.AddEventHandler(wrapHandler(slot, h))
+			a.registerLocked(inf, slot, h) // cannot fail: the informer is new
 		}
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
@@ -137,8 +137,10 @@ func (a *app) drainHandlers() (time.Duration, int64) {
 		hs := a.handlers
 		a.mu.Unlock()
 		var left int64
-		for _, n := range backlogs(hs[:]) {
-			left += n
+		for _, h := range hs {
+			if h != nil {
+				left += h.backlog()
+			}
 		}
 		if left == 0 || time.Since(start) > maxDrain {
 			return time.Since(start), left

@@ -24,6 +24,7 @@ const maxHistory = 30
 // state is everything the page shows.
 type state struct {
 	Boot     string         `json:"boot"` // when this program started: a page that sees it change starts its feed over
+	Seq      int64          `json:"seq"`  // the feed's newest entry when the snapshot began (see control)
 	Server   serverState    `json:"server"`
 	Wire     wireState      `json:"wire"`
 	Queue    queueState     `json:"queue"`
@@ -75,12 +76,13 @@ type informerState struct {
 // snapshot reads every panel. Each part is consistent on its own; the parts
 // are read one after the other, as a learner's eye would.
 func (a *app) snapshot() state {
+	seq := a.feed.lastSeq() // first: whatever was done before it shows below
 	a.mu.Lock()
 	inf, q, down, kind, resync, paused := a.inf, a.queue, a.apiDown, a.queueKind, a.resync, a.paused
 	hs := a.handlers
 	a.mu.Unlock()
 
-	s := state{Boot: a.boot}
+	s := state{Boot: a.boot, Seq: seq}
 	s.Server = a.serverSnapshot(!down)
 	s.Wire = a.wire.snapshot()
 	s.Queue = queueState{Keys: []queuedKey{}, Deltas: []delta{}}
@@ -88,11 +90,10 @@ func (a *app) snapshot() state {
 		s.Queue = q.snapshot()
 	}
 	s.Cache = cacheSnapshot(inf.GetIndexer())
-	pending := backlogs(hs[:])
 	s.Handlers = []handlerState{}
 	for _, h := range hs {
 		if h != nil {
-			s.Handlers = append(s.Handlers, h.snapshot(pending))
+			s.Handlers = append(s.Handlers, h.snapshot())
 		}
 	}
 	s.Informer = informerState{Synced: inf.HasSynced(), LastSyncRV: inf.LastSyncResourceVersion(), ResyncPeriod: resync.String(),
@@ -162,28 +163,4 @@ func sendJSON(w http.ResponseWriter, v any) {
 	if err := json.NewEncoder(w).Encode(v); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
-}
-
-// backlogs says, per handler, how many calls it is behind the furthest one:
-// every handler is sent the same notifications (the resync, off by default,
-// aside), so that is its buffer's length, give or take the call in progress.
-// The informer shows no per-handler backlog (client-go's does not either).
-func backlogs(hs []*viewHandler) map[string]int64 {
-	most := 0
-	for _, h := range hs {
-		if h != nil {
-			h.mu.Lock()
-			most = max(most, h.count)
-			h.mu.Unlock()
-		}
-	}
-	out := map[string]int64{}
-	for _, h := range hs {
-		if h != nil {
-			h.mu.Lock()
-			out[h.name] = int64(most - h.count)
-			h.mu.Unlock()
-		}
-	}
-	return out
 }

@@ -11,7 +11,9 @@
 //
 // Each line: "proto.package.Message number jsonName flags", the flags among
 // ptr (a pointer), omitempty, omitzero, inline (JSON embeds the message's
-// fields), slice, map, struct (a non-pointer struct).
+// fields), slice, map, struct (a non-pointer struct). The messages are
+// sorted by name; the lines of one message are in the order its Go fields
+// are declared, which is the order encoding/json writes them in.
 
 package main
 
@@ -30,15 +32,18 @@ import (
 
 func main() {
 	var lines []string
+	// kinds maps "import/path.Type" to the kind of every named type of
+	// every package given, so that a field of another package's string
+	// type (apps' v1.ConditionStatus) is not taken for a struct.
+	kinds := map[string]string{}
+	parsed := map[string][]*ast.File{}
+	fset := token.NewFileSet()
 	for _, arg := range os.Args[1:] {
-		dir, pkg, _ := strings.Cut(arg, "=")
+		dir, _, _ := strings.Cut(arg, "=")
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			fail(err)
 		}
-		fset := token.NewFileSet()
-		var parsed []*ast.File
-		kinds := map[string]string{} // local type name -> its kind
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
 				continue
@@ -47,18 +52,21 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			parsed = append(parsed, file)
+			parsed[dir] = append(parsed[dir], file)
 			for _, d := range file.Decls {
 				if g, ok := d.(*ast.GenDecl); ok {
 					for _, s := range g.Specs {
 						if ts, ok := s.(*ast.TypeSpec); ok {
-							kinds[ts.Name.Name] = kindOf(ts.Type, nil)
+							kinds[importPath(dir)+"."+ts.Name.Name] = kindOf(ts.Type, nil, "", nil)
 						}
 					}
 				}
 			}
 		}
-		for _, file := range parsed {
+	}
+	for _, arg := range os.Args[1:] {
+		dir, pkg, _ := strings.Cut(arg, "=")
+		for _, file := range parsed[dir] {
 			ast.Inspect(file, func(n ast.Node) bool {
 				ts, ok := n.(*ast.TypeSpec)
 				if !ok {
@@ -96,7 +104,7 @@ func main() {
 					for _, o := range js[1:] {
 						flags = append(flags, o)
 					}
-					if k := kindOf(fld.Type, kinds); k != "" {
+					if k := kindOf(fld.Type, kinds, importPath(dir), importPaths(file)); k != "" {
 						flags = append(flags, k)
 					}
 					flags = append(flags, "go="+goType(fld.Type, pkgName(dir), imports(file)))
@@ -109,14 +117,19 @@ func main() {
 			})
 		}
 	}
-	sort.Strings(lines)
+	// By message name only: a message's lines keep their declaration order.
+	sort.SliceStable(lines, func(i, j int) bool {
+		return strings.Fields(lines[i])[0] < strings.Fields(lines[j])[0]
+	})
 	fmt.Println(strings.Join(lines, "\n"))
 }
 
 // kindOf is the flag of a field's Go type: ptr, slice, map, struct, or ""
 // for a scalar (byte slices included: they are one JSON string). kinds
-// resolves the package's own named types; nil while they are collected.
-func kindOf(t ast.Expr, kinds map[string]string) string {
+// resolves named types ("import/path.Type"), nil while they are collected;
+// pkg is the field's own import path and imports maps its file's import
+// names to paths. A named type of a package not given is taken for a struct.
+func kindOf(t ast.Expr, kinds map[string]string, pkg string, imports map[string]string) string {
 	switch t := t.(type) {
 	case *ast.StarExpr:
 		return "ptr"
@@ -130,12 +143,16 @@ func kindOf(t ast.Expr, kinds map[string]string) string {
 	case *ast.StructType:
 		return "struct"
 	case *ast.SelectorExpr:
-		if x, ok := t.X.(*ast.Ident); ok && x.Name == "types" {
+		x, _ := t.X.(*ast.Ident)
+		if x == nil || x.Name == "types" {
 			return "" // types.UID and friends are strings
+		}
+		if k, ok := kinds[imports[x.Name]+"."+t.Sel.Name]; ok {
+			return k
 		}
 		return "struct"
 	case *ast.Ident:
-		return kinds[t.Name]
+		return kinds[pkg+"."+t.Name]
 	}
 	return ""
 }
@@ -178,6 +195,34 @@ func imports(file *ast.File) map[string]string {
 		m[alias] = name
 	}
 	return m
+}
+
+// importPaths maps a file's import names (aliases or the path's last
+// element) to the imported package's path.
+func importPaths(file *ast.File) map[string]string {
+	m := map[string]string{}
+	for _, im := range file.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		alias := path[strings.LastIndex(path, "/")+1:]
+		if im.Name != nil {
+			alias = im.Name.Name
+		}
+		m[alias] = path
+	}
+	return m
+}
+
+// importPath is the import path of a folder of the module cache:
+// ".../k8s.io/api@v0.37.2/core/v1" is "k8s.io/api/core/v1".
+func importPath(dir string) string {
+	dir = filepath.ToSlash(dir)
+	at := strings.LastIndex(dir, "@")
+	start := strings.LastIndex(dir[:at], "/k8s.io/") + 1
+	rest := dir[at:]
+	if slash := strings.IndexByte(rest, '/'); slash >= 0 {
+		return dir[start:at] + rest[slash:]
+	}
+	return dir[start:at]
 }
 
 // pkgName is the package name of a k8s.io folder: its last element.

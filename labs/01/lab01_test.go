@@ -192,14 +192,15 @@ func lab01Compare(x Indexer, model map[string]*Pod) string {
 	}
 	sort.Strings(want)
 	if !slices.Equal(keys, want) {
-		return fmt.Sprintf("ListKeys: expected %v, got %v", want, keys)
+		return fmt.Sprintf(labPick("ListKeys: expected %v, got %v", "ListKeys：期望 %v，实际 %v"), want, keys)
 	}
 	if n := len(x.List()); n != len(want) {
-		return fmt.Sprintf("len(List()): expected %d, got %d", len(want), n)
+		return fmt.Sprintf(labPick("len(List()): expected %d, got %d", "len(List())：期望 %d，实际 %d"), len(want), n)
 	}
 	for k, p := range model {
 		if got, ok, _ := x.GetByKey(k); !ok || got != p {
-			return fmt.Sprintf("GetByKey(%q): expected the object at version %s, got %v, %v", k, p.ResourceVersion, got, ok)
+			return fmt.Sprintf(labPick("GetByKey(%q): expected the object at version %s, got %v, %v",
+				"GetByKey(%q)：期望版本为 %s 的对象，实际 %v、%v"), k, p.ResourceVersion, got, ok)
 		}
 	}
 	for _, idx := range []struct {
@@ -212,15 +213,18 @@ func lab01Compare(x Indexer, model map[string]*Pod) string {
 		}
 		sort.Strings(values)
 		if got := x.ListIndexFuncValues(idx.name); !slices.Equal(lab01Sorted(got), values) {
-			return fmt.Sprintf("ListIndexFuncValues(%q): expected %v, got %v", idx.name, values, lab01Sorted(got))
+			return fmt.Sprintf(labPick("ListIndexFuncValues(%q): expected %v, got %v", "ListIndexFuncValues(%q)：期望 %v，实际 %v"),
+				idx.name, values, lab01Sorted(got))
 		}
 		for _, v := range values {
 			got, _ := x.IndexKeys(idx.name, v)
 			if w := lab01Sorted(idx.want[v]); !slices.Equal(lab01Sorted(got), w) {
-				return fmt.Sprintf("IndexKeys(%q, %q): expected %v, got %v", idx.name, v, w, lab01Sorted(got))
+				return fmt.Sprintf(labPick("IndexKeys(%q, %q): expected %v, got %v", "IndexKeys(%q, %q)：期望 %v，实际 %v"),
+					idx.name, v, w, lab01Sorted(got))
 			}
 			if objs, _ := x.ByIndex(idx.name, v); len(objs) != len(idx.want[v]) {
-				return fmt.Sprintf("len(ByIndex(%q, %q)): expected %d, got %d", idx.name, v, len(idx.want[v]), len(objs))
+				return fmt.Sprintf(labPick("len(ByIndex(%q, %q)): expected %d, got %d", "len(ByIndex(%q, %q))：期望 %d，实际 %d"),
+					idx.name, v, len(idx.want[v]), len(objs))
 			}
 		}
 	}
@@ -233,27 +237,55 @@ func lab01Sorted(s []string) []string {
 	return s
 }
 
-// TestLab01ConcurrentUse writes and reads from many goroutines at once; run
-// it with -race to see a missing lock.
+// TestLab01ConcurrentUse writes from four goroutines while two more read
+// with every read method; run under -race (go run ./labs test 1 does), a
+// read or write without the lock is reported as a data race.
 func TestLab01ConcurrentUse(t *testing.T) {
 	defer labStart(t, 1)()
 	x := NewIndexer(MetaNamespaceKeyFunc, lab01Indexers())
-	var wg sync.WaitGroup
+	var writers, readers sync.WaitGroup
+	stop := make(chan struct{})
+	stopReaders := sync.OnceFunc(func() { close(stop) })
+	t.Cleanup(stopReaders) // also when a writer never returns
+	for r := range 2 {
+		readers.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				key := fmt.Sprint("ns/w", r, "-", i%20)
+				_, _, _ = x.GetByKey(key)
+				_, _, _ = x.Get(labPod("ns", fmt.Sprint("w", r+2, "-", i%20), "", nil))
+				_ = x.ListKeys()
+				_ = x.List()
+				_, _ = x.IndexKeys("app", "web")
+				_, _ = x.Index("app", labPod("ns", "q", "", map[string]string{"app": "web"}))
+				_ = x.ListIndexFuncValues("app")
+			}
+		})
+	}
 	for w := range 4 {
-		wg.Go(func() {
+		writers.Go(func() {
 			for i := range 200 {
 				p := labPod("ns", fmt.Sprint("w", w, "-", i%20), fmt.Sprint(i), map[string]string{"app": "web"})
 				_ = x.Update(p)
 				_, _ = x.ByIndex("app", "web")
-				_ = x.List()
 				if i%3 == 0 && i < 100 {
 					_ = x.Delete(p)
 				}
 			}
 		})
 	}
-	wg.Wait()
-	labExpect(t, 1, 3, "keys left after concurrent writes (4 writers × 20 keys, each last written by an Update)", "并发写入后剩下的键数（4 个写者 × 20 个键，最后一次都是 Update）", 80, len(x.ListKeys()))
+	labWithin(t, 1, 3, "four writers and two readers (a lock left held?)", func() {
+		writers.Wait()
+		stopReaders()
+		readers.Wait()
+	})
+	labExpect(t, 1, 3, "keys left after concurrent writes (4 writers × 20 keys, each last written by an Update)",
+		"并发写入后剩下的键数（4 个写者 × 20 个键，最后一次都是 Update）", 80, len(x.ListKeys()))
 	keys, _ := x.IndexKeys("app", "web")
-	labExpect(t, 1, 4, "the app=web index after concurrent writes: exactly the stored keys", "并发写入后 app=web 的索引：恰好是存储中的键", lab01Sorted(x.ListKeys()), lab01Sorted(keys))
+	labExpect(t, 1, 4, "the app=web index after concurrent writes: exactly the stored keys",
+		"并发写入后 app=web 的索引：恰好是存储中的键", lab01Sorted(x.ListKeys()), lab01Sorted(keys))
 }

@@ -32,7 +32,9 @@ func (k lab02Known) ListKeys() []string {
 // lab02Pop pops one key and returns its deltas, described.
 func lab02Pop(t *testing.T, f *DeltaFIFO) []string {
 	t.Helper()
-	item, err := f.Pop(func(any, bool) error { return nil })
+	var item any
+	var err error
+	labWithin(t, 2, 3, "Pop", func() { item, err = f.Pop(func(any, bool) error { return nil }) })
 	if err != nil {
 		labFailf(t, 2, 3, "Pop: expected the first queued key's Deltas, got error %v", "Pop：期望得到队首键的 Deltas，实际返回错误 %v", err)
 		return nil
@@ -110,17 +112,21 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 	labExpect(t, 2, 3, "what the waiting Pop returned", "等待中的 Pop 的返回值", []string{"Added ns/a@1"}, <-got)
 	perr := errors.New("handler failed")
 	_ = f.Add(labPod("ns", "b", "1", nil))
-	if _, err := f.Pop(func(any, bool) error { return perr }); !errors.Is(err, perr) {
+	var err error
+	labWithin(t, 2, 3, "Pop", func() { _, err = f.Pop(func(any, bool) error { return perr }) })
+	if !errors.Is(err, perr) {
 		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 process 的错误，实际 %v", err)
 	}
 	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "process 失败之后的键（不重新入队）", []string{}, fifoKeys(f))
 	_ = f.Add(labPod("ns", "l", "1", nil))
-	_, _ = f.Pop(func(any, bool) error {
-		if f.lock.TryLock() { // succeeds only if Pop let go of the lock before calling process
-			f.lock.Unlock()
-			labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 process 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
-		}
-		return nil
+	labWithin(t, 2, 3, "Pop", func() {
+		_, _ = f.Pop(func(any, bool) error {
+			if f.lock.TryLock() { // succeeds only if Pop let go of the lock before calling process
+				f.lock.Unlock()
+				labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 process 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
+			}
+			return nil
+		})
 	})
 	_ = f.Add(labPod("ns", "c", "1", nil))
 	f.Close()
@@ -177,54 +183,39 @@ func TestLab02RandomOpsMatchAModel(t *testing.T) {
 		for step := 0; step < 120; step++ {
 			p := labPod("ns", fmt.Sprint("p", rng.IntN(6)), fmt.Sprint(step), nil)
 			var op string
-			switch r := rng.IntN(20); {
-			case r < 5:
-				op = "Add " + p.Name
-				_ = f.Add(p)
-				m.queue(p.Namespace+"/"+p.Name, Delta{Type: Added, Object: p})
-			case r < 8:
-				op = "Update " + p.Name
-				_ = f.Update(p)
-				m.queue(p.Namespace+"/"+p.Name, Delta{Type: Updated, Object: p})
-			case r < 11:
-				op = "Delete " + p.Name
-				_ = f.Delete(p)
-				m.delete(p)
-			case r < 13:
-				var list []any
+			r := rng.IntN(20)
+			var list []any
+			if r >= 11 && r < 13 {
 				for i := range 6 {
 					if rng.IntN(2) == 0 {
 						list = append(list, labPod("ns", fmt.Sprint("p", i), fmt.Sprint(step), nil))
 					}
 				}
-				op = fmt.Sprintf("Replace(%d objects)", len(list))
-				_ = f.Replace(list, fmt.Sprint(step))
+			}
+			if r >= 14 && len(m.order) == 0 {
+				continue // nothing to Pop
+			}
+			var popErr error
+			labWithin(t, 2, 0, lab02OpName(r, p, list), func() { popErr = lab02Apply(r, f, known, p, list, step) })
+			switch {
+			case r < 5:
+				m.queue(p.Namespace+"/"+p.Name, Delta{Type: Added, Object: p})
+			case r < 8:
+				m.queue(p.Namespace+"/"+p.Name, Delta{Type: Updated, Object: p})
+			case r < 11:
+				m.delete(p)
+			case r < 13:
 				m.replace(list)
 			case r < 14:
-				op = "Resync"
-				_ = f.Resync()
 				m.resync()
 			default:
-				op = "Pop"
-				if len(m.order) == 0 {
-					continue
-				}
-				_, err := f.Pop(func(item any, _ bool) error {
-					for _, d := range item.(Deltas) {
-						if d.Type == Deleted {
-							_ = known.Delete(d.Object)
-						} else {
-							_ = known.Update(d.Object)
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					labFailf(t, 2, 3, "seed %d step %d: Pop on a queue with keys: expected no error, got %v", "种子 %d 第 %d 步：队列有键时 Pop：期望没有错误，实际 %v", seed, step, err)
+				if popErr != nil {
+					labFailf(t, 2, 3, "seed %d step %d: Pop on a queue with keys: expected no error, got %v", "种子 %d 第 %d 步：队列有键时 Pop：期望没有错误，实际 %v", seed, step, popErr)
 					return
 				}
 				m.pop()
 			}
+			op = lab02OpName(r, p, list)
 			ops = append(ops, op)
 			if want, got := m.describe(), lab02DescribeQueue(f); want != got {
 				labFailf(t, 2, 0, "random operations (seed %d, step %d, last ops %v):\nexpected queue %s\ngot            %s",
@@ -233,6 +224,53 @@ func TestLab02RandomOpsMatchAModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lab02OpName names the random operation r (as TestLab02RandomOpsMatchAModel draws it).
+func lab02OpName(r int, p *Pod, list []any) string {
+	switch {
+	case r < 5:
+		return "Add " + p.Name
+	case r < 8:
+		return "Update " + p.Name
+	case r < 11:
+		return "Delete " + p.Name
+	case r < 13:
+		return fmt.Sprintf("Replace(%d objects)", len(list))
+	case r < 14:
+		return "Resync"
+	}
+	return "Pop"
+}
+
+// lab02Apply does the random operation r on f; a Pop applies the deltas
+// to known, as an informer's cache would. It returns Pop's error.
+func lab02Apply(r int, f *DeltaFIFO, known Store, p *Pod, list []any, step int) error {
+	switch {
+	case r < 5:
+		_ = f.Add(p)
+	case r < 8:
+		_ = f.Update(p)
+	case r < 11:
+		_ = f.Delete(p)
+	case r < 13:
+		_ = f.Replace(list, fmt.Sprint(step))
+	case r < 14:
+		_ = f.Resync()
+	default:
+		_, err := f.Pop(func(item any, _ bool) error {
+			for _, d := range item.(Deltas) {
+				if d.Type == Deleted {
+					_ = known.Delete(d.Object)
+				} else {
+					_ = known.Update(d.Object)
+				}
+			}
+			return nil
+		})
+		return err
+	}
+	return nil
 }
 
 // lab02DescribeQueue prints the queue: every key in order with its deltas.

@@ -14,6 +14,7 @@ package informer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -26,21 +27,38 @@ import (
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
-// lab03LW records the options of every list and watch, and can hold new
-// watches back until released.
+// lab03LW wraps a ListerWatcher and keeps a request log: every list and
+// watch, with its version and how it ended ("list \"7\" → 410"). It can
+// hold new watches back until released, and answer lists with an error
+// instead of the server (failList).
 type lab03LW struct {
-	inner ListerWatcher
-	mu    sync.Mutex
-	lists []ListOptions
-	watch []ListOptions
-	hold  chan struct{}
+	inner    ListerWatcher
+	mu       sync.Mutex
+	lists    []ListOptions
+	watch    []ListOptions
+	log      []string
+	hold     chan struct{}
+	failList func(ListOptions) error // nil, or says which lists fail, and how
 }
 
 func (l *lab03LW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
 	l.mu.Lock()
 	l.lists = append(l.lists, o)
+	fail := l.failList
 	l.mu.Unlock()
-	return l.inner.List(ctx, o)
+	if fail != nil {
+		if err := fail(o); err != nil {
+			l.record("list %q → %s", o.ResourceVersion, lab03Code(err))
+			return nil, err
+		}
+	}
+	list, err := l.inner.List(ctx, o)
+	if err != nil {
+		l.record("list %q → %s", o.ResourceVersion, lab03Code(err))
+		return list, err
+	}
+	l.record("list %q → ok", o.ResourceVersion)
+	return list, nil
 }
 
 func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
@@ -48,6 +66,7 @@ func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
 	l.watch = append(l.watch, o)
 	hold := l.hold
 	l.mu.Unlock()
+	l.record("watch %q", o.ResourceVersion)
 	if hold != nil {
 		select {
 		case <-hold:
@@ -55,13 +74,88 @@ func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
 			return nil, ctx.Err()
 		}
 	}
-	return l.inner.Watch(ctx, o)
+	w, err := l.inner.Watch(ctx, o)
+	if err != nil {
+		l.record("watch %q → %s", o.ResourceVersion, lab03Code(err))
+		return nil, err
+	}
+	return newLab03Watcher(l, o.ResourceVersion, w), nil
+}
+
+// record appends a line to the request log.
+func (l *lab03LW) record(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.log = append(l.log, fmt.Sprintf(format, args...))
 }
 
 func (l *lab03LW) calls() (lists, watches []ListOptions) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.lists), slices.Clone(l.watch)
+}
+
+// requests returns the request log.
+func (l *lab03LW) requests() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.log)
+}
+
+// lab03Code is an error as the request log writes it: the HTTP code of a
+// Status error, else the error.
+func lab03Code(err error) string {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return fmt.Sprint(se.ErrStatus.Code)
+	}
+	return err.Error()
+}
+
+// lab03Expired is the 410 Expired a server answers for a version it no
+// longer has.
+func lab03Expired() error {
+	return &StatusError{ErrStatus: Status{Status: "Failure", Code: 410, Reason: StatusReasonExpired,
+		Message: "too old resource version"}}
+}
+
+// lab03Watcher passes a watch's events on and logs an ERROR event. After
+// one it keeps its channel open until Stop, as a server may for a while:
+// a Reflector must end the watch on the ERROR itself, not on the close.
+type lab03Watcher struct {
+	inner Watcher
+	ch    chan WatchEvent
+	stop  chan struct{}
+	once  sync.Once
+}
+
+func newLab03Watcher(l *lab03LW, rv string, inner Watcher) *lab03Watcher {
+	w := &lab03Watcher{inner: inner, ch: make(chan WatchEvent), stop: make(chan struct{})}
+	go func() {
+		for e := range inner.ResultChan() {
+			if e.Type == WatchError {
+				l.record("watch %q → ERROR %s", rv, lab03Code(FromObject(e.Object)))
+			}
+			select {
+			case w.ch <- e:
+			case <-w.stop:
+				return
+			}
+			if e.Type == WatchError {
+				<-w.stop
+				return
+			}
+		}
+		close(w.ch)
+	}()
+	return w
+}
+
+func (w *lab03Watcher) ResultChan() <-chan WatchEvent { return w.ch }
+
+func (w *lab03Watcher) Stop() {
+	w.once.Do(func() { close(w.stop) })
+	w.inner.Stop()
 }
 
 // lab03Run runs a Reflector on the pods of namespace default of s into
@@ -166,13 +260,29 @@ func TestLab03RewatchFromTheLastVersion(t *testing.T) {
 	labExpect(t, 3, 3, "lists so far (a watch that ended normally is redone without a relist)", "到目前为止的 list 次数（正常结束的监视直接重做，不重新 list）", 1, len(lists))
 }
 
+// TestLab03RelistAfterExpired makes a re-watch start from a version the
+// server has compacted away: it answers with an ERROR event (410 Expired)
+// and keeps the stream open. The request log must show a relist from the
+// last version seen right after that watch, and the store must follow it.
 func TestLab03RelistAfterExpired(t *testing.T) {
 	defer labStart(t, 3)()
 	s, lw, store, r := lab03Start(t, fakeapi.Options{})
+	// a and b come as events of the first watch (a watch that ends at once
+	// and empty would be "very short", and cost a backoff).
+	if !labWaitFor(func() bool { return s.Stats().OpenWatches == 1 }) {
+		labFailf(t, 3, 3, "expected a watch after the list, none came; the request log: %v",
+			"list 之后期望开始监视，实际没有；请求日志：%v", lw.requests())
+		return
+	}
 	labCreate(t, s, "default", "a", nil, false)
 	labCreate(t, s, "default", "b", nil, false)
-	if !labWaitFor(func() bool { return len(store.ListKeys()) == 2 }) {
-		labFailf(t, 3, 4, "expected default/a and default/b in the store, got %v", "期望存储里有 default/a 和 default/b，实际 %v", lab03Keys(store))
+	// The watch must be open on the server before the server closes it.
+	synced := func() bool {
+		return len(store.ListKeys()) == 2 && r.LastSyncResourceVersion() == s.ResourceVersion() && s.Stats().OpenWatches == 1
+	}
+	if !labWaitFor(synced) {
+		labFailf(t, 3, 4, "expected default/a and default/b in the store and a watch open, got %v and %d watches",
+			"期望存储里有 default/a 和 default/b 并有一个打开的监视，实际 %v、%d 个监视", lab03Keys(store), s.Stats().OpenWatches)
 		return
 	}
 	seen := r.LastSyncResourceVersion()
@@ -180,6 +290,11 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	lw.hold = make(chan struct{})
 	lw.mu.Unlock()
 	s.CloseWatches()
+	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
+		labFailf(t, 3, 3, "the server ended the watch: expected a new watch, none came; the request log: %v",
+			"服务器结束了监视：期望重新监视，实际没有；请求日志：%v", lw.requests())
+		return
+	}
 	labDelete(t, s, "default", "a")
 	labCreate(t, s, "default", "c", nil, false)
 	s.Compact(0)
@@ -187,16 +302,68 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	close(lw.hold)
 	lw.hold = nil
 	lw.mu.Unlock()
+	expired := fmt.Sprintf("watch %q → ERROR 410", seen)
+	relist := fmt.Sprintf("list %q → ok", seen)
+	after := func() []string {
+		log := lw.requests()
+		if i := slices.Index(log, expired); i >= 0 {
+			return log[i+1:]
+		}
+		return nil
+	}
+	if !labWaitFor(func() bool { return len(after()) > 0 }) {
+		labFailf(t, 3, 3, "expected the re-watch from %s to get 410 Expired; the request log: %v",
+			"期望从 %s 重新监视得到 410 Expired；请求日志：%v", seen, lw.requests())
+		return
+	}
+	if next := after()[0]; next != relist {
+		labFailf(t, 3, 3, "after the watch's 410 Expired: expected a relist from the last version seen (%s), got %s; the request log: %v",
+			"监视得到 410 Expired 之后：期望从最后看到的版本（%s）重新 list，实际是 %s；请求日志：%v", relist, next, lw.requests())
+		return
+	}
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {
-		labFailf(t, 3, 3, "after a watch from a compacted version (410 Expired): expected a relist to give [default/b default/c], got %v", "从已压缩的版本监视（410 Expired）之后：期望重新 list 得到 [default/b default/c]，实际 %v", lab03Keys(store))
-		return
+		labFailf(t, 3, 2, "after the relist: expected the store [default/b default/c], got %v", "重新 list 之后：期望存储为 [default/b default/c]，实际 %v", lab03Keys(store))
 	}
-	lists, _ := lw.calls()
-	if len(lists) != 2 {
-		labFailf(t, 3, 3, "lists: expected 2 (the first, then one after the 410), got %d", "list 次数：期望 2（第一次，以及 410 之后的一次），实际 %d", len(lists))
-		return
+}
+
+// TestLab03ListRetriesWithEmptyVersion calls list with a last version seen
+// that the server no longer has (410 Expired): list must retry at once
+// with "" (the newest state), and the next relist uses the version of that
+// list again. When the retry fails too, the Reflector remembers to list
+// with "" next time.
+func TestLab03ListRetriesWithEmptyVersion(t *testing.T) {
+	defer labStart(t, 3)()
+	s := labServer(t)
+	labCreate(t, s, "default", "a", nil, false)
+	lw := &lab03LW{inner: labPodsLW(t, s, "default")}
+	lw.failList = func(o ListOptions) error {
+		if o.ResourceVersion == "1" {
+			return lab03Expired()
+		}
+		return nil
 	}
-	labExpect(t, 3, 2, "the relist's resourceVersion: the last version seen, so the cache never goes back in time", "重新 list 的 resourceVersion：最后看到的版本，缓存不会倒退", seen, lists[1].ResourceVersion)
+	store := NewStore(MetaNamespaceKeyFunc)
+	r := NewReflector(lw, &Pod{}, store)
+	r.setLastSyncResourceVersion("1")
+	var err error
+	labWithin(t, 3, 2, "list", func() { err = r.list(context.Background()) })
+	if err != nil {
+		labFailf(t, 3, 2, "list after a 410 on version 1: expected no error (retry with \"\"), got %v", "版本 1 的 list 得到 410 之后：期望没有错误（用 \"\" 重试），实际 %v", err)
+	}
+	labExpect(t, 3, 2, "the request log of list when version 1 is gone", "版本 1 已不存在时 list 的请求日志",
+		[]string{`list "1" → 410`, `list "" → ok`}, lw.requests())
+	labExpect(t, 3, 2, "the store after the retry", "重试之后的存储", []string{"default/a"}, lab03Keys(store))
+	labExpect(t, 3, 2, "relistResourceVersion after the retry succeeded (the flag is cleared: the list's version again)",
+		"重试成功之后的 relistResourceVersion（标志已清除：又是 list 返回的版本）", s.ResourceVersion(), r.relistResourceVersion())
+
+	lw.failList = func(o ListOptions) error { return lab03Expired() }
+	r.setLastSyncResourceVersion("1")
+	labWithin(t, 3, 2, "list", func() { err = r.list(context.Background()) })
+	if err == nil {
+		labFailf(t, 3, 2, "list when the retry with \"\" fails too: expected an error, got none", "用 \"\" 重试也失败时 list：期望返回错误，实际没有")
+	}
+	labExpect(t, 3, 2, "relistResourceVersion after both lists failed (the next cycle lists the newest state)",
+		"两次 list 都失败之后的 relistResourceVersion（下一轮 list 最新状态）", "", r.relistResourceVersion())
 }
 
 func TestLab03BookmarksMoveTheVersion(t *testing.T) {

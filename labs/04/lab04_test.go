@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/learn-k8s/informer/clock"
 	testingclock "github.com/learn-k8s/informer/clock/testing"
 )
 
@@ -62,13 +63,13 @@ func (h *lab04Heard) handler() ResourceEventHandler {
 
 // lab04Run runs a controller over a DeltaFIFO whose Process applies the
 // deltas to cache with processDeltas, until the test ends.
-func lab04Run(t *testing.T, lw ListerWatcher, cache Indexer, h *lab04Heard, clock Clock, resync time.Duration, resyncs *int) Controller {
+func lab04Run(t *testing.T, lw ListerWatcher, cache Indexer, h *lab04Heard, clk clock.Clock, resync time.Duration, resyncs *int) Controller {
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: cache, EmitDeltaTypeReplaced: true})
 	var mu sync.Mutex
 	cfg := &Config{
-		Queue: fifo, ListerWatcher: lw, ObjectType: &Pod{}, Clock: clock, FullResyncPeriod: resync,
+		Queue: fifo, ListerWatcher: lw, ObjectType: &Pod{}, Clock: clk, FullResyncPeriod: resync,
 		Process: func(obj any, initial bool) error {
-			return processDeltasAtomic(h.handler(), cache, obj.(Deltas), initial)
+			return processDeltas(h.handler(), cache, obj.(Deltas), initial)
 		},
 		ShouldResync: func() bool { mu.Lock(); *resyncs++; mu.Unlock(); return true },
 	}
@@ -112,34 +113,21 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	h := &lab04Heard{}
 	a1, a2 := labPod("ns", "a", "1", nil), labPod("ns", "a", "2", nil)
-	err := processDeltasAtomic(h.handler(), cache, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Sync, Object: a2}}, false)
+	err := processDeltas(h.handler(), cache, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Sync, Object: a2}}, false)
 	if err != nil {
 		labFailf(t, 4, 3, "processDeltas: expected no error, got %v", "processDeltas：期望没有错误，实际 %v", err)
 	}
 	labExpect(t, 4, 3, "Added (new key), Updated, Sync: an add, then updates with the cached object as old", "Added（新键）、Updated、Sync：一次 add，然后以缓存中的对象为旧值的 update",
 		[]string{"add ns/a@1", "update ns/a@1 -> ns/a@2", "update ns/a@2 -> ns/a@2"}, h.get())
 	h.lines = nil
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}}}, false)
+	_ = processDeltas(h.handler(), cache, Deltas{{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}}}, false)
 	labExpect(t, 4, 3, "a Deleted tombstone: a delete, and the key leaves the cache", "Deleted 墓碑：一次 delete，键离开缓存", "[delete tombstone ns/a] []", fmt.Sprint(h.get(), " ", cache.ListKeys()))
-	h.lines = nil
-	_ = cache.Add(labPod("ns", "b", "3", nil))
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "9", Objects: []any{labPod("ns", "c", "9", nil)}}}}, false)
-	labExpect(t, 4, 3, "a ReplacedAll (from the RealFIFO): processReplacedAllInfo's deletions, then adds", "ReplacedAll（来自 RealFIFO）：processReplacedAllInfo 的删除，然后 add",
-		[]string{"delete tombstone ns/b", "add ns/c@9"}, h.get())
-	h.lines = nil
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: SyncAll, Object: SyncAllInfo{}}}, false)
-	labExpect(t, 4, 3, "a SyncAll: an update of every cached object to itself", "SyncAll：每个缓存对象更新为它自己", []string{"update ns/c@9 -> ns/c@9"}, h.get())
-	_ = processDeltasAtomic(h.handler(), cache, Deltas{{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: "12"}}}, false)
-	labExpect(t, 4, 3, "a Bookmark moves the cache's version", "书签推进缓存的版本", "12", cache.LastStoreSyncResourceVersion())
-	if err := processDeltasAtomic(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: "not an info"}}, false); err == nil {
-		labFailf(t, 4, 3, "a ReplacedAll without a ReplacedAllInfo: expected an error, got none", "不含 ReplacedAllInfo 的 ReplacedAll：期望返回错误，实际没有")
-	}
 	// A handler that reads the cache must find it already written.
 	seen := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	var inCache []string
 	look := func(obj any) { _, ok, _ := seen.Get(obj); inCache = append(inCache, fmt.Sprint(ok)) }
 	lookHandler := ResourceEventHandlerFuncs{AddFunc: look, UpdateFunc: func(_, n any) { look(n) }, DeleteFunc: look}
-	_ = processDeltasAtomic(lookHandler, seen, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Deleted, Object: a2}}, false)
+	_ = processDeltas(lookHandler, seen, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Deleted, Object: a2}}, false)
 	labExpect(t, 4, 3, "is the object in the cache when OnAdd, OnUpdate, OnDelete run? (write the cache first, then call the handler)", "OnAdd、OnUpdate、OnDelete 运行时对象在缓存里吗？（先写缓存，再调用处理器）",
 		[]string{"true", "true", "false"}, inCache)
 }
@@ -233,7 +221,7 @@ func TestLab04RandomDeltasMatchAModel(t *testing.T) {
 				}
 				model["ns/"+key] = p
 			}
-			_ = processDeltasAtomic(h.handler(), cache, ds, false)
+			_ = processDeltas(h.handler(), cache, ds, false)
 			if got := h.get(); !slices.Equal(got, want) {
 				labFailf(t, 4, 3, "random deltas (seed %d, step %d): expected calls %v, got %v", "随机 deltas（种子 %d，第 %d 步）：期望调用 %v，实际 %v", seed, step, want, got)
 				return

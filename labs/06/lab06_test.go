@@ -25,7 +25,17 @@ func lab06Atomic(known KeyListerGetter) *RealFIFO {
 }
 
 // lab06PopBatch pops one batch and describes it: "batch[...]" or "single[...]".
-func lab06PopBatch(f *RealFIFO) (string, error) {
+// It fails the test if PopBatch does not return within 5 s.
+func lab06PopBatch(t *testing.T, f *RealFIFO) (string, error) {
+	t.Helper()
+	var out string
+	var err error
+	labWithin(t, 6, 3, "PopBatch", func() { out, err = lab06PopBatchNow(f) })
+	return out, err
+}
+
+// lab06PopBatchNow is lab06PopBatch without the time limit.
+func lab06PopBatchNow(f *RealFIFO) (string, error) {
 	var out string
 	err := f.PopBatch(func(ds []Delta, _ bool) error {
 		var s []string
@@ -50,7 +60,8 @@ func TestLab06AtomicReplaceIsOneDelta(t *testing.T) {
 	f := lab06Atomic(nil)
 	_ = f.Replace([]any{labPod("ns", "a", "5", nil), labPod("ns", "b", "5", nil)}, "5")
 	var got []Delta
-	_, err := f.Pop(func(obj any, initial bool) error { got = obj.(Deltas); return nil })
+	var err error
+	labWithin(t, 6, 2, "Pop", func() { _, err = f.Pop(func(obj any, initial bool) error { got = obj.(Deltas); return nil }) })
 	if err != nil || len(got) != 1 || got[0].Type != ReplacedAll {
 		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll delta，实际 %v、%v", got, err)
 		return
@@ -75,11 +86,14 @@ func TestLab06PopEveryNotificationInOrder(t *testing.T) {
 	_ = f.Add(labPod("ns", "b", "4", nil))
 	var got []string
 	for range 4 {
-		_, err := f.Pop(func(obj any, _ bool) error {
-			for _, d := range obj.(Deltas) {
-				got = append(got, labDescribe(d))
-			}
-			return nil
+		var err error
+		labWithin(t, 6, 2, "Pop", func() {
+			_, err = f.Pop(func(obj any, _ bool) error {
+				for _, d := range obj.(Deltas) {
+					got = append(got, labDescribe(d))
+				}
+				return nil
+			})
 		})
 		if err != nil {
 			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 delta，实际错误 %v", err)
@@ -101,7 +115,7 @@ func TestLab06PopBatchRules(t *testing.T) {
 	_ = f.Add(labPod("ns", "d", "5", nil))
 	var got []string
 	for range 4 {
-		s, err := lab06PopBatch(f)
+		s, err := lab06PopBatch(t, f)
 		if err != nil {
 			labFailf(t, 6, 3, "PopBatch: expected no error, got %v", "PopBatch：期望没有错误，实际 %v", err)
 			return
@@ -129,10 +143,11 @@ func TestLab06Resync(t *testing.T) {
 	defer labStart(t, 6)()
 	f := lab06Atomic(nil)
 	_ = f.Resync()
-	_, _ = f.Pop(func(obj any, _ bool) error {
-		labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll delta", SyncAll, obj.(Deltas)[0].Type)
-		return nil
+	var first DeltaType
+	labWithin(t, 6, 2, "Pop", func() {
+		_, _ = f.Pop(func(obj any, _ bool) error { first = obj.(Deltas)[0].Type; return nil })
 	})
+	labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll delta", SyncAll, first)
 	known := NewStore(MetaNamespaceKeyFunc)
 	_ = known.Add(labPod("ns", "x", "1", nil))
 	_ = known.Add(labPod("ns", "y", "2", nil))
@@ -141,7 +156,9 @@ func TestLab06Resync(t *testing.T) {
 	_ = g.Resync()
 	var got []string
 	for range 2 {
-		_, _ = g.Pop(func(obj any, _ bool) error { got = append(got, labDescribe(obj.(Deltas)[0])); return nil })
+		labWithin(t, 6, 2, "Pop", func() {
+			_, _ = g.Pop(func(obj any, _ bool) error { got = append(got, labDescribe(obj.(Deltas)[0])); return nil })
+		})
 	}
 	labExpect(t, 6, 4, "Resync without AtomicEvents: a Sync for each known key with nothing queued", "没有 AtomicEvents 的 Resync：为每个没有排队的已知键入队 Sync", []string{"Updated ns/x@3", "Sync ns/y@2"}, got)
 }
@@ -172,6 +189,14 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 		[]string{"delete tombstone ns/a", "update ns/b@2 -> ns/b@9", "add ns/c@9"}, h.get())
 	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
 	labExpect(t, 6, 5, "the cache's version", "缓存的版本", "9", cache.LastStoreSyncResourceVersion())
+
+	// The same through the informer's process function, as the run loop calls it.
+	h.lines = nil
+	_ = processDeltas(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "10",
+		Objects: []any{labPod("ns", "d", "10", nil)}}}}, false)
+	labExpect(t, 6, 5, "a ReplacedAll popped from the RealFIFO: processReplacedAllInfo's deletions, then adds",
+		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 add",
+		[]string{"add ns/d@10", "delete tombstone ns/b", "delete tombstone ns/c"}, lab01Sorted(h.get()))
 }
 
 // TestLab06RandomBatchesMatchAModel queues random notifications and
@@ -217,7 +242,7 @@ func TestLab06RandomBatchesMatchAModel(t *testing.T) {
 			}
 			want = append(want, fmt.Sprint(kind, s))
 			queued = queued[n:]
-			b, err := lab06PopBatch(f)
+			b, err := lab06PopBatch(t, f)
 			if err != nil {
 				labFailf(t, 6, 3, "seed %d: PopBatch: expected no error, got %v", "种子 %d：PopBatch：期望没有错误，实际 %v", seed, err)
 				return

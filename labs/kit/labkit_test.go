@@ -1,7 +1,8 @@
-// labkit_test.go is the graders' toolkit, copied into every lab workspace
-// as lab_kit_test.go: the gate that decides which tests run in a workspace,
+// labkit_test.go is the graders' toolkit, copied into every student
+// repository as lab_kit_test.go: the gate that decides which tests run,
 // failure messages in the reader's language that name the handout section,
-// and the report of the stubs a failing grader reached.
+// the report of the stubs a failing grader reached, and waits that fail with
+// what did not return instead of hanging.
 //
 // client-go counterpart: none (the labs' grading).
 //
@@ -18,7 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -26,34 +27,29 @@ import (
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
-// labZH reports whether the reader reads Chinese: INFORMER_LANG, LC_ALL,
-// LANGUAGE or LANG (the first one set) starts with "zh". It is read in the
-// test, so that `LANG=zh_CN.UTF-8 go test` works as expected.
-func labZH() bool {
-	for _, v := range []string{"INFORMER_LANG", "LC_ALL", "LANGUAGE", "LANG"} {
-		if s := os.Getenv(v); s != "" {
-			return strings.HasPrefix(strings.ToLower(s), "zh")
-		}
-	}
-	return false
-}
+// labZH reports whether the reader reads Chinese (labChinese, lab_stub.go:
+// INFORMER_LANG, LC_ALL, LANGUAGE or LANG starts with "zh"). It is read in
+// the test, so that `LANG=zh_CN.UTF-8 go test` works as expected.
+func labZH() bool { return labChinese() }
 
 // labFull reports whether INFORMER_LAB_FULL=1 asks for every test to run.
 func labFull() bool { return os.Getenv("INFORMER_LAB_FULL") == "1" }
 
-// labGate runs first in every project test of a lab workspace. In the
-// workspace of lab N, the project tests that grade lab N run (and report
-// the stubs they reached if they fail); every other project test is
-// skipped, because with lab N's functions stubbed most of them, which run a
-// whole informer, would fail or wait for a timeout for reasons that are not
-// theirs. INFORMER_LAB_FULL=1 runs them all; the solved workspace has no
-// gate at all.
+// labSelected is the lab `go run ./labs test N` grades (INFORMER_LAB), or 0.
+func labSelected() int {
+	n, _ := strconv.Atoi(os.Getenv("INFORMER_LAB"))
+	return n
+}
+
+// labGate runs first in every project test of a student repository. A
+// project test runs when `go run ./labs test N` runs it (INFORMER_LAB is
+// set: it picks the tests that grade lab N) or with INFORMER_LAB_FULL=1;
+// a plain `go test` skips it, because with the labs still stubs most of
+// the project's tests, which run a whole informer, would fail or wait for
+// reasons that are not theirs.
 func labGate(tb testing.TB) {
 	tb.Helper()
-	if labWorkspace == 0 {
-		return
-	}
-	if lab := labProjectGraders[tb.Name()]; lab == labWorkspace {
+	if lab := labSelected(); lab != 0 {
 		labReportOnFailure(tb, lab)
 		return
 	}
@@ -61,27 +57,28 @@ func labGate(tb testing.TB) {
 		return
 	}
 	if labZH() {
-		tb.Skipf("实验 %d 的工作区：这个项目测试不为本实验评分，已跳过；完成后用 INFORMER_LAB_FULL=1 go test ./... 运行全部测试", labWorkspace)
+		tb.Skip("项目测试：用 go run ./labs test N 给实验 N 评分（它运行为实验 N 评分的测试）；INFORMER_LAB_FULL=1 go test ./... 运行全部测试")
 	}
-	tb.Skipf("lab %d workspace: this project test does not grade this lab and is skipped; once you pass, INFORMER_LAB_FULL=1 go test ./... runs every test", labWorkspace)
+	tb.Skip("a project test: go run ./labs test N grades lab N (it runs the tests that grade lab N); INFORMER_LAB_FULL=1 go test ./... runs them all")
 }
 
 // labHitsAtStart is labHits (lab_stub.go) when the running grader started.
 var labHitsAtStart atomic.Int64
 
-// labStart begins a grader of lab: it skips the grader in another lab's
-// workspace (unless INFORMER_LAB_FULL=1), quiets the package's logs, and
-// returns the function to defer, which turns a panic of the code under test
-// into a failure and, on failure, lists the stubs of the lab still reached.
+// labStart begins a grader of lab: it skips the grader unless
+// `go run ./labs test` grades this lab (or INFORMER_LAB_FULL=1), quiets the
+// package's logs, and returns the function to defer, which turns a panic of
+// the code under test into a failure and, on failure, lists the stubs of
+// the lab still reached.
 //
 //	defer labStart(t, 2)()
 func labStart(t *testing.T, lab int) func() {
 	t.Helper()
-	if labWorkspace != 0 && labWorkspace != lab && !labFull() {
+	if labSelected() != lab && !labFull() {
 		if labZH() {
-			t.Skipf("实验 %d 的评分测试在实验 %d 的工作区中跳过（INFORMER_LAB_FULL=1 可运行）", lab, labWorkspace)
+			t.Skipf("实验 %d 的评分测试：用 go run ./labs test %d 运行", lab, lab)
 		}
-		t.Skipf("a lab %d grader, skipped in the workspace of lab %d (INFORMER_LAB_FULL=1 runs it)", lab, labWorkspace)
+		t.Skipf("a lab %d grader: go run ./labs test %d runs it", lab, lab)
 	}
 	labHitsAtStart.Store(labHits.Load())
 	old := slog.Default()
@@ -101,13 +98,10 @@ func labReportOnFailure(tb testing.TB, lab int) {
 		if !tb.Failed() {
 			return
 		}
-		prefix := fmt.Sprintf("lab %d:", lab)
-		for _, msg := range labStubsReached() {
-			if strings.HasPrefix(msg, prefix) {
-				// Errorf, not Log: the project's narration check allows no
-				// English-only log line, and the test has failed anyway.
-				tb.Errorf("%s%s", labPick("stub still in place: ", "仍是桩函数："), msg)
-			}
+		for _, msg := range labStubsReached(lab) {
+			// Errorf, not Log: the project's narration check allows no
+			// English-only log line, and the test has failed anyway.
+			tb.Errorf("%s%s", labPick("stub still in place: ", "仍是桩函数："), msg)
 		}
 	})
 }
@@ -138,8 +132,40 @@ func labExpect(t testing.TB, lab, section int, what, whatZH string, want, got an
 	if fmt.Sprint(want) == fmt.Sprint(got) {
 		return true
 	}
-	labFailf(t, lab, section, "%s: expected %v, got %v", "%s：期望 %v，实际 %v", labPick(what, whatZH), want, got)
+	labFailf(t, lab, section, "%s: expected %s, got %s", "%s：期望 %s，实际 %s", labPick(what, whatZH), labShow(want), labShow(got))
 	return false
+}
+
+// labShow prints a value for a message: a string quoted (so that "" is
+// seen), anything else as %v.
+func labShow(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
+}
+
+// labWithin calls f and waits at most 5 s for it to return. If it does not,
+// it fails t saying that the call what did not return, and ends the test
+// (the call is left waiting on a goroutine of its own). A panic in f
+// panics in the test, where labStart reports it.
+func labWithin(t testing.TB, lab, section int, what string, f func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	select {
+	case p := <-done:
+		if p != nil {
+			panic(p)
+		}
+	case <-time.After(5 * time.Second):
+		labFailf(t, lab, section, "%s did not return within 5 s (is a lock left held, or does it wait for what never comes?)",
+			"%s 在 5 秒内没有返回（是不是有锁没有释放，或者在等一个永远不会来的东西？）", what)
+		t.FailNow()
+	}
 }
 
 // labPick returns en or zh for the reader.
@@ -260,7 +286,9 @@ func labRun(t *testing.T, lab, section int, en, zh string, run func(ctx context.
 func labExpectClosed(t *testing.T, lab, section int, q Queue) {
 	t.Helper()
 	q.Close()
-	if _, err := q.Pop(func(any, bool) error { return nil }); !errors.Is(err, ErrFIFOClosed) {
+	var err error
+	labWithin(t, lab, section, "Pop on a closed, empty queue", func() { _, err = q.Pop(func(any, bool) error { return nil }) })
+	if !errors.Is(err, ErrFIFOClosed) {
 		labFailf(t, lab, section, "Pop on a closed, empty queue: expected ErrFIFOClosed, got %v", "已关闭且为空的队列上 Pop：期望 ErrFIFOClosed，实际 %v", err)
 	}
 }

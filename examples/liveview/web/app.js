@@ -1,14 +1,15 @@
-// app.js: fills the live view's panels from the server-sent events of
-// /events ("state": a snapshot of every panel; "log": new feed entries,
-// kept by feed.js) and posts the controls. A panel is only rebuilt when
-// what it shows changed, so text stays selectable. Plain JavaScript, no
-// library, nothing from the network. guide.js, loaded last, starts it all.
+// app.js: fills the live view's panels from the program's stream (shared
+// by every tab: stream.js; "state": a snapshot of every panel; "log": new
+// feed entries, kept by feed.js) and posts the controls. A panel is only
+// rebuilt when what it shows changed, so text stays selectable. Plain
+// JavaScript, no library, nothing from the network. guide.js, loaded last,
+// starts it all.
 "use strict";
 
 let lang = pickLanguage();
 let last = null;          // the last state
 let conn = "connecting";  // connecting, connected, disconnected
-let staleSince = "";      // the time of the last state, once the program stopped answering
+let staleSince = 0;       // when the program stopped answering (ms)
 const hot = new Map();    // key -> time (ms) until which it shows as just popped
 let spot = new Set();     // keys the scene talks about (guide.js)
 
@@ -31,11 +32,13 @@ function t(key, vars) {
 // say renders a server message ({msg, args, text}) in the reader's language.
 function say(m) { return m && m.msg && I18N.en["m." + m.msg] ? t("m." + m.msg, m.args) : (m && m.text) || ""; }
 
-// h makes an element: h("li", {class: "x"}, "text", child...).
+// h makes an element: h("li", {class: "x"}, "text", child...). An
+// attribute that is undefined, null or false is left out; "" is kept (an
+// option's value="" is the menu's "choose a scene…").
 function h(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null && v !== false && v !== "") e.setAttribute(k, v);
+    if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
   }
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === "") continue;
@@ -89,14 +92,22 @@ function mark(key, extra, notPopped) {
 
 function typeSpan(type) { return h("span", {class: "t " + type}, type); }
 
+// colon joins a label and what follows, as each language writes it.
+function colon() { return lang === "zh" ? "：" : ": "; }
+
+// clock renders a time (ms) as 15:04:05, the same in both languages.
+function clock(ms) { return new Date(ms).toTimeString().slice(0, 8); }
+
 function translatePage() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  document.title = t("doc.title");
   byId("lang").textContent = lang === "zh" ? "English" : "中文";
   for (const e of document.querySelectorAll("[data-t]")) {
     const v = t(e.dataset.t);
     if (e.classList.contains("teach")) e.innerHTML = v; else e.textContent = v;
   }
-  for (const name of ["compact", "down", "resync", "step", "restart", "queue"]) {
+  for (const e of document.querySelectorAll("[data-t-aria]")) e.setAttribute("aria-label", t(e.dataset.tAria));
+  for (const name of ["compact", "down", "resync", "step", "restart", "queue", "pause", "resume"]) {
     for (const b of document.querySelectorAll(`[data-control=${name}]`)) b.title = t("tip." + name);
   }
   showConn();
@@ -109,7 +120,7 @@ function showConn() {
   setText("conn", t(conn), "pill " + ({connected: "ok", disconnected: "bad"}[conn] || ""));
   const stale = byId("stale");
   stale.hidden = conn !== "disconnected" || !last;
-  stale.textContent = t("stale", {at: staleSince});
+  stale.textContent = t("stale", {at: clock(staleSince)});
   document.body.classList.toggle("stale", conn === "disconnected");
   for (const b of document.querySelectorAll("#controls button, #controls select")) b.classList.toggle("off", conn === "disconnected");
   if (last) enableControls(last);
@@ -150,9 +161,12 @@ function renderWire(w) {
     h("li", {class: mark(e.key, null, true)}, typeSpan(e.type), h("span", {class: "k"}, e.key), e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
 }
 
-function deltaSpan(d) {
+// deltaSpan shows a Delta: its type and version, a tombstone's type, a
+// relist's number of objects; withKey adds the key in front.
+function deltaSpan(d, withKey) {
   return h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
-    d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : ""));
+    (withKey && d.key ? d.key + " " : "") + d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : "") +
+    (d.type === "ReplacedAll" ? " · " + t("objects", {n: d.n || 0}) : ""));
 }
 
 function renderQueue(q, inf) {
@@ -171,10 +185,20 @@ function renderQueue(q, inf) {
     fill("queue", keys.length ? keys.map((k, i) => h("li", {class: mark(k.key, next(i), true)}, h("b", {class: "k"}, k.key), " ", k.deltas.map(deltaSpan)))
       : h("li", {class: "muted"}, t("queue.empty")));
   }
-  const pause = byId("pause");
-  pause.textContent = t(q.paused ? "c.resume" : "c.pause");
+  // What just left the queue, so that a step that speaks of it (a relist's
+  // Replace, a resync) finds it here after the run loop took it.
+  fill("queue-popped", (q.popped || []).length ? q.popped.map(p => h("li", {class: mark(p.deltas.map(d => d.key).find(k => spot.has(k)), null, true)},
+    h("span", {class: "t"}, p.op), " ", p.deltas.map(d => deltaSpan(d, true)), " ", h("span", {class: "muted"}, p.at)))
+    : h("li", {class: "muted"}, t("queue.nonePopped")));
+  const pause = byId("pause"); // one button: Pause the consumer, or Resume it
+  const control = q.paused ? "resume" : "pause";
+  if (pause.dataset.control !== control) {
+    pause.dataset.control = control;
+    pause.dataset.t = "c." + control;
+    pause.textContent = t("c." + control);
+    pause.title = t("tip." + control);
+  }
   pause.classList.toggle("on", !!q.paused);
-  pause.dataset.on = q.paused ? "false" : "true";
 }
 
 function renderCache(c) {
@@ -190,7 +214,7 @@ function renderCache(c) {
 function renderHandlers(hs) {
   fill("handlers", hs.map(hd => h("div", {class: "handler"},
     h("div", {}, h("b", {}, hd.name), " · ", t("delay") + " " + hd.delay, " · ", t("received") + " " + hd.count, " · ",
-      h("span", {class: hd.pending > 0 ? "backlog" : null}, t("pending") + " " + hd.pending),
+      h("span", {class: hd.pending > 0 ? "backlog" : null, title: t("tip.backlog")}, t("pending") + " " + hd.pending),
       h("span", {class: "bar", style: "width:" + Math.min(hd.pending * 6, 150) + "px"})),
     h("ol", {class: "list"}, (hd.received || []).slice(-6).map(r =>
       h("li", {class: mark(r.key)}, typeSpan(r.call), h("span", {class: "k"}, r.key), r.rv ? " rv " + r.rv : "", r.note ? " (" + word(r.note) + ")" : ""))))));
@@ -217,9 +241,10 @@ function enableControls(s) {
 // post sends a control with its parameters and shows the answer; it
 // resolves to the answer ({ok, text, msg, args}).
 let answers = 0;
+let lastAnswer = null;    // {control, j}: shown again in the other language
+let answeredSeq = 0;      // the feed's newest entry when this tab's last control had run
 async function post(control, params) {
   const body = new URLSearchParams(params || {});
-  const answer = byId("answer");
   let j;
   try {
     const r = await fetch("api/" + control, {method: "POST", body});
@@ -228,10 +253,27 @@ async function post(control, params) {
     j = {ok: false, text: String(err)};
   }
   answers++;
-  answer.textContent = (j.ok ? "✓ " : "✗ ") + word(control) + ": " + say(j);
-  answer.className = j.ok ? "ok" : "bad";
-  Object.assign(answer.dataset, {of: control, ok: String(!!j.ok), n: String(answers)});
+  if (j.seq) answeredSeq = Math.max(answeredSeq, j.seq);
+  lastAnswer = {control, j};
+  showAnswer();
   return j;
+}
+
+// showAnswer shows the last control's answer, or a note (tell).
+function showAnswer() {
+  const answer = byId("answer");
+  if (!lastAnswer) return;
+  const {control, j, note} = lastAnswer;
+  answer.textContent = note ? note() : (j.ok ? "✓ " : "✗ ") + word(control) + colon() + say(j);
+  answer.className = note || j.ok ? "ok" : "bad";
+  Object.assign(answer.dataset, {of: control || "", ok: String(!!(note || j.ok)), n: String(answers)});
+}
+
+// tell shows a note of the page's own where the answers go (text is a
+// function, so that it follows the language).
+function tell(text) {
+  lastAnswer = {note: text};
+  showAnswer();
 }
 
 function buttonParams(b) {
@@ -240,22 +282,39 @@ function buttonParams(b) {
   return p;
 }
 
-function connect() {
-  const es = new EventSource("events");
-  es.addEventListener("open", () => { conn = "connected"; showConn(); });
-  es.addEventListener("state", ev => {
-    const s = JSON.parse(ev.data);
+// receive takes one message of the shared stream (stream.js).
+function receive(m) {
+  switch (m.type) {
+  case "sync": // what the leading tab has, for a tab that joins
+    if (m.conn) receive({type: "conn", conn: m.conn, at: m.at});
+    if (m.state) receive({type: "state", state: m.state});
+    if (m.entries && m.state) onLog(m.entries);
+    break;
+  case "state":
     snapshots++;
-    if (last && last.boot !== s.boot) resetFeed(); // a new program: its feed starts over
-    render(s);
-    onGuideState(s);
-  });
-  es.addEventListener("log", ev => onLog(JSON.parse(ev.data)));
-  es.addEventListener("error", () => {
-    if (conn !== "disconnected") staleSince = new Date().toLocaleTimeString();
-    conn = "disconnected";
+    if (!last || last.boot !== m.state.boot) { // a new program: its feed starts over, before its entries
+      answeredSeq = 0;
+      onNewProgram(!!last);
+    }
+    render(m.state);
+    onGuideState(m.state);
+    break;
+  case "log":
+    if (last) onLog(m.entries);
+    break;
+  case "conn":
+    if (m.conn === "disconnected" && conn !== "disconnected") staleSince = m.at;
+    conn = m.conn;
     showConn();
-  });
+    break;
+  }
+}
+
+// onNewProgram starts the feed over for a program that started since the
+// last state (restarted: a scene playing stops, the world it set up is gone).
+function onNewProgram(restarted) {
+  resetFeed();
+  if (restarted) onGuideRestart();
 }
 
 byId("controls").addEventListener("click", ev => {
@@ -267,4 +326,5 @@ byId("lang").addEventListener("click", () => {
   lang = lang === "zh" ? "en" : "zh";
   localStorage.setItem("liveview-lang", lang);
   translatePage();
+  showAnswer();
 });

@@ -46,7 +46,7 @@ function resetFeed() {
 }
 
 // onLog appends new entries; an entry seen before (a stream that
-// reconnected) is skipped.
+// reconnected, another tab's catch-up) is skipped.
 function onLog(entries) {
   const list = byId("feed");
   // The reader's scroll event may not have come yet: decide from where the list is now.
@@ -61,6 +61,8 @@ function onLog(entries) {
     if ((e.kind === "Pop" || e.kind === "PopBatch") && e.keys) for (const k of e.keys) hot.set(k, e.ms + 2500);
     onGuideLog(e);
   }
+  const now = Date.now();
+  for (const [k, until] of hot) if (until < now) hot.delete(k); // bounded: only keys popped in the last seconds
   list.append(...lines);
   const drop = feed.length - maxFeed;
   if (drop > 0) { // the oldest go; a held reader keeps the line it reads

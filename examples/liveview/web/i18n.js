@@ -5,7 +5,8 @@
 // OnAdd, Deltas...) are not translated. scenes.js holds the scenes' text.
 "use strict";
 const I18N = {en: {
-  "title": "The informer, live",
+  "title": "The informer, live", "doc.title": "The informer, live",
+  "aria.controls": "controls", "aria.resync": "resync period",
   "connecting": "connecting…", "connected": "live", "disconnected": "disconnected — retrying",
   "stale": "The live view's program does not answer (stopped?). These panels show {at}, its last state; the buttons are off until it is back.",
   "synced": "synced", "not synced": "not synced",
@@ -13,12 +14,17 @@ const I18N = {en: {
   "g.back": "◀ Back", "g.next": "Next ▶", "g.replay": "Replay", "g.close": "Close",
   "g.step": "Step mode", "g.pods": "Pods", "g.faults": "Faults", "g.handlers": "Handlers", "g.resync": "Resync", "g.queue": "Queue",
   "guide.count": "step {n} of {of}", "guide.running": "running…", "guide.done": "done", "guide.failed": "did not finish: {what}",
+  "guide.preparing": "preparing…", "guide.preparingText": "Putting the world in the state this scene needs…",
+  "guide.restarted": "The program restarted: the scene stopped (the world it had set up went with the old program). Choose it again.",
   "guide.read": "Read <code>{files}</code> · then the walkthrough's <b>{step}</b>",
   "c.create": "Create", "c.update": "Update", "c.delete": "Delete", "c.burst": "Burst of 10 updates",
   "c.dropwatch": "Drop the watch", "c.compact": "Compact history", "c.down": "Server down", "c.up": "Server up",
   "c.addhandler": "Add", "c.removehandler": "Remove", "c.slower": "slowHandler slower", "c.faster": "faster",
   "c.resync": "Resync now", "c.resyncperiod": "Resync period", "resync.off": "off",
   "c.pause": "Pause the consumer", "c.resume": "Resume the consumer", "c.step": "Pop one item",
+  "tip.pause": "The run loop waits before its next Pop: each Pop one item lets one through.",
+  "tip.resume": "The run loop no longer waits: it Pops what comes.",
+  "tip.backlog": "Calls the informer has handed this handler that it has not taken yet, counted by a handler registered with it that only counts (examples/liveview/backlog.go).",
   "c.queue": "Queue", "c.restart": "Start over",
   "tip.compact": "Keeps no old event. A watch resuming from an older version gets 410 Expired, and the Reflector relists. To miss a deletion: Server down, Delete, Compact, Server up.",
   "tip.down": "The server stops listening; this page's writes still reach its store, unseen by the informer.",
@@ -43,7 +49,8 @@ const I18N = {en: {
   "queue.meta": "{n} keys queued · {pops} Pops so far",
   "queue.metaReal": "{n} deltas queued, in order · {pops} Pops so far",
   "queue.paused": "paused: each step Pops one item (a Bookmark passes by itself)",
-  "queue.empty": "empty", "cache.empty": "empty",
+  "queue.empty": "empty", "cache.empty": "empty", "queue.nonePopped": "nothing yet",
+  "h.popped": "Just popped", "objects": "{n} objects",
   "index": "index", "pending": "backlog", "received": "received", "delay": "work per event",
   "legend.next": "next Pop", "legend.popped": "just popped", "legend.spot": "the scene's subject",
   "failed.suffix": "failed", "w.off": "off",
@@ -69,4 +76,5 @@ const I18N = {en: {
   "m.failedStopped": "stopped: the informer is stopping", "m.failedExpired": "410 Expired: {text}",
   "m.failedRefused": "connection refused: the server is down", "m.failedTimeout": "timed out", "m.failedOther": "failed: {text}",
   "m.cacheReplaced": "the whole cache, by the list's {n} objects",
+  "m.listObjects": "{n} objects", "m.poppedList": "{deltas}: the list's {n} objects",
 }};

@@ -1,0 +1,207 @@
+// chaos_test.go is the controller's chaos test: while a seeded random
+// workload creates and scales ReplicaSets and deletes their pods, faults
+// fire: watches dropped, the history compacted (410, relist), bursts of
+// 500, 409 and 429 answers (to the informers' lists and watches and to the
+// controller's writes alike), a worker panicking mid-reconcile, slow
+// reconciles, and a slow pod handler beside the controller's. Then the
+// faults stop, and within a deadline the controller must converge: every
+// ReplicaSet has exactly the pods it asks for and reports them, the caches
+// hold what the server holds, and the work queue is empty. Time runs on a
+// fake clock, moved a minute whenever something waits on it (the queue's
+// backoffs, the Reflectors'), so that no run waits for real backoffs.
+//
+//	go test -run TestControllerChaos -v ./examples/controller                3 random seeds, printed
+//	CONTROLLER_CHAOS_SEED=42 go test -run TestControllerChaos ./examples/controller     that seed
+//	CONTROLLER_CHAOS_SEEDS=200 go test -run TestControllerChaos -timeout 1h ./examples/controller
+//
+// Each runs in both informer pipelines (TestMain).
+//
+// client-go counterpart: none (the real controller is tested with fake
+// clients; this one is tested over HTTP against fakeapi).
+//
+// Tutorial: 000 §4.3 (when things go wrong) and 000 §5 (backpressure).
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	informer "github.com/learn-k8s/informer"
+	testingclock "github.com/learn-k8s/informer/clock/testing"
+	"github.com/learn-k8s/informer/fakeapi"
+	"github.com/learn-k8s/informer/internal/walkthrough"
+)
+
+// chaosFaults names the kinds of step, in the order their counts are
+// reported.
+var chaosFaults = []string{"scale", "burst-of-scales", "delete-pod", "drop-watches", "compact",
+	"fail-500", "fail-409", "fail-429", "panic", "slow-reconcile", "clock-step"}
+
+func TestControllerChaos(t *testing.T) {
+	seeds := chaosSeeds(t)
+	for _, seed := range seeds {
+		t.Run("seed="+strconv.FormatUint(seed, 10), func(t *testing.T) { runChaos(t, seed) })
+	}
+}
+
+// chaosSeeds reads CONTROLLER_CHAOS_SEED (one seed) or
+// CONTROLLER_CHAOS_SEEDS (that many consecutive seeds from a random one);
+// by default, three random seeds.
+func chaosSeeds(t *testing.T) []uint64 {
+	if v := os.Getenv("CONTROLLER_CHAOS_SEED"); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		walkthrough.Must(t, err)
+		return []uint64{seed}
+	}
+	n := 3
+	if v := os.Getenv("CONTROLLER_CHAOS_SEEDS"); v != "" {
+		var err error
+		n, err = strconv.Atoi(v)
+		walkthrough.Must(t, err)
+	}
+	first := rand.Uint64() % 1_000_000
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = first + uint64(i)
+	}
+	return seeds
+}
+
+// runChaos plays one seeded run and checks that the controller converges.
+func runChaos(t *testing.T, seed uint64) {
+	walkthrough.QuietLogs(t) // the Reflectors log the faults on purpose
+	rng := rand.New(rand.NewPCG(seed, 31))
+	clock := testingclock.NewFakeClock(time.Now())
+	f := newFixture(t, 3, clock, fakeapi.Options{BookmarkInterval: 20 * time.Millisecond, History: 40})
+
+	var panicArmed, slowArmed atomic.Bool
+	f.events.hook = func(reason, _ string) {
+		if reason == "SuccessfulCreate" && panicArmed.CompareAndSwap(true, false) {
+			panic("chaos: a worker panics mid-reconcile") // after one create, before the rest and the status
+		}
+	}
+	sync := f.r.controller.syncHandler
+	f.r.controller.syncHandler = func(ctx context.Context, key string) error {
+		if slowArmed.CompareAndSwap(true, false) {
+			time.Sleep(20 * time.Millisecond) // a slow reconcile: work, not synchronisation
+		}
+		return sync(ctx, key)
+	}
+	_, err := f.r.pods.AddEventHandler(informer.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { time.Sleep(time.Millisecond) }, // a slow handler beside the controller's
+		UpdateFunc: func(any, any) { time.Sleep(time.Millisecond) },
+		DeleteFunc: func(any) { time.Sleep(time.Millisecond) },
+	})
+	walkthrough.Must(t, err)
+	f.start(t)
+
+	names := []string{"a", "b", "c", "d"}
+	for _, name := range names { // made before any fault: the chaos is in what follows
+		f.createReplicaSet(t, name, int32(1+rng.IntN(4)))
+	}
+	// The workload writes through fakeapi's Go methods, which are not HTTP
+	// requests: the injected failures hit the controller and its informers.
+	counts := map[string]int{}
+	// The workload's steps come up three times as often as each fault.
+	steps := append([]string{"scale", "scale", "delete-pod", "delete-pod", "burst-of-scales"}, chaosFaults...)
+	for range 60 {
+		kind := steps[rng.IntN(len(steps))]
+		counts[kind]++
+		switch kind {
+		case "scale":
+			scaleDirect(t, f.srv, names[rng.IntN(len(names))], rng.IntN(6))
+		case "burst-of-scales": // one key, three events: queued once
+			name := names[rng.IntN(len(names))]
+			for range 3 {
+				scaleDirect(t, f.srv, name, rng.IntN(6))
+			}
+		case "delete-pod":
+			if pods, _ := f.srv.List(fakeapi.Pods, "default"); len(pods) > 0 {
+				name := pods[rng.IntN(len(pods))]["metadata"].(map[string]any)["name"].(string)
+				_ = f.srv.Delete(fakeapi.Pods, "default", name)
+			}
+		case "drop-watches":
+			f.srv.CloseWatches()
+		case "compact":
+			f.srv.Compact(0)
+			f.srv.CloseWatches() // the re-watch from a compacted version gets 410: relist
+		case "fail-500":
+			f.srv.FailNext(1+rng.IntN(3), http.StatusInternalServerError)
+		case "fail-409":
+			f.srv.FailNext(1+rng.IntN(2), http.StatusConflict)
+		case "fail-429":
+			f.srv.FailNext(1, http.StatusTooManyRequests)
+		case "panic":
+			panicArmed.Store(true)
+		case "slow-reconcile":
+			slowArmed.Store(true)
+		case "clock-step":
+			clock.Step(time.Duration(rng.IntN(100)) * time.Millisecond) // retries come due mid-chaos
+		}
+		if kind == "scale" || kind == "delete-pod" || kind == "burst-of-scales" || rng.IntN(2) == 0 {
+			// Let the informers catch up before the next step (the
+			// controller works meanwhile, and faults may still be armed).
+			f.waitCachesCurrent(t, fmt.Sprintf("chaos seed %d, after %s", seed, kind))
+		}
+	}
+	// The faults stop; the workload is what it is. Now it must converge.
+	f.srv.FailNext(0, 0)
+	panicArmed.Store(false)
+	f.waitConverged(t, fmt.Sprintf("chaos seed %d (steps %v)", seed, faultCounts(counts)))
+	// Last, a failure nothing else will repair: a pod goes while the server
+	// fails the controller's next request. No event follows the failed
+	// create, so only the key's rate-limited retry brings the pod back.
+	scaleDirect(t, f.srv, "a", 2)
+	f.waitConverged(t, fmt.Sprintf("chaos seed %d, a scaled to 2 after the chaos", seed))
+	failedBefore := len(f.events.find("FailedCreate", "default/a"))
+	f.srv.FailNext(1, http.StatusInternalServerError)
+	walkthrough.Must(t, f.srv.Delete(fakeapi.Pods, "default", "a-1"))
+	f.waitConverged(t, fmt.Sprintf("chaos seed %d, a-1 lost while the server failed once", seed))
+	if len(f.events.find("FailedCreate", "default/a")) != failedBefore+1 {
+		t.Fatal("the controller's create of a-1 did not meet the injected failure: the last check tested nothing")
+	}
+	if os.Getenv("CONTROLLER_CHAOS_EVENTS") != "" {
+		t.Logf("events:\n%s", strings.Join(f.events.all(), "\n"))
+	}
+	if testing.Verbose() {
+		t.Logf("seed %d converged: steps %v; %d pods created, %d deleted, %d failed syncs (%d panics)",
+			seed, faultCounts(counts), len(f.events.find("SuccessfulCreate", "")),
+			len(f.events.find("SuccessfulDelete", "")), len(f.events.find("SyncFailed", "")),
+			len(f.events.find("SyncFailed", "panic")))
+	}
+}
+
+// scaleDirect sets spec.replicas of default/name in fakeapi's storage (not
+// over HTTP), retrying if the controller's status write came in between.
+func scaleDirect(t *testing.T, srv *fakeapi.Server, name string, replicas int) {
+	t.Helper()
+	for range 100 {
+		rs, err := srv.Get(replicaSets, "default", name)
+		walkthrough.Must(t, err)
+		rs["spec"].(map[string]any)["replicas"] = replicas
+		if _, err := srv.Update(replicaSets, "default", rs); err == nil {
+			return
+		}
+	}
+	t.Fatalf("could not scale %s: 100 conflicts in a row", name)
+}
+
+// faultCounts lists the counts in chaosFaults' order.
+func faultCounts(counts map[string]int) string {
+	s := ""
+	for _, k := range chaosFaults {
+		if counts[k] > 0 {
+			s += fmt.Sprintf("%s=%d ", k, counts[k])
+		}
+	}
+	return s
+}

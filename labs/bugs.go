@@ -1,0 +1,364 @@
+// bugs.go proves the graders: each lab keeps plausible learner bugs as
+// small patches (labs/NN/bugs/*.patch, unified diffs against a repository
+// in which the labs up to NN are done), and `go run ./labs bugs` applies
+// each to such a repository and grades the lab as `go run ./labs test NN`
+// does. Every bug must make the lab fail, within a bounded time, with the
+// graders its patch names among the failures and a reason for each.
+//
+// A patch opens with lines that say what it plants, before its diff:
+//
+//	Bug: Resync sends the known object through the transformer again
+//	Bug-zh: Resync 又把已知对象交给转换函数处理了一次
+//	Expect: TestDeltaFIFOTransformerRules
+//
+// (Expect may repeat; every grader it names must fail.) Hunks are found by
+// their text, not their line numbers, so that a patch survives lines added
+// elsewhere in the file; a hunk whose text is not found exactly once is an
+// error that names the patch.
+//
+// client-go counterpart: none (tooling for the labs).
+//
+// Tutorial: none; it serves every lab.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// bug is one planted bug.
+type bug struct {
+	Path       string   // the patch file
+	What       string   // Bug:
+	WhatZH     string   // Bug-zh:
+	Expect     []string // graders that must fail
+	File       string   // the file it changes, relative to the repository
+	Hunks      []hunk
+	lab        int
+	patchIndex int
+}
+
+// hunk is one change: the lines it expects, and the lines that replace them.
+type hunk struct {
+	Old, New []string
+}
+
+// parseBug reads a patch file.
+func parseBug(path string, text string) (bug, error) {
+	b := bug{Path: path}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	i := 0
+	for ; i < len(lines) && !strings.HasPrefix(lines[i], "--- "); i++ {
+		key, value, ok := strings.Cut(lines[i], ":")
+		value = strings.TrimSpace(value)
+		switch {
+		case !ok:
+		case key == "Bug":
+			b.What = value
+		case key == "Bug-zh":
+			b.WhatZH = value
+		case key == "Expect":
+			b.Expect = append(b.Expect, value)
+		}
+	}
+	if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
+		return b, fmt.Errorf("%s: no diff (want lines \"--- a/FILE\" and \"+++ b/FILE\")", path)
+	}
+	b.File = strings.TrimPrefix(strings.Fields(lines[i+1])[1], "b/")
+	for i += 2; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "@@") {
+			return b, fmt.Errorf("%s:%d: expected a hunk header (@@), got %q", path, i+1, lines[i])
+		}
+		var h hunk
+		for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "@@") {
+			i++
+			l := lines[i]
+			switch {
+			case l == "" || l[0] == ' ':
+				rest := strings.TrimPrefix(l, " ")
+				h.Old = append(h.Old, rest)
+				h.New = append(h.New, rest)
+			case l[0] == '-':
+				h.Old = append(h.Old, l[1:])
+			case l[0] == '+':
+				h.New = append(h.New, l[1:])
+			case l[0] == '\\':
+				// "\ No newline at end of file"
+			default:
+				return b, fmt.Errorf("%s:%d: not a diff line: %q", path, i+1, l)
+			}
+		}
+		b.Hunks = append(b.Hunks, h)
+	}
+	switch {
+	case b.What == "" || b.WhatZH == "":
+		return b, fmt.Errorf("%s: say what the bug is in both languages (Bug: and Bug-zh: lines)", path)
+	case len(b.Expect) == 0:
+		return b, fmt.Errorf("%s: name the graders that must fail (Expect: lines)", path)
+	case len(b.Hunks) == 0:
+		return b, fmt.Errorf("%s: the diff has no hunk", path)
+	}
+	return b, nil
+}
+
+// apply returns src with the bug's hunks applied.
+func (b bug) apply(src []byte) ([]byte, error) {
+	lines := strings.Split(string(src), "\n")
+	for n, h := range b.Hunks {
+		at := -1
+		for i := 0; i+len(h.Old) <= len(lines); i++ {
+			if slices.Equal(lines[i:i+len(h.Old)], h.Old) {
+				if at >= 0 {
+					return nil, fmt.Errorf("%s: hunk %d matches %s twice (at lines %d and %d): give it more context",
+						b.Path, n+1, b.File, at+1, i+1)
+				}
+				at = i
+			}
+		}
+		if at < 0 {
+			return nil, fmt.Errorf("%s: hunk %d does not match %s any more: write the patch again against the code as it is",
+				b.Path, n+1, b.File)
+		}
+		lines = slices.Concat(lines[:at], h.New, lines[at+len(h.Old):])
+	}
+	return []byte(strings.Join(lines, "\n")), nil
+}
+
+// labBugs reads lab's planted bugs.
+func labBugs(root string, lab Lab) ([]bug, error) {
+	paths, _ := filepath.Glob(filepath.Join(root, "labs", fmt.Sprintf("%02d", lab.N), "bugs", "*.patch"))
+	var bugs []bug
+	for i, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, _ := filepath.Rel(root, p)
+		b, err := parseBug(rel, string(text))
+		if err != nil {
+			return nil, err
+		}
+		b.lab = lab.N
+		b.patchIndex = i
+		bugs = append(bugs, b)
+	}
+	return bugs, nil
+}
+
+// bugOutcome is what grading one bugged repository showed.
+type bugOutcome struct {
+	Bug      bug
+	Caught   bool
+	Hung     bool          // the grading did not end within the bound
+	Problem  string        // why it does not count as caught
+	Failed   []string      // the graders that failed
+	Elapsed  time.Duration //
+	Timeouts int           // graders stopped at their time limit
+}
+
+func cmdBugs(args []string) error {
+	fs := flag.NewFlagSet("bugs", flag.ExitOnError)
+	only := fs.Int("lab", 0, "only this lab")
+	applyTo := fs.String("apply", "", "apply the one bug PATCH to the repository REPO and stop: -apply PATCH REPO")
+	bound := fs.Duration("bound", 4*time.Minute, "how long the grading of one bug may take")
+	timeout := fs.Duration("timeout", defaultTimeout, "each grader's time limit")
+	workers := fs.Int("p", defaultWorkers(), "how many graders run at once")
+	verbose := fs.Bool("v", false, "print every grader's result")
+	fs.Parse(args)
+	root, err := projectRoot()
+	if err != nil {
+		return err
+	}
+	if *applyTo != "" {
+		if fs.NArg() != 1 {
+			return errors.New("bugs -apply PATCH REPO: give the repository")
+		}
+		return applyBugTo(*applyTo, fs.Arg(0))
+	}
+	mod, err := readModule(root)
+	if err != nil {
+		return err
+	}
+	zh := readerChinese()
+	var outcomes []bugOutcome
+	labsDone := 0
+	for _, lab := range Labs {
+		if *only != 0 && lab.N != *only {
+			continue
+		}
+		bugs, err := labBugs(root, lab)
+		if err != nil {
+			return err
+		}
+		labsDone++
+		got, err := proveLab(root, mod.Path, lab, bugs, *bound, *timeout, *workers, zh, *verbose)
+		if err != nil {
+			return err
+		}
+		outcomes = append(outcomes, got...)
+	}
+	caught, hangs := 0, 0
+	for _, o := range outcomes {
+		if o.Caught {
+			caught++
+		}
+		if o.Hung {
+			hangs++
+		}
+	}
+	fmt.Printf("labs: %d labs, %d planted bugs, %d caught, %d hangs\n", labsDone, len(outcomes), caught, hangs)
+	if caught != len(outcomes) || hangs != 0 {
+		return errFailed
+	}
+	return nil
+}
+
+// proveLab grades lab's bugs, each in a repository with labs 1 to lab done.
+func proveLab(root, module string, lab Lab, bugs []bug, bound, timeout time.Duration, workers int,
+	zh, verbose bool) ([]bugOutcome, error) {
+	tree, err := buildTree(root, lab.N+1)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", fmt.Sprintf("labs-bugs-%02d-", lab.N))
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := writeFiles(dir, tree); err != nil {
+		return nil, err
+	}
+	tests, err := rootTestFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	names := labGraders(lab, tests)
+	var outcomes []bugOutcome
+	for _, b := range bugs {
+		o := bugOutcome{Bug: b}
+		src, ok := tree[b.File]
+		if !ok {
+			return nil, fmt.Errorf("%s changes %s, which a student repository does not have", b.Path, b.File)
+		}
+		patched, err := b.apply(src)
+		if err != nil {
+			return nil, err
+		}
+		tmp, err := os.MkdirTemp("", "labs-bug-")
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(tmp, filepath.Base(b.File))
+		if err := os.WriteFile(p, patched, 0o644); err != nil {
+			return nil, err
+		}
+		r := &runner{dir: dir, module: module, overlay: map[string]string{b.File: p}, timeout: timeout,
+			workers: workers, zh: zh}
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
+		start := time.Now()
+		results, built := gradeQuietly(ctx, r, lab, names, tmp)
+		o.Elapsed = time.Since(start)
+		o.Hung = ctx.Err() != nil
+		cancel()
+		os.RemoveAll(tmp)
+		judgeBug(&o, results, built)
+		outcomes = append(outcomes, o)
+		what := b.What
+		if zh {
+			what = b.WhatZH
+		}
+		status := "caught"
+		if !o.Caught {
+			status = "NOT CAUGHT: " + o.Problem
+		}
+		fmt.Printf("lab %d: %s: %s (%s; %.0fs, %d graders failed)\n", lab.N, filepath.Base(b.Path), status, what,
+			o.Elapsed.Seconds(), len(o.Failed))
+		if verbose || !o.Caught {
+			for _, res := range results {
+				if res.Status != "pass" {
+					printResult(os.Stdout, res)
+				}
+			}
+		}
+	}
+	return outcomes, nil
+}
+
+// gradeQuietly builds r's repository and runs names, returning the results
+// and whether it built.
+func gradeQuietly(ctx context.Context, r *runner, lab Lab, names []string, tmp string) ([]graderResult, bool) {
+	if _, err := r.build(ctx, tmp); err != nil {
+		return nil, false
+	}
+	return r.run(ctx, lab, names, nil), true
+}
+
+// judgeBug decides whether the graders caught the bug.
+func judgeBug(o *bugOutcome, results []graderResult, built bool) {
+	if !built {
+		o.Problem = "the bugged repository does not build (a bug must compile)"
+		return
+	}
+	failed := map[string]graderResult{}
+	for _, res := range results {
+		if res.Status != "pass" {
+			failed[res.Name] = res
+			o.Failed = append(o.Failed, res.Name)
+		}
+		if res.Hung {
+			o.Timeouts++
+		}
+	}
+	var problems []string
+	if o.Hung {
+		problems = append(problems, "the grading did not end within its bound")
+	}
+	for _, want := range o.Bug.Expect {
+		res, ok := failed[want]
+		switch {
+		case !ok:
+			problems = append(problems, want+" passed")
+		case len(res.Reasons) == 0 || strings.TrimSpace(strings.Join(res.Reasons, "")) == "":
+			problems = append(problems, want+" failed without a reason")
+		}
+	}
+	if len(problems) > 0 {
+		o.Problem = strings.Join(problems, "; ")
+		return
+	}
+	o.Caught = true
+}
+
+// applyBugTo applies the patch at path to the repository repo, in place.
+func applyBugTo(path, repo string) error {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	b, err := parseBug(path, string(text))
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(repo, filepath.FromSlash(b.File))
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	out, err := b.apply(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("planted in %s: %s\n", file, b.What)
+	return nil
+}

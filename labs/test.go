@@ -1,0 +1,129 @@
+// test.go is the learner's command, `go run ./labs test N`, run in their
+// repository: every grader of lab N (its TestLabNN tests, the project tests
+// that prove the same piece, the randomised checks against a model), built
+// with -race, each in a process of its own with a time limit; each
+// failure's reason in the learner's language; exit status 1 on any failure.
+//
+// client-go counterpart: none (tooling for the labs).
+//
+// Tutorial: none; it serves every lab.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// defaultTimeout is each grader's time limit. A right answer takes a few
+// seconds at most, even with -race on a busy machine; a hang is stopped here.
+const defaultTimeout = 60 * time.Second
+
+func cmdTest(args []string) error {
+	fs := flag.NewFlagSet("test", flag.ExitOnError)
+	timeout := fs.Duration("timeout", defaultTimeout, "each grader's time limit")
+	workers := fs.Int("p", defaultWorkers(), "how many graders run at once")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return errors.New("test: give the lab, e.g. go run ./labs test 2 / 请给出实验编号，例如 go run ./labs test 2")
+	}
+	lab, err := labArg(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	dir, err := findUp("lab_kit_test.go")
+	if err != nil {
+		if _, perr := projectRoot(); perr == nil {
+			return errors.New("this is the project (the teacher's kit), not a student repository: write one with" +
+				" go run ./labs course DIR / 这里是项目（教师的工具包），不是学生仓库：先用 go run ./labs course DIR 生成一个")
+		}
+		return errors.New("no student repository here (no lab_kit_test.go above the working directory)" +
+			" / 这里没有学生仓库（上层目录里没有 lab_kit_test.go）")
+	}
+	mod, err := readModule(dir)
+	if err != nil {
+		return err
+	}
+	tests, err := rootTestFiles(dir)
+	if err != nil {
+		return err
+	}
+	r := &runner{dir: dir, module: mod.Path, timeout: *timeout, workers: *workers, zh: readerChinese()}
+	ok, err := gradeLab(context.Background(), r, lab, labGraders(lab, tests), os.Stdout)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errFailed
+	}
+	return nil
+}
+
+// rootTestFiles returns the test files of dir's root package, by name.
+func rootTestFiles(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			return nil, err
+		}
+		files[filepath.Base(m)] = b
+	}
+	return files, nil
+}
+
+// gradeLab builds r's repository and runs lab's graders, printing each
+// result to w as it comes and a last line with the score. It reports
+// whether every grader passed; err is for what kept it from grading.
+func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.File) (bool, error) {
+	title := lab.Title
+	if r.zh {
+		title = lab.TitleZH
+	}
+	fmt.Fprintln(w, r.pick(
+		fmt.Sprintf("lab %d: %s: %d graders, built with -race, each within %s", lab.N, title, len(names), r.timeout),
+		fmt.Sprintf("实验 %d：%s：%d 个评分测试，用 -race 编译，每个限时 %s", lab.N, title, len(names), r.timeout)))
+	tmp, err := os.MkdirTemp("", "labs-test-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(tmp)
+	if out, err := r.build(ctx, tmp); err != nil {
+		fmt.Fprint(w, out)
+		fmt.Fprintln(w, r.pick(
+			fmt.Sprintf("lab %d: the repository does not build (above): every grader fails. FAIL", lab.N),
+			fmt.Sprintf("实验 %d：仓库无法编译（见上）：所有评分测试都算失败。未通过", lab.N)))
+		return false, nil
+	}
+	passed := 0
+	r.run(ctx, lab, names, func(res graderResult) {
+		printResult(w, res)
+		if res.Status == "pass" {
+			passed++
+		}
+	})
+	if passed == len(names) {
+		fmt.Fprintln(w, r.pick(fmt.Sprintf("lab %d: all %d graders passed. PASS", lab.N, len(names)),
+			fmt.Sprintf("实验 %d：全部 %d 个评分测试通过。通过", lab.N, len(names))))
+		return true, nil
+	}
+	fmt.Fprintln(w, r.pick(fmt.Sprintf("lab %d: %d of %d graders passed. FAIL", lab.N, passed, len(names)),
+		fmt.Sprintf("实验 %d：%d/%d 个评分测试通过。未通过", lab.N, passed, len(names))))
+	return false, nil
+}
+
+// printResult prints one grader's result: a line, and its reasons below.
+func printResult(w *os.File, res graderResult) {
+	mark := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "SKIP"}[res.Status]
+	fmt.Fprintf(w, "  %s %s (%.1fs)\n", mark, res.Name, res.Elapsed.Seconds())
+	for _, reason := range res.Reasons {
+		fmt.Fprintln(w, "       "+strings.ReplaceAll(reason, "\n", "\n       "))
+	}
+}
