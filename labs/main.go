@@ -114,7 +114,7 @@ func cmdCourse(args []string) error {
 // tree); -through N the reference of labs 1 to N (CI's "done up to N").
 func cmdNew(args []string) error {
 	fs := flag.NewFlagSet("new", flag.ExitOnError)
-	n := fs.Int("lab", 0, "the lab to start at (1-6)")
+	n := fs.Int("lab", 0, "the lab to start at (1 to the last)")
 	solved := fs.Bool("solved", false, "every lab's reference, nothing stubbed (a teacher's tree)")
 	through := fs.Int("through", 0, "the reference of labs 1 to N, the later labs stubbed")
 	fs.Parse(args)
@@ -179,7 +179,7 @@ func pick(zh bool, en, zhText string) string {
 // TestLabNN tests, then the project tests that grade it.
 func cmdGraders(args []string) error {
 	fs := flag.NewFlagSet("graders", flag.ExitOnError)
-	n := fs.Int("lab", 0, "the lab (1-6)")
+	n := fs.Int("lab", 0, "the lab (1 to the last)")
 	fs.Parse(args)
 	lab, ok := labByNumber(*n)
 	if !ok {

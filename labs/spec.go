@@ -13,6 +13,11 @@
 
 package main
 
+import (
+	"path"
+	"slices"
+)
+
 // Func names one function of the reading: Recv is its receiver type as
 // written in Go ("*DeltaFIFO", "Deltas"), "" for a plain function.
 type Func struct {
@@ -44,6 +49,10 @@ type Lab struct {
 	Title, TitleZH string
 	Tutorial       string // the tutorial sections it builds
 	Minutes        int    // what a learner should expect to spend
+	// Dir is the package its functions and graders are in, a directory of
+	// the repository: "" for the root (the informer), "workqueue" for
+	// lab 7. Its graders are compiled into that package's tests.
+	Dir string
 	// Pipeline is the informer pipeline its graders run in
 	// (INFORMER_PIPELINE): the tutorial's "deltafifo" until lab 6 builds the
 	// RealFIFO that "realfifo", client-go v0.37.2's default, runs on.
@@ -170,6 +179,32 @@ var Labs = []Lab{
 			{"TestStep03RealFIFO", 2, "the walkthrough's Step 3: the RealFIFO", "分步讲解第 3 步：RealFIFO"},
 		},
 	},
+}
+
+// pkgDir is the directory of lab's package: "." for the root.
+func (l Lab) pkgDir() string {
+	if l.Dir == "" {
+		return "."
+	}
+	return l.Dir
+}
+
+// labDirs are the directories of the labs' packages, the root first, each
+// once.
+func labDirs() []string {
+	dirs := []string{"."}
+	for _, l := range Labs {
+		if !slices.Contains(dirs, l.pkgDir()) {
+			dirs = append(dirs, l.pkgDir())
+		}
+	}
+	return dirs
+}
+
+// inDir reports whether the slash-separated path name is a file of the
+// package in dir (not of a package below it).
+func inDir(name, dir string) bool {
+	return path.Dir(name) == dir
 }
 
 // labByNumber returns lab n, or false.
