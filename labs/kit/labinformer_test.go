@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/learn-k8s/informer/fakeapi"
 )
@@ -23,22 +22,6 @@ import (
 // labPod is a pod with the given metadata.
 func labPod(ns, name, rv string, labels map[string]string) *Pod {
 	return &Pod{ObjectMeta: ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, Labels: labels}}
-}
-
-// labWaitFor polls cond until it holds or 5 s have passed, and reports
-// which. It is how a grader waits for another goroutine (never a sleep).
-// It gives up at once when a stub has run since the grader started: the
-// stub's zero answer means the wait cannot end well, and the learner
-// should not wait for it.
-func labWaitFor(cond func() bool) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) || labHits.Load() != labHitsAtStart.Load() {
-			return cond()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return true
 }
 
 // labServer starts a fakeapi server that ends with the test.

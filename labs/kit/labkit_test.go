@@ -185,6 +185,22 @@ func labPick(en, zh string) string {
 	return en
 }
 
+// labWaitFor polls cond until it holds or 5 s have passed, and reports
+// which. It is how a grader waits for another goroutine (never a sleep).
+// It gives up at once when a stub has run since the grader started: the
+// stub's zero answer means the wait cannot end well, and the learner
+// should not wait for it.
+func labWaitFor(cond func() bool) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) || labHits.Load() != labHitsAtStart.Load() {
+			return cond()
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return true
+}
+
 // labRun runs run(ctx) on its own goroutine until the test ends; then it
 // cancels ctx and expects run to return within 5 s, failing with en or zh
 // (and the handout section) if it does not.
