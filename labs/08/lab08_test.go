@@ -83,14 +83,14 @@ func lab08Missing(srv *fakeapi.Server) string {
 	return ""
 }
 
-// lab08Converge waits (10 s at most; stepping f's fake clock, if any,
+// lab08Converge waits (5 s at most, as the kit's waits do; stepping f's fake clock, if any,
 // whenever something waits on it) until the controller has converged:
 // every ReplicaSet has exactly its pods, controlled by it, and reports
 // them; the caches are current; no key is queued or being synced. It fails
 // with what is missing if not.
 func lab08Converge(t *testing.T, f *fixture, section int, what, whatZH string) bool {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		ok, _ := convergedNow(f.srv, f.r)
 		if ok {
@@ -104,7 +104,7 @@ func lab08Converge(t *testing.T, f *fixture, section int, what, whatZH string) b
 					fmt.Sprintf("服务器上是对的，但还有 %d 个键在排队、%d 次同步在进行，或者缓存落后了",
 						f.r.controller.workqueue.Len(), f.r.busy.Load()))
 			}
-			labFailf(t, 8, section, "%s: the controller did not converge within 10 s: %s", "%s：控制器 10 秒内没有收敛：%s",
+			labFailf(t, 8, section, "%s: the controller did not converge within 5 s: %s", "%s：控制器 5 秒内没有收敛：%s",
 				labPick(what, whatZH), missing)
 			return false
 		}
