@@ -331,6 +331,10 @@ func courseReadme(stubFrom int) []byte {
 	case stubFrom > len(Labs):
 		b.WriteString("# Informer labs: the reference (solved) / 参考实现\n\n")
 		b.WriteString("Every lab solved: a teacher's tree, not for students. / 所有实验都已实现：教师用，不发给学生。\n\n")
+	case stubFrom == len(Labs):
+		fmt.Fprintf(&b, "# Informer labs, lab %d / 实验 %d\n\n", stubFrom, stubFrom)
+		fmt.Fprintf(&b, "Labs 1 to %d hold the reference; lab %d is yours. / 实验 1 到 %d 已是参考实现；实验 %d 由你完成。\n\n",
+			stubFrom-1, stubFrom, stubFrom-1, stubFrom)
 	case stubFrom > 1:
 		fmt.Fprintf(&b, "# Informer labs, from lab %d / 从实验 %d 开始\n\n", stubFrom, stubFrom)
 		fmt.Fprintf(&b, "Labs 1 to %d hold the reference; labs %d to %d are yours. / 实验 1 到 %d 已是参考实现；实验 %d 到 %d 由你完成。\n\n",

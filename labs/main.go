@@ -156,6 +156,9 @@ func writeTree(dir string, stubFrom int) error {
 	case stubFrom == 1:
 		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: the course repository, every lab's functions stubbed (%d labs)", dir, len(Labs)),
 			fmt.Sprintf("已写入 %s：课程仓库，%d 个实验的函数都已挖空", dir, len(Labs))))
+	case stubFrom == len(Labs):
+		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, lab %d is stubbed", dir, stubFrom-1, stubFrom),
+			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 已挖空", dir, stubFrom-1, stubFrom)))
 	default:
 		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, labs %d to %d are stubs", dir, stubFrom-1, stubFrom, len(Labs)),
 			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 到 %d 已挖空", dir, stubFrom-1, stubFrom, len(Labs))))
