@@ -66,7 +66,7 @@ func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {
 		t.Fatalf("first wait %v, want within [800ms, 1.6s)", left)
 	}
 	clock.Step(left)
-	if !<-done {
+	if !receive(t, "wait to return after the timer fired", done) {
 		t.Fatal("wait returned false after the timer fired")
 	}
 
@@ -74,7 +74,7 @@ func TestBackoffWaitUsesTheClockAndHonoursCancel(t *testing.T) {
 	go func() { done <- b.wait(ctx) }()
 	waitFor(t, "the second timer", clock.HasWaiters)
 	cancel()
-	if <-done {
+	if receive(t, "wait to return after the cancel", done) {
 		t.Fatal("wait returned true after cancel")
 	}
 	if clock.HasWaiters() {

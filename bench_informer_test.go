@@ -11,6 +11,7 @@ package informer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -75,8 +76,9 @@ func benchInformer(b *testing.B, s *fakeapi.Server, handlers ...ResourceEventHan
 }
 
 // benchRun runs inf until the returned stop is called; stop waits until Run
-// has returned, so no goroutine outlives the benchmark.
-func benchRun(inf SharedIndexInformer) (stop func()) {
+// has returned, so no goroutine outlives the benchmark (and fails b if Run
+// does not return).
+func benchRun(b *testing.B, inf SharedIndexInformer) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -85,7 +87,7 @@ func benchRun(inf SharedIndexInformer) (stop func()) {
 	}()
 	return func() {
 		cancel()
-		<-done
+		receiveOrError(b, "the informer's Run to return after the cancel", done)
 	}
 }
 
@@ -204,7 +206,7 @@ func benchInitialSync(b *testing.B, s *fakeapi.Server, n int, floor float64) {
 	for b.Loop() {
 		seen := newBenchCounter()
 		inf := benchInformer(b, s, seen.handler())
-		stop := benchRun(inf)
+		stop := benchRun(b, inf)
 		seen.waitFor(b, int64(n))
 		b.StopTimer()
 		if !inf.HasSynced() {
@@ -260,7 +262,7 @@ func (u *benchUpdater) update(b *testing.B) {
 func benchEventLatency(b *testing.B, s *fakeapi.Server, n int) {
 	seen := newBenchCounter()
 	inf := benchInformer(b, s, seen.handler())
-	stop := benchRun(inf)
+	stop := benchRun(b, inf)
 	defer stop()
 	seen.waitFor(b, int64(n)) // the initial adds
 	u := newBenchUpdater(b, s, n)
@@ -303,7 +305,7 @@ func BenchmarkInformerEvents(b *testing.B) {
 				})
 			}
 			inf := benchInformer(b, s, handlers...)
-			stop := benchRun(inf)
+			stop := benchRun(b, inf)
 			defer stop()
 			waitAll := func(want int) {
 				for _, counter := range fast {
@@ -363,7 +365,7 @@ func benchEventPath(b *testing.B, gates PipelineGates) {
 	if _, err := inf.AddEventHandler(seen.handler()); err != nil {
 		b.Fatal(err)
 	}
-	stop := benchRun(inf)
+	stop := benchRun(b, inf)
 	defer stop()
 	seen.waitFor(b, n)
 	// Each event carries a new version of a pod, as a decoder would make
@@ -375,11 +377,16 @@ func benchEventPath(b *testing.B, gates PipelineGates) {
 		versions[1][i].ResourceVersion += "-b"
 	}
 	sent := 0
+	guard := startWatchdog(w.Stop) // a send nobody takes fails the run
+	defer guard.stop()
 	b.ReportAllocs()
 	for b.Loop() {
+		if sent%1024 == 0 {
+			guard.feed()
+		}
 		p := versions[(sent/n+1)%2][sent%n]
 		if !w.send(WatchEvent{Type: WatchModified, Object: p}) {
-			b.Fatal("the watch was stopped")
+			guard.fail(b, "the Reflector's receive of a watch event", errors.New("the watch was stopped"))
 		}
 		sent++
 		seen.waitFor(b, int64(n+sent))

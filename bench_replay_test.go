@@ -203,7 +203,7 @@ func benchReplay(b *testing.B, d *replayData, generic bool, gates PipelineGates)
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		start, cpu0 := time.Now(), benchCPUTimeOrZero()
-		stop := benchRun(inf)
+		stop := benchRun(b, inf)
 		seen.waitFor(b, int64(d.n))
 		syncTime, syncCPU = syncTime+time.Since(start), syncCPU+benchCPUTimeOrZero()-cpu0
 		b.StopTimer()

@@ -138,7 +138,11 @@ func runChaos(t *testing.T, seed uint64, size chaosSize) map[string]int {
 	go func() { defer close(done); inf.Run(ctx) }()
 	clockDone := make(chan struct{})
 	go func() { defer close(clockDone); driveClock(ctx, clock) }()
-	defer func() { cancel(); <-done; <-clockDone }()
+	defer func() {
+		cancel()
+		receiveOrError(t, "the informer's Run to return after the cancel", done)
+		receiveOrError(t, "the clock driver to return after the cancel", clockDone)
+	}()
 
 	counts := chaosWorkload(t, rng, size, srv, lw, inf, slow, func() {
 		reg, err := inf.AddEventHandler(late)
@@ -280,7 +284,7 @@ func chaosWorkload(t *testing.T, rng *rand.Rand, size chaosSize, srv *fakeapi.Se
 			closeAfter := time.Duration(rng.IntN(20)) * time.Millisecond
 			go func() { stopped <- srv.Shutdown(closeAfter) }()
 			undo, undoAt = []func(){func() {
-				if err := <-stopped; err != nil {
+				if err := receive(t, "the server's Shutdown to return", stopped); err != nil {
 					t.Error(err)
 				}
 				waitUntil(2*time.Second, func() bool { return lw.failureCount() > failures })

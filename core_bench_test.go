@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // sinkKey keeps results alive so the compiler cannot drop the work. It is a
@@ -141,15 +142,56 @@ func benchAddPop(b *testing.B, q Queue) {
 		pods[i] = &Pod{ObjectMeta: ObjectMeta{Namespace: "default", Name: "pod-" + strconv.Itoa(i)}}
 	}
 	process := func(any, bool) error { return nil }
+	guard := startWatchdog(q.Close)
+	defer guard.stop()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
+		if i%len(pods) == 0 {
+			guard.feed()
+		}
 		if err := q.Add(pods[i%len(pods)]); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := q.Pop(process); err != nil {
-			b.Fatal(err)
+			guard.fail(b, "the Pop after an Add", err)
 		}
 		i++
 	}
+}
+
+// watchdog bounds a benchmark's blocking calls without a timer per call,
+// which would weigh on what is measured: unless fed again within waitLimit,
+// it calls unblock (a queue's Close, a watcher's Stop), so that a call that
+// would wait for ever returns, and the benchmark fails saying what hung.
+type watchdog struct {
+	timer *time.Timer
+	fired atomic.Bool
+}
+
+// startWatchdog starts a watchdog; feed it at least every waitLimit, stop
+// it when the calls it guards are done.
+func startWatchdog(unblock func()) *watchdog {
+	w := &watchdog{}
+	w.timer = time.AfterFunc(waitLimit, func() {
+		w.fired.Store(true)
+		unblock()
+	})
+	return w
+}
+
+// feed gives the calls to come another waitLimit.
+func (w *watchdog) feed() { w.timer.Reset(waitLimit) }
+
+// stop stops the watchdog.
+func (w *watchdog) stop() { w.timer.Stop() }
+
+// fail fails b with err, the failure of a guarded call, saying that what
+// did not return in time if the watchdog ended it.
+func (w *watchdog) fail(b *testing.B, what string, err error) {
+	b.Helper()
+	if w.fired.Load() {
+		b.Fatalf("%s did not return within %v (the watchdog ended it): %v", what, waitLimit, err)
+	}
+	b.Fatal(err)
 }

@@ -6,7 +6,9 @@ package informer_test
 
 import (
 	"fmt"
+	"log"
 	"slices"
+	"time"
 
 	informer "github.com/learn-k8s/informer"
 )
@@ -28,6 +30,12 @@ func ExampleMetaNamespaceKeyFunc() {
 }
 
 func ExampleNewDeltaFIFOWithOptions() {
+	// An example cannot fail its test, but it must not wait for ever either:
+	// if a Pop below does not return, this ends the run saying so.
+	watchdog := time.AfterFunc(10*time.Second, func() {
+		log.Fatal("ExampleNewDeltaFIFOWithOptions: a Pop did not return within 10s")
+	})
+	defer watchdog.Stop()
 	fifo := informer.NewDeltaFIFOWithOptions(informer.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 	web := func(rv string) *informer.Pod {
 		return &informer.Pod{ObjectMeta: informer.ObjectMeta{Namespace: "default", Name: "web", ResourceVersion: rv}}

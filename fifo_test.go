@@ -108,7 +108,7 @@ func popOne(t *testing.T, f *DeltaFIFO) (d Deltas, isInInitialList bool) {
 	if len(fifoKeys(f)) == 0 {
 		t.Fatal("popOne: nothing queued")
 	}
-	item, err := f.Pop(func(obj any, initial bool) error {
+	item, err := pop(t, "Pop to hand over the first key", f, func(obj any, initial bool) error {
 		d, isInInitialList = obj.(Deltas), initial
 		return nil
 	})
@@ -447,7 +447,10 @@ func TestDeltaFIFOPopAfterClose(t *testing.T) {
 		t.Fatalf("pop after Close = %v", d)
 	}
 	called := false
-	item, err := f.Pop(func(any, bool) error { called = true; return nil })
+	item, err := pop(t, "Pop on a closed, empty queue to return", f, func(any, bool) error {
+		called = true
+		return nil
+	})
 	if !errors.Is(err, ErrFIFOClosed) || item != nil || called {
 		t.Fatalf("Pop on a closed, empty queue = (%v, %v), process called: %v; want ErrFIFOClosed", item, err, called)
 	}
@@ -457,7 +460,8 @@ func TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	must(t, f.Add(pod("a", "1")))
 	boom := errors.New("boom")
-	if _, err := f.Pop(func(any, bool) error { return boom }); !errors.Is(err, boom) {
+	_, err := pop(t, "Pop to hand over ns/a", f, func(any, bool) error { return boom })
+	if !errors.Is(err, boom) {
 		t.Fatalf("Pop err = %v, want the process error", err)
 	}
 	if keys := fifoKeys(f); len(keys) != 0 {
@@ -499,13 +503,14 @@ func TestDeltaFIFOPopBlocksUntilAnAddOrClose(t *testing.T) {
 
 	done := popAsync()
 	must(t, f.Add(pod("a", "1")))
-	if r := receive(t, done); r.err != nil || describe(r.item.(Deltas)[0]) != "Added ns/a@1" {
+	r := receive(t, "the blocked Pop to wake with the added pod", done)
+	if r.err != nil || describe(r.item.(Deltas)[0]) != "Added ns/a@1" {
 		t.Fatalf("blocked Pop woke with (%v, %v), want the added pod", r.item, r.err)
 	}
 
 	done = popAsync()
 	f.Close()
-	if r := receive(t, done); !errors.Is(r.err, ErrFIFOClosed) {
+	if r := receive(t, "the blocked Pop to wake on Close", done); !errors.Is(r.err, ErrFIFOClosed) {
 		t.Fatalf("blocked Pop woke by Close with (%v, %v), want ErrFIFOClosed", r.item, r.err)
 	}
 }
@@ -526,7 +531,8 @@ func TestDeltaFIFOConcurrentAddAndPop(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for len(seen) < producers*perProducer {
-		_, err := f.Pop(func(obj any, _ bool) error {
+		what := fmt.Sprintf("Pop to hand over key %d of %d", len(seen)+1, producers*perProducer)
+		_, err := pop(t, what, f, func(obj any, _ bool) error {
 			d := obj.(Deltas)
 			key, _ := MetaNamespaceKeyFunc(d.Newest().Object)
 			seen[key] += len(d)
@@ -536,14 +542,14 @@ func TestDeltaFIFOConcurrentAddAndPop(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wg.Wait()
+	returnsWithin(t, "the producers to return", wg.Wait)
 	for key, n := range seen {
 		if n != 1 {
 			t.Errorf("%s popped with %d deltas, want 1", key, n)
 		}
 	}
 	f.Close()
-	if _, err := f.Pop(nil); !errors.Is(err, ErrFIFOClosed) {
+	if _, err := pop(t, "Pop on the closed queue", f, nil); !errors.Is(err, ErrFIFOClosed) {
 		t.Fatalf("Pop after draining and Close: %v", err)
 	}
 }

@@ -250,11 +250,14 @@ func runInformer(t *testing.T, inf SharedIndexInformer) context.CancelFunc {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		receiveOrError(t, "the informer's Run to return after the cancel", done)
+	})
 	syncCtx, syncCancel := context.WithTimeout(ctx, 10*time.Second)
 	defer syncCancel()
 	if !WaitForCacheSync(syncCtx, inf.HasSynced) {
-		t.Fatal("the informer did not sync")
+		t.Fatal("the informer did not sync within 10s")
 	}
 	return cancel
 }

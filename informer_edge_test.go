@@ -127,7 +127,8 @@ func TestInformerStopLeavesNoGoroutine(t *testing.T) {
 
 	second := make(chan struct{})
 	go func() { inf.Run(ctx); close(second) }()
-	<-second // a second Run returns at once (with a logged warning), and does not disturb the first
+	// A second Run returns at once (with a logged warning), and does not disturb the first.
+	receive(t, "the second Run to return at once", second)
 	createPod(t, s, "default", "b", nil)
 	h1.waitLine(t, "add default/b initial=false")
 	// A handler added late and one removed: their goroutines end too.
@@ -145,7 +146,7 @@ func TestInformerStopLeavesNoGoroutine(t *testing.T) {
 	}
 
 	cancel()
-	<-done
+	receive(t, "Run to return after the cancel", done)
 	if !inf.IsStopped() {
 		t.Fatal("IsStopped should be true after Run returned")
 	}

@@ -145,7 +145,10 @@ func TestStep02DeltaFIFO(t *testing.T) {
 
 	say(t, "Pop hands the first key to a process function, with all its deltas at once.", "Pop 把队首的键连同它的全部 Delta 一次交给处理函数。")
 	var got Deltas
-	_, err := f.Pop(func(obj any, _ bool) error { got = obj.(Deltas); return nil })
+	_, err := pop(t, "Pop to hand over default/nginx-pod", f, func(obj any, _ bool) error {
+		got = obj.(Deltas)
+		return nil
+	})
 	must(t, err)
 	for _, d := range got {
 		say(t, "  %s %s", "  %s %s", d.Type, describeObj(d.Object))
@@ -295,8 +298,7 @@ func TestStep05ListWatch(t *testing.T) {
 		t.Fatal("no watch event")
 	}
 	w.Stop()
-	for range w.ResultChan() { // Stop closes the channel
-	}
+	drain(t, "Stop to close ResultChan", w.ResultChan())
 	say(t, "  Stop ends the stream and closes ResultChan.", "  Stop 结束事件流并关闭 ResultChan。")
 
 	say(t, "A Reflector needs nothing else: give it our ListWatch and it lists once,",
@@ -355,7 +357,10 @@ func TestStep06Reflector(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done }) // also when the test fails half-way
+	t.Cleanup(func() { // also when the test fails half-way
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	})
 
 	say(t, "The Reflector gets the pods of namespace default and Replaces the store with them at once.",
 		"Reflector 取得命名空间 default 的 Pod，一步用它们 Replace 整个存储。")
@@ -403,7 +408,7 @@ func TestStep06Reflector(t *testing.T) {
 	say(t, "Cancelling the context stops the Reflector and every goroutine it started.",
 		"取消 context 就停下 Reflector 以及它启动的每一个 goroutine。")
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel", done)
 }
 
 // step06Listed tells and checks Step 6's list then watch: client-go 1.32's
@@ -578,7 +583,10 @@ func TestStep08RunLoop(t *testing.T) {
 	go func() { c.Run(ctx); close(done) }()
 
 	say(t, "The initial list reaches the process function as Replaced deltas, one key at a time.", "初始列表以 Replaced 类型的 Delta 到达处理函数，一次一个键。")
-	got := []string{<-popped, <-popped}
+	got := []string{
+		receive(t, "the first key of the initial list to be popped", popped),
+		receive(t, "the second key of the initial list to be popped", popped),
+	}
 	slices.Sort(got)
 	say(t, "popped: %v", "Pop 出来的：%v", got)
 	if !slices.Equal(got, []string{"Replaced default/a", "Replaced default/b"}) {
@@ -588,18 +596,18 @@ func TestStep08RunLoop(t *testing.T) {
 	say(t, "HasSynced is true once every key of the initial list has been popped.", "初始列表的每个键都被 Pop 之后，HasSynced 才为 true。")
 
 	createPod(t, s, "default", "c", nil)
-	if d := <-popped; d != "Added default/c" {
+	if d := receive(t, "Added default/c to be popped", popped); d != "Added default/c" {
 		t.Fatalf("got %q", d)
 	}
 	deletePod(t, s, "default", "a")
-	if d := <-popped; d != "Deleted default/a" {
+	if d := receive(t, "Deleted default/a to be popped", popped); d != "Deleted default/a" {
 		t.Fatalf("got %q", d)
 	}
 	say(t, "Then each watch event is one delta: Added default/c, Deleted default/a.", "之后每个 watch 事件就是一个 Delta：Added default/c，Deleted default/a。")
 
 	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
-	<-done
+	receive(t, "Run to return after the cancel", done)
 	if !fifoClosed(fifo) {
 		t.Fatal("the FIFO should be closed")
 	}

@@ -62,7 +62,8 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 		t.Fatalf("the handler was told %q while the consumer was held", rec.get())
 	}
 
-	gate <- struct{}{} // exactly one Pop: default/a with both its deltas
+	// Exactly one Pop: default/a with both its deltas.
+	deliver(t, "the held Pop to take its token", gate, struct{}{})
 	rec.waitLine(t, "update default/a")
 	if got := fifoKeys(fifo); len(got) != 1 || got[0] != "default/b" {
 		t.Fatalf("after one Pop the queue holds %q, want [default/b]", got)
@@ -70,7 +71,7 @@ func TestInformerWrapQueuePacesTheConsumer(t *testing.T) {
 	if rec.has("add default/b initial=false") {
 		t.Fatal("default/b was handled before its Pop")
 	}
-	gate <- struct{}{}
+	deliver(t, "the second held Pop to take its token", gate, struct{}{})
 	rec.waitLine(t, "add default/b initial=false")
 }
 
@@ -83,7 +84,8 @@ func TestInformerWrapQueueGetsTheQueueTheGatesChoose(t *testing.T) {
 		WrapQueue:     func(q Queue) Queue { got <- q; return q },
 	})
 	runInformer(t, inf)
-	if q := <-got; fmt.Sprintf("%T", q) != "*informer.RealFIFO" {
+	q := receive(t, "WrapQueue to be called", got)
+	if fmt.Sprintf("%T", q) != "*informer.RealFIFO" {
 		t.Fatalf("with client-go v0.37.2's gates WrapQueue got a %T, want a *RealFIFO", q)
 	}
 }

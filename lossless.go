@@ -338,11 +338,36 @@ func decodeProtobufObject(raw []byte, obj any) error {
 
 // unknownOf is, for a pointer to a typed struct, where it keeps the members
 // it does not model (the Layouts of both decoders); nil for anything else.
+// Only a struct that embeds unknownFields itself counts: a kind of the
+// user's that embeds ObjectMeta has ObjectMeta's kept method too, promoted,
+// but its members are not ObjectMeta's; the decoders read it as
+// encoding/json does, by its own UnmarshalJSON.
 func unknownOf(structPtr any) *[]byte {
-	if l, ok := structPtr.(lossless); ok {
-		return (*[]byte)(l.kept())
+	l, ok := structPtr.(lossless)
+	if !ok || !keepsItsOwn(reflect.TypeOf(structPtr)) {
+		return nil
 	}
-	return nil
+	return (*[]byte)(l.kept())
+}
+
+// ownUnknownFields caches keepsItsOwn's answer per pointer type.
+var ownUnknownFields sync.Map
+
+// keepsItsOwn reports whether the struct ptrType points to embeds
+// unknownFields at its own level.
+func keepsItsOwn(ptrType reflect.Type) bool {
+	if own, ok := ownUnknownFields.Load(ptrType); ok {
+		return own.(bool)
+	}
+	own := false
+	t := ptrType.Elem()
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Anonymous && f.Type == reflect.TypeFor[unknownFields]() {
+			own = true
+		}
+	}
+	ownUnknownFields.Store(ptrType, own)
+	return own
 }
 
 // fastBodyDecoder is bodyDecoder on internal/jsonread or internal/protobuf, which read a

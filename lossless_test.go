@@ -338,3 +338,84 @@ func TestPodDecodesRealJSONAndRoundTrips(t *testing.T) {
 		t.Errorf("an empty Pod encodes as %s, want {} (unset fields are left out)", out)
 	}
 }
+
+// userKind is a kind a user writes, as examples/controller's ReplicaSet:
+// it embeds ObjectMeta (so it has ObjectMeta's kept method, and its JSON
+// methods, promoted) and decodes itself with its own UnmarshalJSON, through
+// a wire struct that holds the metadata as a field.
+type userKind struct {
+	TypeMeta
+	ObjectMeta            `json:"metadata,omitzero"`
+	Replicas              int
+	decodedByItsOwnMethod bool
+}
+
+// UnmarshalJSON decodes the kind through its wire form, and marks that it ran.
+func (u *userKind) UnmarshalJSON(data []byte) error {
+	var wire struct {
+		Metadata ObjectMeta `json:"metadata"`
+		Spec     struct {
+			Replicas int `json:"replicas"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(data, &wire); err != nil {
+		return err
+	}
+	*u = userKind{ObjectMeta: wire.Metadata, Replicas: wire.Spec.Replicas, decodedByItsOwnMethod: true}
+	return nil
+}
+
+// DeepCopyObject implements Object.
+func (u *userKind) DeepCopyObject() Object {
+	c := *u
+	return &c
+}
+
+// careless is a kind that embeds ObjectMeta and has no JSON methods of its
+// own: ObjectMeta's, promoted, would read the whole object as metadata.
+type careless struct {
+	TypeMeta
+	ObjectMeta `json:"metadata,omitzero"`
+}
+
+// DeepCopyObject implements Object.
+func (c *careless) DeepCopyObject() Object {
+	d := *c
+	return &d
+}
+
+// TestUserKindsDecodeByTheirOwnMethods checks that the one-pass decoder
+// reads a user's kind as encoding/json does: by its own UnmarshalJSON. Its
+// kept method, promoted from the embedded ObjectMeta, must not make the
+// decoder read it member by member and file the members it does not know
+// in the metadata, where a write-back would send them. And a kind that
+// forgot its own methods gets an error that says so, not its whole object
+// read as metadata.
+func TestUserKindsDecodeByTheirOwnMethods(t *testing.T) {
+	body := `{"kind":"ThingList","apiVersion":"v1","metadata":{"resourceVersion":"5"},` +
+		`"items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"replicas":3},"extra":{"x":1}}]}`
+	for _, fast := range []bool{false, true} {
+		newDecoder := func() bodyDecoder {
+			if fast {
+				return newFastBodyDecoder(strings.NewReader(body))
+			}
+			return jsonDecoder{json.NewDecoder(strings.NewReader(body))}
+		}
+		list, err := decodeList(newDecoder(), func() Object { return &userKind{} })
+		if err != nil {
+			t.Fatalf("fast=%t: %v", fast, err)
+		}
+		u := list.Items[0].(*userKind)
+		if !u.decodedByItsOwnMethod || u.Name != "a" || u.Replicas != 3 {
+			t.Fatalf("fast=%t: decoded %+v; want it decoded by its own UnmarshalJSON", fast, u)
+		}
+		if len(u.ObjectMeta.unknownFields) != 0 {
+			t.Fatalf("fast=%t: the metadata kept %s, which is not metadata", fast, u.ObjectMeta.unknownFields)
+		}
+		_, err = decodeList(newDecoder(), func() Object { return &careless{} })
+		if err == nil || !strings.Contains(err.Error(), "UnmarshalJSON of its own") {
+			t.Fatalf("fast=%t: a kind without JSON methods of its own decoded with error %v; "+
+				"want one that says it needs them", fast, err)
+		}
+	}
+}

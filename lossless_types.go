@@ -11,10 +11,52 @@
 
 package informer
 
-// UnmarshalJSON decodes the metadata, keeping the members it does not model.
-func (m *ObjectMeta) UnmarshalJSON(data []byte) error { return decodeKeeping(data, m) }
+import (
+	"encoding/json"
+	"errors"
+)
 
-// MarshalJSON encodes the metadata with the members it did not model.
+// UnmarshalJSON decodes the metadata, keeping the members it does not model.
+//
+// A kind of your own that embeds ObjectMeta, as client-go's kinds embed
+// metav1.ObjectMeta, also gets this method, promoted: encoding/json would
+// then read the whole object as metadata. So a kind that embeds ObjectMeta
+// needs JSON methods of its own (examples/controller's ReplicaSet shows
+// how); a whole object handed here, which has a "metadata" member, is
+// refused with an error that says so.
+func (m *ObjectMeta) UnmarshalJSON(data []byte) error {
+	if err := decodeKeeping(data, m); err != nil {
+		return err
+	}
+	if m.keepsMember("metadata") {
+		*m = ObjectMeta{}
+		return errWholeObjectAsMetadata
+	}
+	return nil
+}
+
+// errWholeObjectAsMetadata is ObjectMeta.UnmarshalJSON's error for a whole
+// object: a kind that embeds ObjectMeta without UnmarshalJSON of its own.
+var errWholeObjectAsMetadata = errors.New("informer.ObjectMeta.UnmarshalJSON was given a whole object " +
+	"(it has a \"metadata\" member): a kind that embeds ObjectMeta needs an UnmarshalJSON of its own, " +
+	"or ObjectMeta's, promoted, reads the whole object as metadata (see examples/controller's ReplicaSet)")
+
+// keepsMember reports whether m keeps, raw, a member called name.
+func (m *ObjectMeta) keepsMember(name string) bool {
+	if len(m.unknownFields) == 0 {
+		return false
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(m.unknownFields, &members) != nil {
+		return false
+	}
+	_, ok := members[name]
+	return ok
+}
+
+// MarshalJSON encodes the metadata with the members it did not model. A
+// kind that embeds ObjectMeta needs a MarshalJSON of its own too: this one,
+// promoted, would write the kind as its metadata alone (see UnmarshalJSON).
 func (m ObjectMeta) MarshalJSON() ([]byte, error) { return encodeKeeping(&m) }
 
 // UnmarshalJSON decodes the reference, keeping the members it does not model.

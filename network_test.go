@@ -55,7 +55,10 @@ func runDrivenInformer(t *testing.T, lw ListerWatcher, h ResourceEventHandler) S
 	ctx, cancel := context.WithCancel(context.Background())
 	clockDone := make(chan struct{})
 	go func() { defer close(clockDone); driveClock(ctx, clock) }()
-	t.Cleanup(func() { cancel(); <-clockDone })
+	t.Cleanup(func() {
+		cancel()
+		receiveOrError(t, "the clock driver to return after the cancel", clockDone)
+	})
 	runInformer(t, inf)
 	return inf
 }
@@ -92,7 +95,7 @@ func TestGracefulShutdownRewatchesWithoutRelist(t *testing.T) {
 	if err := srv.Shutdown(50 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	err = <-readErr
+	err = receive(t, "the raw watch to end after the shutdown", readErr)
 	if err == nil || !strings.Contains(err.Error(), "server sent GOAWAY and closed the connection") || !endsWatchNormally(err) {
 		t.Fatalf("the watch ended with %v; want the GOAWAY error, a normal end", err)
 	}

@@ -13,6 +13,7 @@ package informer
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -52,10 +53,10 @@ func popAll(t *testing.T, f *RealFIFO) []string {
 		if empty {
 			return out
 		}
-		_, err := f.Pop(func(obj any, initial bool) error {
+		_, err := pop(t, "Pop to hand over the next delta", f, func(obj any, initial bool) error {
 			d := obj.(Deltas)
 			if len(d) != 1 {
-				t.Fatalf("Pop handed out %d deltas; a RealFIFO pops one", len(d))
+				return fmt.Errorf("Pop handed out %d deltas; a RealFIFO pops one", len(d))
 			}
 			s := describeReal(d[0])
 			if initial {
@@ -110,7 +111,8 @@ func TestRealFIFOOptionRules(t *testing.T) {
 				t.Fatalf("Add: err = %v, want ok=%v", errAdd, tt.ok)
 			}
 			if !tt.ok {
-				if _, err := f.Pop(nil); err == nil || errors.Is(err, ErrFIFOClosed) {
+				_, err := pop(t, "Pop on a misconfigured queue to return", f, nil)
+				if err == nil || errors.Is(err, ErrFIFOClosed) {
 					t.Fatalf("Pop on a misconfigured queue: err = %v, want the options' error", err)
 				}
 			}
@@ -241,9 +243,13 @@ func popBatches(t *testing.T, f *RealFIFO) []string {
 		if empty {
 			return out
 		}
-		must(t, f.PopBatch(
-			func(ds []Delta, initial bool) error { describeAll("batch:", ds, initial); return nil },
-			func(obj any, initial bool) error { describeAll("single:", obj.(Deltas), initial); return nil }))
+		var err error
+		returnsWithin(t, "PopBatch to hand over the next deltas", func() {
+			err = f.PopBatch(
+				func(ds []Delta, initial bool) error { describeAll("batch:", ds, initial); return nil },
+				func(obj any, initial bool) error { describeAll("single:", obj.(Deltas), initial); return nil })
+		})
+		must(t, err)
 	}
 }
 
@@ -292,11 +298,16 @@ func TestRealFIFOPopBatchRules(t *testing.T) {
 func TestRealFIFOUnlockWhileProcessing(t *testing.T) {
 	f := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
 	must(t, f.Add(pod("a", "1")))
-	_, err := f.Pop(func(any, bool) error {
+	_, err := pop(t, "Pop to hand over ns/a", f, func(any, bool) error {
 		// The queue is unlocked while we process: a writer is not held up.
-		done := make(chan error)
+		done := make(chan error, 1)
 		go func() { done <- f.Add(pod("b", "2")) }()
-		return <-done
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second): // within pop's bound, to say what hung
+			return errors.New("an Add made while Pop was processing did not return within 5s")
+		}
 	})
 	must(t, err)
 	if got := popAll(t, f); !slices.Equal(got, []string{"Added ns/b@2"}) {
@@ -308,13 +319,15 @@ func TestRealFIFOCloseDrainsThenFails(t *testing.T) {
 	f := atomicFIFO()
 	must(t, f.Add(pod("a", "1")))
 	f.Close()
-	if _, err := f.Pop(nil); err != nil {
+	if _, err := pop(t, "Pop to hand over ns/a after Close", f, nil); err != nil {
 		t.Fatalf("Pop after Close with a delta queued: %v", err)
 	}
-	if _, err := f.Pop(nil); !errors.Is(err, ErrFIFOClosed) {
+	if _, err := pop(t, "Pop on a closed, empty queue", f, nil); !errors.Is(err, ErrFIFOClosed) {
 		t.Fatalf("Pop on a closed, empty queue: %v", err)
 	}
-	if err := f.PopBatch(nil, nil); !errors.Is(err, ErrFIFOClosed) {
+	var err error
+	returnsWithin(t, "PopBatch on a closed, empty queue", func() { err = f.PopBatch(nil, nil) })
+	if !errors.Is(err, ErrFIFOClosed) {
 		t.Fatalf("PopBatch on a closed, empty queue: %v", err)
 	}
 	if !f.IsClosed() {
@@ -428,6 +441,9 @@ func TestStep07BookmarksThroughTheRealFIFO(t *testing.T) {
 	r2 := NewReflector(lw, &Pod{}, realFIFO)
 	runReflector(t, r2)
 	first, err := realFIFO.Pop(func(any, bool) error { return nil })
+	if errors.Is(err, ErrFIFOClosed) {
+		t.Fatal("the initial list did not reach the queue within 10s")
+	}
 	must(t, err)
 	say(t, "  the list pops as one %s", "  列表作为一个 %s 被 Pop 出来", first.(Deltas)[0].Type)
 	createPod(t, s, "elsewhere", "p3", nil)

@@ -81,7 +81,10 @@ func stopReflectorAt(t *testing.T, streaming bool, moment stopMoment) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	}()
 
 	switch moment.en {
 	case "first request":
@@ -97,7 +100,7 @@ func stopReflectorAt(t *testing.T, streaming bool, moment stopMoment) {
 		waitFor(t, "the watch", func() bool { return synced() && s.Stats().OpenWatches == 1 })
 	}
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel", done)
 	if got := logs.String(); got != "" {
 		when := moment.en
 		if narrationLanguage() == "zh" {

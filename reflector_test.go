@@ -63,7 +63,10 @@ func runReflector(t *testing.T, r *Reflector) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		receiveOrError(t, "the Reflector's Run to return after the cancel", done)
+	})
 }
 
 func TestReflectorBookmarksMoveTheVersionWithoutEvents(t *testing.T) {
@@ -178,7 +181,7 @@ func TestReflectorBackoffWhileTheServerIsDown(t *testing.T) {
 	say(t, "cancelling in the middle of a backoff ends everything", "在退避中途取消，一切都会结束")
 	waitFor(t, "the next backoff", clock.HasWaiters)
 	cancel()
-	<-done
+	receive(t, "the Reflector's Run to return after the cancel in the backoff", done)
 }
 
 // injectingLW passes lists and watches through to inner, and lets a test
@@ -253,8 +256,11 @@ func TestReflectorOtherErrorsEndTheCycleAndRelist(t *testing.T) {
 	// An ERROR event that is not a 410 ends the cycle; after a backoff the
 	// Reflector lists again, from the last version it saw.
 	last := r.LastSyncResourceVersion()
-	inject <- WatchEvent{Type: WatchError, Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
-		Reason: StatusReasonInternalError, Message: "etcdserver: request timed out"}}
+	deliver(t, "the open watch to take the injected ERROR event", inject, WatchEvent{
+		Type: WatchError,
+		Object: &Status{Status: "Failure", Code: http.StatusInternalServerError,
+			Reason: StatusReasonInternalError, Message: "etcdserver: request timed out"},
+	})
 	stepBackoff(t, clock)
 	waitFor(t, "the relist after the ERROR event", func() bool { return lw.listCount() == 2 })
 	if lists, _ := lw.calls(); lists[1].ResourceVersion != last {

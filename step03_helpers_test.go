@@ -115,15 +115,17 @@ func runStep03History(t *testing.T, q Queue, batch bool) step03Run {
 	}
 	for {
 		var err error
-		if batch {
-			err = q.(QueueWithBatch).PopBatch(func(deltas []Delta, initial bool) error {
-				return record(deltas, func() error {
-					return processDeltasInBatch(handler, cache, deltas, initial)
-				})
-			}, single)
-		} else {
-			_, err = q.Pop(single)
-		}
+		returnsWithin(t, "a Pop of the closed queue to return", func() {
+			if batch {
+				err = q.(QueueWithBatch).PopBatch(func(deltas []Delta, initial bool) error {
+					return record(deltas, func() error {
+						return processDeltasInBatch(handler, cache, deltas, initial)
+					})
+				}, single)
+			} else {
+				_, err = q.Pop(single)
+			}
+		})
 		if err != nil {
 			return run // ErrFIFOClosed: drained
 		}

@@ -61,28 +61,28 @@ func TestStep08PopBatchLoop(t *testing.T) {
 	say(t, "What each PopBatch call handed out, and to which function:",
 		"每次调用 PopBatch 交出了什么，交给了哪个函数：")
 	var got []string
-	next := func() string {
-		line := <-popped
+	next := func(what string) string {
+		line := receive(t, what, popped)
 		got = append(got, line)
 		say(t, "  PopBatch #%d → %s", "  第 %d 次 PopBatch → %s", len(got), line)
 		return line
 	}
-	next() // the initial list: one ReplacedAll, alone
+	next("the initial list to be popped") // one ReplacedAll, alone
 	waitFor(t, "HasSynced", c.HasSynced)
 
 	release := make(chan struct{})
 	hold.Store(&release)
 	createPod(t, s, "default", "c", nil)
-	next() // Added default/c; Process now waits
+	next("Added default/c to be popped") // Process now waits
 	say(t, "While Process is busy with default/c, d and e are created; the Reflector queues both.",
 		"Process 还在处理 default/c 时创建了 d 和 e；Reflector 把两者都放进队列。")
 	createPod(t, s, "default", "d", nil)
 	createPod(t, s, "default", "e", nil)
 	waitFor(t, "d and e queued", func() bool { return c.LastSyncResourceVersion() == s.ResourceVersion() })
 	close(release)
-	next() // d and e together
+	next("d and e to be popped") // together
 	deletePod(t, s, "default", "a")
-	next()
+	next("Deleted default/a to be popped")
 	want := []string{
 		"Process      [ReplacedAll default/a default/b]",
 		"Process      [Added default/c]",
@@ -99,7 +99,7 @@ func TestStep08PopBatchLoop(t *testing.T) {
 	say(t, "Cancelling the context closes the RealFIFO; PopBatch returns ErrFIFOClosed; the loop ends.",
 		"取消 context 会关闭 RealFIFO；PopBatch 返回 ErrFIFOClosed，循环结束。")
 	cancel()
-	<-done
+	receive(t, "Run to return after the cancel", done)
 }
 
 // step08Describe names popped deltas briefly: "[Added default/c]", or a

@@ -336,7 +336,7 @@ func TestIndexerReplaceIsAtomicForReaders(t *testing.T) {
 		must(t, idx.Replace(generation(g), "1"))
 	}
 	close(stop)
-	readers.Wait()
+	returnsWithin(t, "the readers to return after the stop", readers.Wait)
 	say(t, "200 Replaces swapping 4 pods between generations \"one\" and \"two\"; 3 readers never saw a mix; now %v",
 		"200 次 Replace 在 \"one\" 与 \"two\" 两代 4 个 Pod 间切换；3 个读者从未看到混合；最后是 %v",
 		idx.ListIndexFuncValues("app"))

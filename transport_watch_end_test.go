@@ -80,10 +80,10 @@ func TestWatchStreamEndsLikeClientGo(t *testing.T) {
 			body := &failingBody{r: strings.NewReader(event), err: tc.err}
 			sw := newStreamWatcher(jsonAnswer(body), objectFactory(podsResource), func() {})
 			defer sw.Stop()
-			if ev := <-sw.ResultChan(); ev.Type != WatchAdded {
+			if ev := receive(t, "the first event", sw.ResultChan()); ev.Type != WatchAdded {
 				t.Fatalf("first event: %s %#v", ev.Type, ev.Object)
 			}
-			ev, open := <-sw.ResultChan()
+			ev, open := receiveOrClosed(t, "an ERROR event or the watch's end", sw.ResultChan())
 			switch {
 			case tc.normal && open:
 				t.Fatalf("want the watch to end normally, got %s %v", ev.Type, FromObject(ev.Object))
@@ -94,7 +94,8 @@ func TestWatchStreamEndsLikeClientGo(t *testing.T) {
 					!strings.Contains(err.Error(), "unable to decode an event from the watch stream") {
 					t.Fatalf("want a 500 ERROR event, got %s %v", ev.Type, err)
 				}
-				if _, open := <-sw.ResultChan(); open {
+				_, open := receiveOrClosed(t, "the close after the ERROR event", sw.ResultChan())
+				if open {
 					t.Fatal("the channel should close after the ERROR event")
 				}
 			}

@@ -46,7 +46,7 @@ func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {
 		// The pipe blocks the writer until the decoder reads: an event that
 		// comes out before the next is written proves nothing waits for EOF.
 		go func() { _, _ = io.WriteString(pw, line) }()
-		ev := <-sw.ResultChan()
+		ev := receive(t, fmt.Sprintf("event %d before line %d is written", i, i+1), sw.ResultChan())
 		pod, ok := ev.Object.(*Pod)
 		if ev.Type != wantType[i] || !ok || pod.ResourceVersion != wantRV[i] {
 			t.Fatalf("event %d: got %s %#v", i, ev.Type, ev.Object)
@@ -57,7 +57,7 @@ func TestStreamWatcherDecodesEventsAsTheyArrive(t *testing.T) {
 		seen = append(seen, fmt.Sprintf("%s@%s", ev.Type, pod.ResourceVersion))
 	}
 	pw.Close()
-	_, open := <-sw.ResultChan()
+	_, open := receiveOrClosed(t, "the channel to close at the end of the stream", sw.ResultChan())
 	if open {
 		t.Fatal("the channel should close at the end of the stream")
 	}
@@ -73,12 +73,12 @@ func TestStreamWatcherErrorEventBecomesStatus(t *testing.T) {
 	go func() {
 		_, _ = io.WriteString(pw, `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 1 (98)","reason":"Expired","code":410}}`)
 	}()
-	ev := <-sw.ResultChan()
+	ev := receive(t, "the ERROR event", sw.ResultChan())
 	err := FromObject(ev.Object)
 	if ev.Type != WatchError || !IsResourceExpired(err) || err.Error() != "too old resource version: 1 (98)" {
 		t.Fatalf("got %s %v", ev.Type, err)
 	}
-	if _, open := <-sw.ResultChan(); open {
+	if _, open := receiveOrClosed(t, "the end after the ERROR event", sw.ResultChan()); open {
 		t.Fatal("the watch should end after an ERROR event")
 	}
 	say(t, "HTTP 200, then an ERROR event with a Status inside → %s %q (reason Expired, code 410); then the stream ends.",
@@ -91,7 +91,7 @@ func TestStreamWatcherBrokenJSONBecomesInternalError(t *testing.T) {
 	sw, pw := newPipeWatcher()
 	defer sw.Stop()
 	go func() { _, _ = io.WriteString(pw, `{"type":"ADDED","object":{]`) }()
-	ev := <-sw.ResultChan()
+	ev := receive(t, "an ERROR event for the broken JSON", sw.ResultChan())
 	if ev.Type != WatchError || !IsInternalError(FromObject(ev.Object)) {
 		t.Fatalf("got %s %#v", ev.Type, ev.Object)
 	}
@@ -103,7 +103,7 @@ func TestStreamWatcherStopClosesChannel(t *testing.T) {
 	defer pw.Close()
 	sw.Stop()
 	sw.Stop() // twice is fine
-	if _, open := <-sw.ResultChan(); open {
+	if _, open := receiveOrClosed(t, "Stop to close the channel", sw.ResultChan()); open {
 		t.Fatal("the channel should close after Stop")
 	}
 }

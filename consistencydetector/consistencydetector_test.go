@@ -46,5 +46,5 @@ func TestRunAndErrors(t *testing.T) {
 		t.Fatalf("report = %+v, want ghost as not on the server", r)
 	}
 	cancel()
-	walkthrough.Receive(t, stopped)
+	walkthrough.Receive(t, "the detector's Run to return after the cancel", stopped)
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // benchServer starts a server with n realistic pods (the root package's
@@ -59,7 +60,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 			written := 0
 			for b.Loop() {
 				if written%256 == 0 {
-					fan.waitFor(written)
+					fan.waitFor(b, written)
 				}
 				meta["name"], meta["namespace"] = "pod-"+strconv.Itoa(written%pods), "ns-"+strconv.Itoa(written%pods)
 				labels["generation"] = strconv.Itoa(written) // a real change, so an event is sent
@@ -68,7 +69,7 @@ func BenchmarkWriteFanOut(b *testing.B) {
 				}
 				written++
 			}
-			fan.waitFor(written)
+			fan.waitFor(b, written)
 			if open := s.Stats().OpenWatches; open != watchers {
 				b.Fatalf("%d of %d watches still open: a watcher was cut off", open, watchers)
 			}
@@ -79,17 +80,18 @@ func BenchmarkWriteFanOut(b *testing.B) {
 // benchWatchers are watch streams read by goroutines that count events.
 type benchWatchers struct {
 	mu     sync.Mutex
-	caught sync.Cond // on mu; signalled when a watcher reaches target
-	seen   []int     // events read by each watcher
+	seen   []int // events read by each watcher
 	target int
+	// caught holds at most one wake-up, sent when a watcher reaches
+	// target; the waiter re-checks every watcher.
+	caught chan struct{}
 }
 
 // startBenchWatchers opens n watches of every pod from the current version
 // (so no initial events, and no bookmarks) and reads them until b ends.
 func startBenchWatchers(b *testing.B, s *Server, n int) *benchWatchers {
 	b.Helper()
-	fan := &benchWatchers{seen: make([]int, n)}
-	fan.caught.L = &fan.mu
+	fan := &benchWatchers{seen: make([]int, n), caught: make(chan struct{}, 1)}
 	u := s.URL() + "/api/v1/pods?watch=true&resourceVersion=" + s.ResourceVersion()
 	for i := range n {
 		resp, err := client.Get(u)
@@ -105,24 +107,45 @@ func startBenchWatchers(b *testing.B, s *Server, n int) *benchWatchers {
 				}
 				fan.mu.Lock()
 				fan.seen[i]++
-				if fan.seen[i] == fan.target {
-					fan.caught.Signal()
-				}
+				reached := fan.seen[i] == fan.target
 				fan.mu.Unlock()
+				if reached {
+					select {
+					case fan.caught <- struct{}{}:
+					default: // a wake-up is already pending
+					}
+				}
 			}
 		}()
 	}
 	return fan
 }
 
-// waitFor waits until every watcher has read written events.
-func (fan *benchWatchers) waitFor(written int) {
+// waitFor waits until every watcher has read written events, failing b if
+// one has not within 10 s (an event lost, a watch cut off).
+func (fan *benchWatchers) waitFor(b *testing.B, written int) {
 	fan.mu.Lock()
-	defer fan.mu.Unlock()
 	fan.target = written
-	for i := range fan.seen {
-		for fan.seen[i] < written {
-			fan.caught.Wait()
+	fan.mu.Unlock()
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
+	for {
+		behind, read := -1, 0
+		fan.mu.Lock()
+		for i, n := range fan.seen {
+			if n < written {
+				behind, read = i, n
+				break
+			}
+		}
+		fan.mu.Unlock()
+		if behind < 0 {
+			return
+		}
+		select {
+		case <-fan.caught:
+		case <-timeout.C:
+			b.Fatalf("timed out after 10s waiting for watcher %d to read event %d (it read %d)", behind, written, read)
 		}
 	}
 }

@@ -35,14 +35,14 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(conn, "GET /api/v1/namespaces/default/pods?watch=1&resourceVersion=%s HTTP/1.1\r\nHost: x\r\n\r\n", from)
-	waitFor(t, func() bool { return s.Stats().OpenWatches == 1 })
+	waitFor(t, "the stuck watch to open", func() bool { return s.Stats().OpenWatches == 1 })
 	setServerWriteBuffers(t, s, stuckSocketBuffer) // its only connection yet
 
 	var streams []*stream
 	for range watchers {
 		streams = append(streams, openWatch(t, s.URL()+"/api/v1/namespaces/default/pods?watch=1&resourceVersion="+from))
 	}
-	waitFor(t, func() bool { return s.Stats().OpenWatches == watchers+1 })
+	waitFor(t, "every watch to open", func() bool { return s.Stats().OpenWatches == watchers+1 })
 
 	// About 1 MB in all, many times what the stuck watcher's buffers hold.
 	pad := strings.Repeat("x", 4<<10)
@@ -97,7 +97,7 @@ func TestManyWritersManyWatchersOneStuck(t *testing.T) {
 	for i, st := range streams {
 		seen, last := 0, from
 		for seen < writers*perWriter {
-			ev, ok := <-st.events
+			ev, ok := st.nextOrEnd(t, fmt.Sprintf("watcher %d's event %d or its end", i, seen+1))
 			if !ok {
 				st = openWatch(t, s.URL()+"/api/v1/namespaces/default/pods?watch=1&resourceVersion="+last)
 				continue

@@ -58,7 +58,9 @@ func checkNoGoroutines(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines left after Close, e.g.:\n%s", len(leaked), leaked[0])
+			// A cleanup reports with t.Errorf: the test is over, t.Fatal is not for it.
+			t.Errorf("%d goroutines left after Close, e.g.:\n%s", len(leaked), leaked[0])
+			return
 		}
 		time.Sleep(10 * time.Millisecond) // polling with a deadline, not synchronisation
 	}
@@ -189,27 +191,49 @@ func openWatchRequest(t *testing.T, req *http.Request) *stream {
 // next returns the next event, skipping BOOKMARKs unless wantBookmarks.
 func (st *stream) next(t *testing.T, wantBookmarks bool) watchEvent {
 	t.Helper()
+	return st.nextFor(t, "another watch event", wantBookmarks)
+}
+
+// nextFor is next, what naming the event awaited for the failure message.
+func (st *stream) nextFor(t *testing.T, what string, wantBookmarks bool) watchEvent {
+	t.Helper()
 	timeout := time.After(5 * time.Second)
 	for {
 		select {
 		case ev, ok := <-st.events:
 			if !ok {
-				t.Fatal("watch stream ended; wanted another event")
+				t.Fatalf("watch stream ended; wanted %s", what)
 			}
 			if ev.Type == "BOOKMARK" && !wantBookmarks {
 				continue
 			}
 			return ev
 		case <-timeout:
-			t.Fatal("no watch event within 5s")
+			t.Fatalf("timed out after 5s waiting for %s", what)
 		}
+	}
+}
+
+// nextOrEnd returns the next event, bookmarks included, or ok false if
+// the stream ended, failing t if neither happens within 5 s; what names
+// what is awaited.
+func (st *stream) nextOrEnd(t *testing.T, what string) (ev watchEvent, ok bool) {
+	t.Helper()
+	timer := time.NewTimer(5 * time.Second)
+	defer timer.Stop()
+	select {
+	case ev, ok = <-st.events:
+		return ev, ok
+	case <-timer.C:
+		t.Fatalf("timed out after 5s waiting for %s", what)
+		return ev, false
 	}
 }
 
 // expect reads the next non-bookmark event and checks its type and name.
 func (st *stream) expect(t *testing.T, typ, name string) watchEvent {
 	t.Helper()
-	ev := st.next(t, false)
+	ev := st.nextFor(t, typ+" "+name, false)
 	if got, _ := meta(ev.Object)["name"].(string); ev.Type != typ || got != name {
 		t.Fatalf("event = %s %s, want %s %s", ev.Type, got, typ, name)
 	}

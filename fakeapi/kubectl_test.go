@@ -104,24 +104,40 @@ func TestKubectl(t *testing.T) {
 	}()
 	waitLine := func(want string) string {
 		t.Helper()
-		for line := range events {
-			if strings.Contains(line, want) {
-				return line
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case line, ok := <-events:
+				if !ok {
+					t.Fatalf("kubectl get -w ended before printing %q", want)
+				}
+				if strings.Contains(line, want) {
+					return line
+				}
+			case <-timeout:
+				t.Fatalf("kubectl get -w printed no line with %q within 10s", want)
 			}
 		}
-		t.Fatalf("kubectl get -w ended before printing %q", want)
-		return ""
 	}
 	waitLine("seeded") // the initial list is printed: the watch is about to start
-	waitFor(t, func() bool { return s.Stats().OpenWatches == 1 })
+	waitFor(t, "kubectl get -w's watch to open", func() bool { return s.Stats().OpenWatches == 1 })
 	mustCreatePod(t, s, "appeared", "")
 	if line := strings.Fields(waitLine("appeared")); len(line) != 5 || line[2] != "Pending" || line[4] == "<unknown>" {
 		t.Errorf("get -w printed %q, want the pod's columns with an age", line)
 	}
 	_ = watch.Process.Kill()
-	for range events { // drain, so the reader goroutine ends
+	drained := make(chan struct{})
+	go func() {
+		for range events { // drain, so the reader goroutine ends
+		}
+		_ = watch.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+	case <-time.After(10 * time.Second):
+		t.Fatal("kubectl get -w did not exit within 10s of its kill")
 	}
-	_ = watch.Wait()
 
 	write(podYAML)
 	if out := kubectl("create", "-f", file); !strings.Contains(out, "pod/web created") {

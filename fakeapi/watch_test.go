@@ -84,7 +84,7 @@ func TestWatchBookmarksAndTimeout(t *testing.T) {
 	}
 	// Without allowWatchBookmarks there are none.
 	st = openWatch(t, s.URL()+"/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1&resourceVersion="+s.ResourceVersion())
-	if ev, ok := <-st.events; ok {
+	if ev, ok := st.nextOrEnd(t, "the end of the watch (timeoutSeconds=1)"); ok {
 		t.Errorf("got %s without allowWatchBookmarks", ev.Type)
 	}
 }
@@ -167,19 +167,20 @@ func TestWatchFromFutureVersionWaits(t *testing.T) {
 func TestCloseWatchesEndsStreamsCleanly(t *testing.T) {
 	s := startServer(t, Options{})
 	st := openWatch(t, s.URL()+"/api/v1/pods?watch=1&resourceVersion="+s.ResourceVersion())
-	waitFor(t, func() bool { return s.Stats().OpenWatches == 1 })
+	waitFor(t, "the watch to open", func() bool { return s.Stats().OpenWatches == 1 })
 	s.CloseWatches()
 	st.ended(t)
-	waitFor(t, func() bool { return s.Stats().OpenWatches == 0 })
+	waitFor(t, "the watch to be closed", func() bool { return s.Stats().OpenWatches == 0 })
 }
 
-// waitFor polls cond until it holds, failing after 5 seconds.
-func waitFor(t *testing.T, cond func() bool) {
+// waitFor polls cond until it holds, failing after 5 seconds; what names
+// what is awaited.
+func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
+			t.Fatalf("timed out after 5s waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond) // polling with a deadline
 	}

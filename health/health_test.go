@@ -87,7 +87,7 @@ func TestWrapQueueKeepsThePipeline(t *testing.T) {
 			walkthrough.Must(t, err)
 			walkthrough.Run(t, inf)
 			if gates.InOrderInformersBatchProcess {
-				walkthrough.Receive(t, popped)
+				walkthrough.Receive(t, "a PopBatch through the wrapped queue", popped)
 			}
 			walkthrough.WaitStepping(t, clock, "a resync", func() bool { return rec.Health(inf).Resyncs >= 1 })
 		})
@@ -114,7 +114,7 @@ func TestWrappedWatchEnds(t *testing.T) {
 			}
 			closed <- true
 		}()
-		walkthrough.Receive(t, closed)
+		walkthrough.Receive(t, "the wrapped watch's channel to close", closed)
 		w.Stop()
 	}
 	if h := rec.Health(nil); h.WatchRestarts != 1 {

@@ -75,7 +75,7 @@ func TestStep15HealthFigures(t *testing.T) {
 		rec.Health(inf).Staleness, rec.Health(inf).Handlers[0].Busy)
 	walkthrough.Say(t, "  (its notifications wait, kept)", "  （它的通知在排队，不会丢）")
 	for range 3 {
-		gate <- struct{}{}
+		walkthrough.Deliver(t, "the stuck handler to take its next add", gate, struct{}{})
 	}
 	walkthrough.WaitFor(t, "the three adds handled", func() bool { h := rec.Health(inf).Handlers[0]; return h.Handled == 3 && !h.InProgress })
 
@@ -86,7 +86,7 @@ func TestStep15HealthFigures(t *testing.T) {
 		t.Fatalf("resync figures: %+v", h)
 	}
 	for range 3 { // the resync's updates reach the stuck handler too
-		gate <- struct{}{}
+		walkthrough.Deliver(t, "the stuck handler to take its next resync update", gate, struct{}{})
 	}
 
 	walkthrough.Say(t, "Now the server goes down; a pod is deleted and the history is compacted meanwhile; it comes back.",

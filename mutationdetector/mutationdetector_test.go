@@ -38,12 +38,12 @@ func TestDetectorRunReportsPeriodically(t *testing.T) {
 	walkthrough.WaitFor(t, "Run to wait on the clock", clock.HasWaiters)
 	p.Spec.Containers[0].Image = "evil:latest"
 	clock.Step(time.Minute)
-	m := walkthrough.Receive(t, reports)
+	m := walkthrough.Receive(t, "a report of the mutated pod", reports)
 	if m.Key != "default/p" || !slices.Equal(m.Changes, []string{`spec.containers: [{"image":"nginx:1.27","name":"c"}] → [{"image":"evil:latest","name":"c"}]`}) {
 		t.Fatalf("report = %+v", m)
 	}
 	cancel()
-	walkthrough.Receive(t, stopped)
+	walkthrough.Receive(t, "the detector's Run to return after the cancel", stopped)
 }
 
 func TestDetectorTransformError(t *testing.T) {
@@ -92,12 +92,12 @@ func TestAttachedWhenEnabled(t *testing.T) {
 	}})
 	walkthrough.Must(t, err)
 	walkthrough.Run(t, inf)
-	walkthrough.Receive(t, mutated)
+	walkthrough.Receive(t, "the handler's write on the cached pod", mutated)
 	walkthrough.WaitFor(t, "the detector's timer", clock.HasWaiters) // the only timer of this informer
 	clock.Step(defaultMutationCheckPeriod)
-	if m := walkthrough.Receive(t, found); m.Key != "default/web" {
+	if m := walkthrough.Receive(t, "the detector's report", found); m.Key != "default/web" {
 		t.Fatalf("found %v, want default/web", m)
 	}
 	cancel()
-	walkthrough.Receive(t, stopped)
+	walkthrough.Receive(t, "the detector's Run to return after the cancel", stopped)
 }

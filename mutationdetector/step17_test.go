@@ -55,7 +55,7 @@ func TestStep17MutationDetector(t *testing.T) {
 	walkthrough.Must(t, err)
 	walkthrough.Run(t, inf)
 	for range 4 { // two pods, two handlers
-		walkthrough.Receive(t, done)
+		walkthrough.Receive(t, "the handlers' adds (two pods, two handlers)", done)
 	}
 
 	found := detector.CompareObjects()

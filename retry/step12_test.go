@@ -84,7 +84,7 @@ func TestStep12OptimisticConcurrency(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	walkthrough.ReturnsWithin(t, "the writers to finish their increments", wg.Wait)
 	if firstConflict != nil {
 		walkthrough.Say(t, "Each stale PUT got 409 Conflict; the server's message:",
 			"每个过期的 PUT 都得到 409 Conflict；服务器的消息（Status 的 message，原文是英文）：")

@@ -47,7 +47,7 @@ func newDelaying(t *testing.T, c clock.Clock) *delayingType[string] {
 	q := NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[string]{Clock: c}).(*delayingType[string])
 	t.Cleanup(func() {
 		q.ShutDown()
-		walkthrough.Receive(t, (<-chan struct{})(q.loopDone))
+		walkthrough.Receive(t, "the waiting loop to end after ShutDown", (<-chan struct{})(q.loopDone))
 	})
 	return q
 }
@@ -57,7 +57,7 @@ func newDelaying(t *testing.T, c clock.Clock) *delayingType[string] {
 func addAfter(t *testing.T, q *delayingType[string], c *timerClock, item string, d, want time.Duration) {
 	t.Helper()
 	q.AddAfter(item, d)
-	if got := walkthrough.Receive(t, (<-chan time.Duration)(c.timers)); got != want {
+	if got := walkthrough.Receive(t, "the loop to set its timer", (<-chan time.Duration)(c.timers)); got != want {
 		t.Fatalf("after AddAfter(%s, %v) the loop waits %v, want %v", item, d, got, want)
 	}
 }
@@ -100,7 +100,7 @@ func TestDelayingQueueItemWaitingTwiceKeepsTheEarlierTime(t *testing.T) {
 	c.Step(10 * time.Millisecond)
 	walkthrough.WaitFor(t, "a to be queued at 10 ms", func() bool { return q.Len() == 1 })
 	// The loop sets its timer for b, the only one left: a waited once.
-	if got := walkthrough.Receive(t, (<-chan time.Duration)(c.timers)); got != 10*time.Millisecond {
+	if got := walkthrough.Receive(t, "the loop's timer for b", (<-chan time.Duration)(c.timers)); got != 10*time.Millisecond {
 		t.Fatalf("after a came due the loop waits %v, want 10ms (b alone is left)", got)
 	}
 	addAfter(t, q, c, "b", 5*time.Millisecond, 5*time.Millisecond) // earlier: moves b up
@@ -124,7 +124,7 @@ func TestDelayingQueueShutDownStopsTheLoopAndAddAfter(t *testing.T) {
 	addAfter(t, q, c, "waiting", time.Second, time.Second)
 	q.ShutDown()
 	q.ShutDown() // a second call is harmless
-	walkthrough.Receive(t, (<-chan struct{})(q.loopDone))
+	walkthrough.Receive(t, "the waiting loop to end after ShutDown", (<-chan struct{})(q.loopDone))
 	q.AddAfter("late", time.Millisecond)
 	q.AddAfter("now", 0)
 	c.Step(time.Hour)
@@ -146,6 +146,6 @@ func TestDelayingQueueShutDownWithDrainStopsTheLoop(t *testing.T) {
 	}()
 	walkthrough.WaitFor(t, "the queue to be shutting down", q.ShuttingDown)
 	q.Done(a)
-	walkthrough.Receive(t, (<-chan struct{})(drained))
-	walkthrough.Receive(t, (<-chan struct{})(q.loopDone))
+	walkthrough.Receive(t, "ShutDownWithDrain to return after Done(a)", (<-chan struct{})(drained))
+	walkthrough.Receive(t, "the waiting loop to end after the drain", (<-chan struct{})(q.loopDone))
 }

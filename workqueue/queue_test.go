@@ -85,12 +85,12 @@ func TestQueueGetBlocksUntilAddOrShutDown(t *testing.T) {
 	q := NewTyped[string]()
 	got := getAsync[string](q)
 	q.Add("a")
-	if r := walkthrough.Receive(t, got); r.item != "a" || r.shutdown {
+	if r := walkthrough.Receive(t, "the waiting Get to return a", got); r.item != "a" || r.shutdown {
 		t.Fatalf("a waiting Get returned %+v, want a", r)
 	}
 	got = getAsync[string](q)
 	q.ShutDown()
-	if r := walkthrough.Receive(t, got); !r.shutdown {
+	if r := walkthrough.Receive(t, "the waiting Get to return after ShutDown", got); !r.shutdown {
 		t.Fatalf("a waiting Get returned %+v after ShutDown, want shutdown", r)
 	}
 }
@@ -138,7 +138,7 @@ func TestQueueShutDownWithDrainWaitsForProcessingOnly(t *testing.T) {
 	default:
 	}
 	q.Done(b)
-	walkthrough.Receive(t, drained)
+	walkthrough.Receive(t, "ShutDownWithDrain to return after Done(b)", drained)
 
 	// With nothing being processed it returns at once, whatever is queued.
 	q2 := NewTyped[string]()
@@ -160,7 +160,7 @@ func TestQueueShutDownEndsAWaitingDrain(t *testing.T) {
 	}()
 	walkthrough.WaitFor(t, "the queue to be shutting down", q.ShuttingDown)
 	q.ShutDown()
-	walkthrough.Receive(t, drained)
+	walkthrough.Receive(t, "ShutDownWithDrain to return after ShutDown", drained)
 }
 
 // touchCounter is a FIFO that counts Touch calls.

@@ -22,7 +22,7 @@ func TestRateLimitingQueueWaitsLongerAfterEachFailure(t *testing.T) {
 	t.Cleanup(q.ShutDown)
 	for failures, wait := range []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond} {
 		q.AddRateLimited("a")
-		if got := walkthrough.Receive(t, (<-chan time.Duration)(c.timers)); got != wait {
+		if got := walkthrough.Receive(t, "the rate-limited Add's timer", (<-chan time.Duration)(c.timers)); got != wait {
 			t.Fatalf("failure %d: the item waits %v, want %v", failures+1, got, wait)
 		}
 		if q.Len() != 0 {
@@ -40,7 +40,7 @@ func TestRateLimitingQueueWaitsLongerAfterEachFailure(t *testing.T) {
 		t.Fatalf("NumRequeues = %d after Forget, want 0", q.NumRequeues("a"))
 	}
 	q.AddRateLimited("a")
-	if got := walkthrough.Receive(t, (<-chan time.Duration)(c.timers)); got != time.Millisecond {
+	if got := walkthrough.Receive(t, "the timer after Forget", (<-chan time.Duration)(c.timers)); got != time.Millisecond {
 		t.Fatalf("after Forget the item waits %v, want the first wait again (1ms)", got)
 	}
 }

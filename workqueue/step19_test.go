@@ -80,7 +80,7 @@ func step19ProcessingSet(t *testing.T) {
 	default:
 	}
 	q.Done(held)
-	got := walkthrough.Receive(t, (<-chan string)(second))
+	got := walkthrough.Receive(t, "worker 2's Get to return the key", (<-chan string)(second))
 	walkthrough.Say(t, "  Worker 1 calls Done: the key goes back, once, and worker 2 gets %s.",
 		"  工作协程 1 调用 Done：键回到队列（只一次），工作协程 2 取到 %s。", got)
 	walkthrough.Say(t, "  Never two workers on one key: that is why a reconcile needs no lock of its own.",
@@ -170,7 +170,7 @@ func step19ShutDownWithDrain(t *testing.T) {
 	walkthrough.Say(t, "  ShutDownWithDrain is still waiting: the worker has not called Done.",
 		"  ShutDownWithDrain 还在等：工作协程还没调用 Done。")
 	q.Done(held)
-	walkthrough.Receive(t, (<-chan struct{})(drained))
+	walkthrough.Receive(t, "ShutDownWithDrain to return after Done", (<-chan struct{})(drained))
 	_, shutdown := q.Get()
 	walkthrough.Say(t, "  Done: ShutDownWithDrain returns; the next Get says shutdown = %v, and the worker ends.",
 		"  Done 之后 ShutDownWithDrain 返回；下一次 Get 返回 shutdown = %v，工作协程结束。", shutdown)

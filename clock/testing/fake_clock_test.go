@@ -31,7 +31,7 @@ func TestFakeClockTimerStopAndReset(t *testing.T) {
 	default:
 	}
 	clock.Step(time.Millisecond)
-	<-tm.C()
+	fired(t, "the reset timer to fire at its deadline", tm.C())
 }
 
 func TestFakeClockSetTimeAndWaiters(t *testing.T) {
@@ -41,13 +41,27 @@ func TestFakeClockSetTimeAndWaiters(t *testing.T) {
 		t.Fatalf("Waiters() = %v, want [1s 3s]", got)
 	}
 	clock.SetTime(time.Unix(2, 0))
-	<-soon.C()
+	fired(t, "the 1s timer to fire after SetTime(2s)", soon.C())
 	if !clock.HasWaiters() || clock.Since(time.Unix(0, 0)) != 2*time.Second {
 		t.Fatalf("after SetTime(2s): HasWaiters %v, Since(0) %v", clock.HasWaiters(), clock.Since(time.Unix(0, 0)))
 	}
 	clock.Step(time.Second)
-	<-late.C()
+	fired(t, "the 3s timer to fire after Step(1s)", late.C())
 	if clock.HasWaiters() {
 		t.Fatal("a fired timer still waits")
+	}
+}
+
+// fired waits for a timer's channel c to deliver, failing the test if it has
+// not within 10 s; what names the firing awaited. (A hang must fail, not
+// stall the suite.)
+func fired(t *testing.T, what string, c <-chan time.Time) {
+	t.Helper()
+	limit := time.NewTimer(10 * time.Second)
+	defer limit.Stop()
+	select {
+	case <-c:
+	case <-limit.C:
+		t.Fatalf("timed out after 10s waiting for %s", what)
 	}
 }

@@ -38,10 +38,10 @@ var (
 //
 // Embedding ObjectMeta, as client-go's types do, gives rs.Name and the
 // informer.Object methods, and also ObjectMeta's JSON methods, which would
-// read and write the whole ReplicaSet as if it were metadata. So the
-// ReplicaSet has JSON methods of its own (through replicaSetWire), and its
-// fields carry the API's names for the root's fast decoder, which reads a
-// struct embedding ObjectMeta member by member, as it reads a Pod.
+// read and write the whole ReplicaSet as if it were metadata (ObjectMeta's
+// UnmarshalJSON refuses a whole object, saying so). So the ReplicaSet has
+// JSON methods of its own (through replicaSetWire), which every decoder of
+// the root calls, as encoding/json does.
 type ReplicaSet struct {
 	informer.TypeMeta
 	informer.ObjectMeta `json:"metadata,omitzero"`

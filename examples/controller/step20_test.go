@@ -102,7 +102,7 @@ func TestStep20Controller(t *testing.T) {
 	walkthrough.Say(t, "web is scaled 2 → 3 → 4 → 5: three updates, three events, three Adds of default/web.",
 		"web 被依次扩容 2 → 3 → 4 → 5：三次更新、三个事件、三次 Add default/web。")
 	f.createReplicaSet(t, "slow", 0)
-	walkthrough.Receive(t, (<-chan struct{})(holding))
+	walkthrough.Receive(t, "the worker to hold default/slow", (<-chan struct{})(holding))
 	before := queue.addsOf("default/web")
 	for _, n := range []int{3, 4, 5} {
 		f.scale(t, "web", n)

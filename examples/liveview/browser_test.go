@@ -68,7 +68,16 @@ func startChromium(t *testing.T, bin string) *cdp {
 	}
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
+		exited := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(exited)
+		}()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Errorf("Chromium (pid %d) did not exit within 10 s of SIGKILL", cmd.Process.Pid)
+		}
 	})
 	found := make(chan string, 1)
 	go func() { // reads until Chromium exits, so that its stderr never blocks

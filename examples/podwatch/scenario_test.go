@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 )
 
@@ -26,8 +27,21 @@ func TestScenarioInBothPipelines(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := playScenario(gates, 0, &narrator{w: &out, zh: c.lang == "zh"}); err != nil {
-				t.Fatalf("%v; it printed:\n%s", err, out.String())
+			n := &narrator{w: &out, zh: c.lang == "zh"}
+			// The scenario bounds each of its waits (15 s); this bounds the
+			// whole, so that a hang anywhere else fails the test too.
+			played := make(chan error, 1)
+			go func() { played <- playScenario(gates, 0, n) }()
+			select {
+			case err := <-played:
+				if err != nil {
+					t.Fatalf("%v; it printed:\n%s", err, out.String())
+				}
+			case <-time.After(time.Minute):
+				n.mu.Lock() // the scenario writes under it
+				printed := out.String()
+				n.mu.Unlock()
+				t.Fatalf("the scenario did not end within a minute; it printed:\n%s", printed)
 			}
 			for _, line := range strings.Split(out.String(), "\n") {
 				if line == "" {

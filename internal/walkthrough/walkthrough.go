@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -75,31 +74,65 @@ func Must(t testing.TB, err error) {
 	}
 }
 
-// Receive returns the next value from ch, failing the test if none comes
-// within a generous deadline (a hang must fail, not stall the suite).
-func Receive[T any](t testing.TB, ch <-chan T) T {
+// waitLimit bounds every wait of the extras' tests: generous, so that a
+// loaded machine never fails a healthy test, and finite, so that a hang
+// fails saying what did not happen instead of stalling the suite.
+const waitLimit = 10 * time.Second
+
+// Receive returns the next value from ch (the zero value once ch is
+// closed), failing the test at once if none comes within a generous
+// deadline; what names what is awaited ("Run to return after the cancel"),
+// for the failure message.
+func Receive[T any](t testing.TB, what string, ch <-chan T) T {
 	t.Helper()
-	timer := time.NewTimer(10 * time.Second)
+	timer := time.NewTimer(waitLimit)
 	defer timer.Stop()
 	select {
 	case v := <-ch:
 		return v
 	case <-timer.C:
-		t.Fatal("timed out waiting on a channel")
+		t.Fatalf("timed out after %v waiting for %s", waitLimit, what)
 		panic("unreachable")
 	}
+}
+
+// Deliver sends v on ch, failing the test at once if it is not taken
+// within a generous deadline; what names the taker ("the stuck handler to
+// take its next notification").
+func Deliver[T any](t testing.TB, what string, ch chan<- T, v T) {
+	t.Helper()
+	timer := time.NewTimer(waitLimit)
+	defer timer.Stop()
+	select {
+	case ch <- v:
+	case <-timer.C:
+		t.Fatalf("timed out after %v waiting for %s", waitLimit, what)
+	}
+}
+
+// ReturnsWithin runs call (a WaitGroup's Wait, say) on a goroutine of its
+// own and waits for it to return, failing the test at once if it has not
+// within a generous deadline; what names the call. call must not use t.
+func ReturnsWithin(t testing.TB, what string, call func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		call()
+	}()
+	Receive(t, what, done)
 }
 
 // WaitFor polls cond until it holds, failing the test after a generous
 // deadline. Tests wait with it instead of sleeping.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	tick := time.NewTicker(2 * time.Millisecond) // polling interval, not synchronisation
 	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out after %v waiting for %s", waitLimit, what)
 		}
 		<-tick.C
 	}
@@ -187,11 +220,22 @@ func Informer(t testing.TB, srv *fakeapi.Server, clock clock.Clock) (informer.Sh
 func Run(t testing.TB, inf informer.SharedInformer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { inf.Run(ctx) })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(ctx)
+	}()
 	t.Cleanup(func() {
 		cancel()
-		wg.Wait()
+		// A cleanup runs after the test: it reports with t.Errorf, never t.Fatal.
+		timer := time.NewTimer(waitLimit)
+		defer timer.Stop()
+		select {
+		case <-done:
+		case <-timer.C:
+			t.Errorf("the informer's Run did not return within %v of the cancel", waitLimit)
+			return
+		}
 		if !inf.IsStopped() {
 			t.Error("the informer does not report itself stopped after Run returned")
 		}
