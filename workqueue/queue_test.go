@@ -113,7 +113,7 @@ func TestQueueShutDownIgnoresAddButHandsOutWhatWaits(t *testing.T) {
 	if item := getNow(t, q); item != "b" {
 		t.Fatalf("Get = %q after ShutDown, want b: what waited is still handed out", item)
 	}
-	if r := walkthrough.Receive(t, getAsync[string](q)); !r.shutdown {
+	if r := walkthrough.Receive(t, "a Get on the shut-down, empty queue", getAsync[string](q)); !r.shutdown {
 		t.Fatal("Get did not report shutdown once the queue was empty")
 	}
 }
@@ -210,14 +210,11 @@ func TestQueueNoItemIsProcessedTwiceAtOnce(t *testing.T) {
 	for i := range adds {
 		q.Add(i % keys)
 	}
-	ended := make(chan struct{})
-	go func() {
+	walkthrough.ReturnsWithin(t, "the drain, the shutdown and the workers' end", func() {
 		q.ShutDownWithDrain()
 		q.ShutDown()
 		wg.Wait() // every worker ends once the queue is shut down and empty
-		close(ended)
-	}()
-	walkthrough.Receive(t, (<-chan struct{})(ended))
+	})
 	if n := twice.Load(); n != 0 {
 		t.Fatalf("a key was handed to two workers at once, %d times", n)
 	}

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // racePod is a pod as a typed struct that keeps what it does not model:
@@ -62,7 +63,16 @@ func TestTypedPlansBuiltByManyDecodersAtOnce(t *testing.T) {
 		})
 	}
 	close(start)
-	wg.Wait()
+	decoded := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(decoded)
+	}()
+	select {
+	case <-decoded:
+	case <-time.After(10 * time.Second):
+		t.Fatal("8 decoders of one pod did not return within 10 s")
+	}
 	for i := range names {
 		if errs[i] != nil || names[i] != names[0] || names[0] == " " {
 			t.Fatalf("decoder %d: %q, %v; decoder 0: %q", i, names[i], errs[i], names[0])
