@@ -244,7 +244,7 @@ func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOu
 	if err := writeFiles(dir, tree); err != nil {
 		return nil, err
 	}
-	tests, err := rootTestFiles(dir)
+	tests, err := packageTestFiles(dir, lab.pkgDir())
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][
 		out.Problem = err.Error()
 		return out
 	}
-	r := &runner{dir: dir, module: module, overlay: map[string]string{b.File: p}, timeout: o.timeout,
+	r := &runner{dir: dir, pkg: lab.pkgDir(), module: module, overlay: map[string]string{b.File: p}, timeout: o.timeout,
 		workers: o.workers, zh: o.zh}
 	r.prune(tests, names)
 	ctx, cancel := context.WithTimeout(context.Background(), o.bound)
@@ -349,7 +349,7 @@ func printOutcome(lab Lab, o bugOutcome, opts proveOptions) {
 	}
 }
 
-// gradeQuietly builds r's repository and runs names, returning the results
+// gradeQuietly builds r's package and runs names, returning the results
 // and whether it built.
 func gradeQuietly(ctx context.Context, r *runner, lab Lab, names []string, tmp string) ([]graderResult, bool) {
 	if _, err := r.build(ctx, tmp); err != nil {

@@ -1,6 +1,7 @@
-// generate.go writes a student repository: reading 2 of the project
-// (reading.go) with the labs' functions stubbed, a gate in every project
-// test, the graders, handouts and kit of every lab. The course repository
+// generate.go writes a student repository: reading 3 of the project
+// (reading.go) and the packages of the labs outside the root, with the
+// labs' functions stubbed, a gate in every test of a lab's package, the
+// graders, handouts and kit of every lab. The course repository
 // stubs every lab; `labs new -lab N` gives the reference of the labs before
 // N; the solved tree, a teacher's, stubs none. Everything is prepared in
 // memory and checked first, so a spec that no longer matches the reading is
@@ -23,9 +24,11 @@ import (
 	"strings"
 )
 
-// workspaceReading is the reading a student repository is made of:
-// today's client-go, which lab 6's RealFIFO belongs to.
-const workspaceReading = 2
+// workspaceReading is the reading a student repository is made of: the
+// root as it is, today's client-go and the real wire. Lab 6's RealFIFO is
+// reading 2; lab 8's controller writes (Create, Delete, the /status
+// subresource, Status errors), which reading 3 holds.
+const workspaceReading = 3
 
 // graderFuncRE finds the TestLabNN graders of a test file.
 var graderFuncRE = regexp.MustCompile(`(?m)^func (TestLab\d\d[A-Za-z0-9_]*)\(`)
@@ -40,10 +43,19 @@ const kitMarker = "labs/kit/labkit_test.go"
 // buildTree returns the files of a student repository in which the labs
 // numbered stubFrom and above are stubs and the labs before hold the
 // reference: 1 for the course, N for `labs new -lab N`, len(Labs)+1 for the
-// solved tree.
+// solved tree. The repository is the workspace reading, plus the packages
+// of the labs outside the root (workqueue/, examples/controller) and what
+// they import; the functions and tests of every lab's package are rewritten.
 func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 	out, err := buildReading(root, workspaceReading)
 	if err != nil {
+		return nil, err
+	}
+	mod, err := readModule(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := addLabPackages(root, mod.Path, out); err != nil {
 		return nil, err
 	}
 	names, err := packageNames(root)
@@ -51,24 +63,29 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 		return nil, err
 	}
 	var stubbed []stubbedFunc
-	testNames := map[string]bool{}
+	testNames := map[string]map[string]bool{} // lab package dir → its tests
 	for _, name := range sortedKeys(out) {
-		if strings.Contains(name, "/") || !strings.HasSuffix(name, ".go") {
+		dir := path.Dir(name)
+		if !slices.Contains(labDirs(), dir) || !strings.HasSuffix(name, ".go") {
 			continue
 		}
 		src := out[name]
+		if testNames[dir] == nil {
+			testNames[dir] = map[string]bool{}
+		}
 		for _, m := range testFuncRE.FindAllSubmatch(src, -1) {
-			testNames[string(m[1])] = true
+			testNames[dir][string(m[1])] = true
 		}
 		if strings.HasSuffix(name, "_test.go") {
-			if out[name], _, err = gateTests(name, src); err != nil {
+			if out[name], _, err = gateTests(name, src, importPath(mod.Path, dir)); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			continue
 		}
-		// Every lab's functions are looked for, so that a spec that no
-		// longer matches is reported whatever is stubbed.
-		_, got, err := stubFuncs(name, src, Labs, names)
+		// Every lab's functions are looked for, in its package, so that a
+		// spec that no longer matches is reported whatever is stubbed.
+		here := labsIn(dir, 1)
+		_, got, err := stubFuncs(name, src, here, names)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -76,37 +93,78 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 		if !slices.ContainsFunc(got, func(f stubbedFunc) bool { return f.Lab >= stubFrom }) {
 			continue
 		}
-		var labs []Lab
-		for _, l := range Labs {
-			if l.N >= stubFrom {
-				labs = append(labs, l)
-			}
-		}
-		if out[name], _, err = stubFuncs(name, src, labs, names); err != nil {
+		if out[name], _, err = stubFuncs(name, src, labsIn(dir, stubFrom), names); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	if err := checkSpec(stubbed, testNames); err != nil {
 		return nil, err
 	}
-	if err := addKit(root, out); err != nil {
+	if err := addKit(root, mod.Path, names, out); err != nil {
 		return nil, err
 	}
 	out["README.md"] = courseReadme(stubFrom)
 	return out, nil
 }
 
+// labsIn returns the labs numbered from and above whose package is dir.
+func labsIn(dir string, from int) []Lab {
+	var labs []Lab
+	for _, l := range Labs {
+		if l.N >= from && l.pkgDir() == dir {
+			labs = append(labs, l)
+		}
+	}
+	return labs
+}
+
+// importPath is the import path of the package in dir of module modPath.
+func importPath(modPath, dir string) string {
+	if dir == "." {
+		return modPath
+	}
+	return modPath + "/" + dir
+}
+
+// addLabPackages adds to out, whole, the packages of the labs that are not
+// in it yet, and the in-module packages they import, transitively.
+func addLabPackages(root, modPath string, out map[string][]byte) error {
+	added := false
+	for _, dir := range labDirs() {
+		if dir == "." || slices.ContainsFunc(sortedKeys(out), func(name string) bool { return inDir(name, dir) }) {
+			continue
+		}
+		if err := copyDir(root, dir, out, false); err != nil {
+			return err
+		}
+		added = true
+	}
+	if !added {
+		return nil
+	}
+	return addImported(root, modPath, out)
+}
+
 // addKit adds what every student repository holds besides the reading:
-// the graders of every lab and their toolkit (root test files), the stubs'
-// helper, the handouts, and the labs command without its tests, fixtures
-// and planted bugs (those would show reference code).
-func addKit(root string, out map[string][]byte) error {
+// in every lab's package, the graders' toolkit and the stubs' helper; in
+// the root, the informer's helpers for the graders; the graders of every
+// lab, in its package; the handouts; and the labs command without its
+// tests, fixtures and planted bugs (those would show reference code).
+func addKit(root, modPath string, names map[string]string, out map[string][]byte) error {
 	kit, err := os.ReadFile(filepath.Join(root, kitMarker))
 	if err != nil {
 		return err
 	}
-	out["lab_kit_test.go"] = untag(kit)
-	out["lab_stub.go"] = []byte(stubRuntime)
+	for _, dir := range labDirs() {
+		pkg := names[importPath(modPath, dir)]
+		out[path.Join(dir, "lab_kit_test.go")] = setPackage(untag(kit), pkg)
+		out[path.Join(dir, "lab_stub.go")] = setPackage([]byte(stubRuntime), pkg)
+	}
+	helpers, err := os.ReadFile(filepath.Join(root, "labs", "kit", "labinformer_test.go"))
+	if err != nil {
+		return err
+	}
+	out["lab_informer_test.go"] = untag(helpers)
 	for _, l := range Labs {
 		nn := fmt.Sprintf("%02d", l.N)
 		graders, _ := filepath.Glob(filepath.Join(root, "labs", nn, "*_test.go"))
@@ -115,7 +173,7 @@ func addKit(root string, out map[string][]byte) error {
 			if err != nil {
 				return err
 			}
-			out[filepath.Base(g)] = untag(b)
+			out[path.Join(l.pkgDir(), filepath.Base(g))] = untag(b)
 		}
 		for _, h := range []string{"README.md", "README.zh-CN.md"} {
 			b, err := os.ReadFile(filepath.Join(root, "labs", nn, h))
@@ -139,10 +197,24 @@ func addKit(root string, out map[string][]byte) error {
 	return nil
 }
 
-// checkSpec reports, all at once, the functions of the labs that the
-// reading does not have (or has twice) and the project graders that no
-// test file defines.
-func checkSpec(stubbed []stubbedFunc, testNames map[string]bool) error {
+// packageClauseRE finds a Go file's package clause.
+var packageClauseRE = regexp.MustCompile(`(?m)^package [A-Za-z_][A-Za-z0-9_]*$`)
+
+// setPackage returns the Go file src with its package clause naming pkg:
+// the kit's files are written once, in package informer, and copied into
+// every lab's package.
+func setPackage(src []byte, pkg string) []byte {
+	loc := packageClauseRE.FindIndex(src)
+	if loc == nil || pkg == "" {
+		return src
+	}
+	return slices.Concat(src[:loc[0]], []byte("package "+pkg), src[loc[1]:])
+}
+
+// checkSpec reports, all at once, the functions of the labs that their
+// package does not have (or has twice) and the project graders that no
+// test file of the lab's package defines.
+func checkSpec(stubbed []stubbedFunc, testNames map[string]map[string]bool) error {
 	var problems []string
 	for _, l := range Labs {
 		for _, f := range l.Funcs {
@@ -160,8 +232,9 @@ func checkSpec(stubbed []stubbedFunc, testNames map[string]bool) error {
 			}
 		}
 		for _, g := range l.ProjectGraders {
-			if !testNames[g.Name] {
-				problems = append(problems, fmt.Sprintf("lab %d: project grader %s not found in the root's tests", l.N, g.Name))
+			if !testNames[l.pkgDir()][g.Name] {
+				problems = append(problems, fmt.Sprintf("lab %d: project grader %s not found in the tests of %s",
+					l.N, g.Name, l.pkgDir()))
 			}
 		}
 	}
@@ -180,7 +253,7 @@ func untag(b []byte) []byte {
 
 // stubRuntime is lab_stub.go: the helper every stub calls.
 const stubRuntime = `// lab_stub.go was written by the labs command: the helper every stub of
-// this repository calls. A stub records that it ran (a failing grader lists
+// this package calls (each lab's package has its own copy). A stub records that it ran (a failing grader lists
 // the stubs it reached) and returns its message, in the reader's language,
 // as an error; it never panics, because a panic in a goroutine would end the
 // whole test binary.
@@ -258,6 +331,10 @@ func courseReadme(stubFrom int) []byte {
 	case stubFrom > len(Labs):
 		b.WriteString("# Informer labs: the reference (solved) / 参考实现\n\n")
 		b.WriteString("Every lab solved: a teacher's tree, not for students. / 所有实验都已实现：教师用，不发给学生。\n\n")
+	case stubFrom == len(Labs):
+		fmt.Fprintf(&b, "# Informer labs, lab %d / 实验 %d\n\n", stubFrom, stubFrom)
+		fmt.Fprintf(&b, "Labs 1 to %d hold the reference; lab %d is yours. / 实验 1 到 %d 已是参考实现；实验 %d 由你完成。\n\n",
+			stubFrom-1, stubFrom, stubFrom-1, stubFrom)
 	case stubFrom > 1:
 		fmt.Fprintf(&b, "# Informer labs, from lab %d / 从实验 %d 开始\n\n", stubFrom, stubFrom)
 		fmt.Fprintf(&b, "Labs 1 to %d hold the reference; labs %d to %d are yours. / 实验 1 到 %d 已是参考实现；实验 %d 到 %d 由你完成。\n\n",

@@ -1,8 +1,9 @@
 // grade.go grades a class: `go run ./labs grade REPO...`, run by a teacher in
-// the project (the kit). Each student repository is built once with the
-// kit's test files in place of its own (a go build overlay: the graders, the
-// project's tests and the stubs' helper come from the kit, so editing a test
-// changes no grade), and every lab asked for is graded as `labs test` does.
+// the project (the kit). In each student repository, the tests of each
+// lab's package are built once with the kit's test files in place of its
+// own (a go build overlay: the graders, the project's tests and the stubs'
+// helper come from the kit, so editing a test changes no grade), and every
+// lab asked for is graded as `labs test` does.
 // It prints a table in the reader's language, writes it as CSV and JSON,
 // and exits 1 when any lab of any student fails.
 //
@@ -20,7 +21,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,9 +123,9 @@ func parseLabs(s string) ([]Lab, error) {
 	return out, nil
 }
 
-// kitTestFiles writes the kit's version of every root test file of a
-// student repository, and the stubs' helper, to dir, and returns their
-// contents by name.
+// kitTestFiles writes the kit's version of every test file of the labs'
+// packages in a student repository, and of their stubs' helpers, under
+// dir, and returns their contents by slash-separated path.
 func kitTestFiles(root, dir string) (map[string][]byte, error) {
 	tree, err := buildTree(root, 1)
 	if err != nil {
@@ -130,10 +133,15 @@ func kitTestFiles(root, dir string) (map[string][]byte, error) {
 	}
 	kit := map[string][]byte{}
 	for name, b := range tree {
-		if strings.Contains(name, "/") || !(strings.HasSuffix(name, "_test.go") || name == "lab_stub.go") {
+		inLab := slices.ContainsFunc(labDirs(), func(d string) bool { return inDir(name, d) })
+		if !inLab || !(strings.HasSuffix(name, "_test.go") || path.Base(name) == "lab_stub.go") {
 			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return nil, err
 		}
 		kit[name] = b
@@ -141,22 +149,13 @@ func kitTestFiles(root, dir string) (map[string][]byte, error) {
 	return kit, nil
 }
 
-// gradeRepo grades the labs of one student repository.
+// gradeRepo grades the labs of one student repository: the tests of each
+// lab's package are built once, for all the labs in that package.
 func gradeRepo(repo, module string, kit map[string][]byte, kitDir string, labs []Lab,
 	timeout time.Duration, workers int, zh bool) []gradeRow {
 	abs, _ := filepath.Abs(repo)
 	student := filepath.Base(abs)
-	r := &runner{dir: abs, module: module, timeout: timeout, workers: workers, zh: zh, overlay: map[string]string{}}
-	for name := range kit {
-		r.overlay[name] = filepath.Join(kitDir, name)
-	}
-	theirs, _ := filepath.Glob(filepath.Join(abs, "*_test.go"))
-	for _, t := range theirs {
-		if _, ok := kit[filepath.Base(t)]; !ok {
-			r.overlay[filepath.Base(t)] = "" // a test of their own is not graded
-		}
-	}
-	fail := func(reason string) []gradeRow {
+	fail := func(labs []Lab, reason string) []gradeRow {
 		var rows []gradeRow
 		for _, lab := range labs {
 			names := labGraders(lab, kit)
@@ -166,27 +165,73 @@ func gradeRepo(repo, module string, kit map[string][]byte, kitDir string, labs [
 		return rows
 	}
 	if m, err := readModule(abs); err != nil || m.Path != module {
-		return fail(pick(zh, "not a student repository of this course (go.mod)", "不是本课程的学生仓库（go.mod）"))
+		return fail(labs, pick(zh, "not a student repository of this course (go.mod)", "不是本课程的学生仓库（go.mod）"))
 	}
 	tmp, err := os.MkdirTemp("", "labs-grade-")
 	if err != nil {
-		return fail(err.Error())
+		return fail(labs, err.Error())
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintln(os.Stderr, pick(zh, "grading "+student+" ...", "正在评分 "+student+" ……"))
+	byLab := map[int][]gradeRow{}
+	for _, dir := range labDirs() {
+		var here []Lab
+		for _, lab := range labs {
+			if lab.pkgDir() == dir {
+				here = append(here, lab)
+			}
+		}
+		if len(here) == 0 {
+			continue
+		}
+		for _, row := range gradePackage(abs, module, dir, kit, kitDir, here, timeout, workers, zh, tmp, fail) {
+			row.Repo = repo
+			byLab[row.Lab] = append(byLab[row.Lab], row)
+		}
+	}
+	var rows []gradeRow
+	for _, lab := range labs {
+		rows = append(rows, byLab[lab.N]...)
+	}
+	return rows
+}
+
+// gradePackage builds the tests of the package in dir of the repository
+// abs once, with the kit's test files laid over the student's, and grades
+// labs, all in that package.
+func gradePackage(abs, module, dir string, kit map[string][]byte, kitDir string, labs []Lab,
+	timeout time.Duration, workers int, zh bool, tmp string, fail func([]Lab, string) []gradeRow) []gradeRow {
+	r := &runner{dir: abs, pkg: dir, module: module, timeout: timeout, workers: workers, zh: zh, overlay: map[string]string{}}
+	for name := range kit {
+		if inDir(name, dir) {
+			r.overlay[name] = filepath.Join(kitDir, filepath.FromSlash(name))
+		}
+	}
+	theirs, _ := filepath.Glob(filepath.Join(abs, filepath.FromSlash(dir), "*_test.go"))
+	for _, t := range theirs {
+		name := path.Join(dir, filepath.Base(t))
+		if _, ok := kit[name]; !ok {
+			r.overlay[name] = "" // a test of their own is not graded
+		}
+	}
 	var all []string
 	for _, lab := range labs {
 		all = append(all, labGraders(lab, kit)...)
 	}
 	r.prune(kit, all)
-	if out, err := r.build(context.Background(), tmp); err != nil {
-		return fail(pick(zh, "does not build: ", "无法编译：") + lastLines(strings.Split(out, "\n"), 3))
+	bin, err := os.MkdirTemp(tmp, "pkg-")
+	if err != nil {
+		return fail(labs, err.Error())
+	}
+	if out, err := r.build(context.Background(), bin); err != nil {
+		return fail(labs, pick(zh, "does not build: ", "无法编译：")+lastLines(strings.Split(out, "\n"), 3))
 	}
 	var rows []gradeRow
 	for _, lab := range labs {
 		names := labGraders(lab, kit)
 		results := r.run(context.Background(), lab, names, nil)
-		row := gradeRow{Student: student, Repo: repo, Lab: lab.N, Title: lab.Title, Total: len(names), Status: "pass"}
+		row := gradeRow{Lab: lab.N, Title: lab.Title, Total: len(names), Status: "pass",
+			Student: filepath.Base(abs)}
 		for _, res := range results {
 			if res.Status == "pass" {
 				row.Passed++

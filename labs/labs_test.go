@@ -73,7 +73,7 @@ func TestMain(m *testing.M) {}
 
 func helper(t *testing.T) {}
 `
-	out, gated, err := gateTests("a_test.go", []byte(src))
+	out, gated, err := gateTests("a_test.go", []byte(src), "example.com/m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +84,30 @@ func helper(t *testing.T) {}
 		if !strings.Contains(string(out), want) {
 			t.Errorf("gated source lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestGateOfAnExternalTestIsTheExportedOne(t *testing.T) {
+	src := `package queue_test
+
+import (
+	"testing"
+
+	q "example.com/m/queue"
+)
+
+func TestA(t *testing.T) { q.New() }
+`
+	out, gated, err := gateTests("a_test.go", []byte(src), "example.com/m/queue")
+	if err != nil || !slices.Equal(gated, []string{"TestA"}) {
+		t.Fatalf("gated %v, %v", gated, err)
+	}
+	if !strings.Contains(string(out), "q.LabGate(t)") {
+		t.Errorf("gated source lacks q.LabGate(t):\n%s", out)
+	}
+	noImport := strings.Replace(src, `q "example.com/m/queue"`, `"strings"`, 1)
+	if _, _, err := gateTests("a_test.go", []byte(noImport), "example.com/m/queue"); err == nil {
+		t.Error("an external test file that does not import its package was gated without an error")
 	}
 }
 

@@ -21,7 +21,9 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -83,11 +85,11 @@ func solvedTree() (map[string][]byte, error) {
 }
 
 // referenceBodies returns the bodies of the labs' functions in the solved
-// tree's root files.
+// tree's source files of the labs' packages.
 func referenceBodies(solved map[string][]byte) ([]refBody, error) {
 	var refs []refBody
 	for _, name := range sortedKeys(solved) {
-		if !isRootSource(name) {
+		if !isLabSource(name) {
 			continue
 		}
 		fset := token.NewFileSet()
@@ -100,7 +102,7 @@ func referenceBodies(solved map[string][]byte) ([]refBody, error) {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			lab, f, ok := specOf(Labs, funcOf(fd))
+			lab, f, ok := specOf(labsIn(path.Dir(name), 1), funcOf(fd))
 			if !ok {
 				continue
 			}
@@ -186,6 +188,13 @@ func findLeaks(refs []refBody, bodies []funcBody) []string {
 		}
 	}
 	return leaks
+}
+
+// isLabSource reports whether the path name of a repository is a non-test
+// Go file of a lab's package, where the labs' functions are.
+func isLabSource(name string) bool {
+	isTest := strings.HasSuffix(name, "_test.go")
+	return strings.HasSuffix(name, ".go") && !isTest && slices.Contains(labDirs(), path.Dir(name))
 }
 
 // trigrams returns the set of token trigrams of toks.

@@ -114,7 +114,7 @@ func cmdCourse(args []string) error {
 // tree); -through N the reference of labs 1 to N (CI's "done up to N").
 func cmdNew(args []string) error {
 	fs := flag.NewFlagSet("new", flag.ExitOnError)
-	n := fs.Int("lab", 0, "the lab to start at (1-6)")
+	n := fs.Int("lab", 0, "the lab to start at (1 to the last)")
 	solved := fs.Bool("solved", false, "every lab's reference, nothing stubbed (a teacher's tree)")
 	through := fs.Int("through", 0, "the reference of labs 1 to N, the later labs stubbed")
 	fs.Parse(args)
@@ -156,6 +156,9 @@ func writeTree(dir string, stubFrom int) error {
 	case stubFrom == 1:
 		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: the course repository, every lab's functions stubbed (%d labs)", dir, len(Labs)),
 			fmt.Sprintf("已写入 %s：课程仓库，%d 个实验的函数都已挖空", dir, len(Labs))))
+	case stubFrom == len(Labs):
+		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, lab %d is stubbed", dir, stubFrom-1, stubFrom),
+			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 已挖空", dir, stubFrom-1, stubFrom)))
 	default:
 		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, labs %d to %d are stubs", dir, stubFrom-1, stubFrom, len(Labs)),
 			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 到 %d 已挖空", dir, stubFrom-1, stubFrom, len(Labs))))
@@ -179,7 +182,7 @@ func pick(zh bool, en, zhText string) string {
 // TestLabNN tests, then the project tests that grade it.
 func cmdGraders(args []string) error {
 	fs := flag.NewFlagSet("graders", flag.ExitOnError)
-	n := fs.Int("lab", 0, "the lab (1-6)")
+	n := fs.Int("lab", 0, "the lab (1 to the last)")
 	fs.Parse(args)
 	lab, ok := labByNumber(*n)
 	if !ok {

@@ -1,4 +1,4 @@
-// prune.go finds the root test files a set of graders needs, so that the
+// prune.go finds the test files of a package that a set of graders needs, so that the
 // grading build compiles those and leaves the others out (a build overlay
 // deletes them): a third less to compile and link for every lab graded and
 // every planted bug proved. A file is needed when it defines a grader, runs
@@ -17,7 +17,6 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -74,18 +73,25 @@ func neededTestFiles(files map[string][]byte, graders []string) map[string]bool 
 		}
 		for id := range ff.uses {
 			for _, other := range declaredIn[id] {
-				if facts[other].pkg == ff.pkg {
+				if samePackage(facts[other].pkg, ff.pkg) {
 					need(other)
 				}
 			}
 			for _, other := range methodsOf[id] {
-				if facts[other].pkg == ff.pkg {
+				if samePackage(facts[other].pkg, ff.pkg) {
 					need(other)
 				}
 			}
 		}
 	}
 	return needed
+}
+
+// samePackage reports whether test files of packages a and b may use each
+// other's names: the same package, or a package and its external tests
+// (x and x_test), which see its test files' exported names (LabGate).
+func samePackage(a, b string) bool {
+	return strings.TrimSuffix(a, "_test") == strings.TrimSuffix(b, "_test")
 }
 
 // factsOf reads what f declares and uses.
@@ -130,15 +136,18 @@ func factsOf(f *ast.File) testFileFacts {
 	return ff
 }
 
-// prune makes r's build leave out the test files of files (by name, in
-// r.dir) that the graders names do not need.
+// prune makes r's build leave out the test files of r's package among
+// files (by slash-separated path in r.dir) that the graders names do not
+// need.
 func (r *runner) prune(files map[string][]byte, names []string) {
+	files = maps.Clone(files)
+	maps.DeleteFunc(files, func(name string, _ []byte) bool { return !inDir(name, r.pkgDir()) })
 	needed := neededTestFiles(files, names)
 	if r.overlay == nil {
 		r.overlay = map[string]string{}
 	}
 	for name := range files {
-		if !needed[name] && filepath.Base(name) == name && strings.HasSuffix(name, "_test.go") {
+		if !needed[name] && strings.HasSuffix(name, "_test.go") {
 			r.overlay[name] = ""
 		}
 	}

@@ -50,15 +50,15 @@ func cmdReference(args []string) error {
 	}
 	zh := readerChinese()
 	for _, name := range sortedKeys(solved) {
-		if !isRootSource(name) {
+		if !isLabSource(name) {
 			continue
 		}
-		path := filepath.Join(repo, name)
+		path := filepath.Join(repo, filepath.FromSlash(name))
 		mine, err := os.ReadFile(path)
 		if err != nil {
 			continue // a file the learner removed: nothing to fill
 		}
-		out, filled, err := fillReference(name, mine, solved[name], labs)
+		out, filled, err := fillReference(name, mine, solved[name], inPackage(labs, name))
 		if err != nil {
 			return err
 		}
@@ -74,6 +74,17 @@ func cmdReference(args []string) error {
 		}
 	}
 	return nil
+}
+
+// inPackage returns the labs whose package holds the file name.
+func inPackage(labs []Lab, name string) []Lab {
+	var out []Lab
+	for _, l := range labs {
+		if inDir(name, l.pkgDir()) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // fillReference returns mine with the body of every function of labs

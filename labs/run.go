@@ -1,5 +1,5 @@
-// run.go grades labs in a repository: it builds the root package's tests
-// once, with -race, and runs each grader of a lab in a process of its own
+// run.go grades labs in a repository: it builds the tests of the lab's
+// package once, with -race, and runs each grader in a process of its own
 // with a time limit, a few at a time. A grader that hangs is stopped at the
 // limit and reported with the call that did not return, read from the
 // goroutine dump Go prints; a panic, a data race or a failed check is
@@ -30,7 +30,8 @@ import (
 
 // runner runs graders in one repository.
 type runner struct {
-	dir     string            // the repository: its root package holds the graders
+	dir     string            // the repository
+	pkg     string            // the directory of the package whose tests are the graders: "." for the root
 	module  string            // its module path
 	overlay map[string]string // file in dir → the file the build reads instead ("": none)
 	timeout time.Duration     // per grader
@@ -48,8 +49,8 @@ type graderResult struct {
 	Elapsed time.Duration `json:"-"`
 }
 
-// build compiles the root package's tests into a binary in tmp. It returns
-// the compiler's output when the repository does not build.
+// build compiles the tests of r's package into a binary in tmp. It returns
+// the compiler's output when the package does not build.
 func (r *runner) build(ctx context.Context, tmp string) (string, error) {
 	r.bin = filepath.Join(tmp, "graders.test")
 	// -s -w: no symbol table or DWARF, which a test binary's goroutine
@@ -67,7 +68,7 @@ func (r *runner) build(ctx context.Context, tmp string) (string, error) {
 		}
 		args = append(args, "-overlay", p)
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "./"+r.pkgDir())...)
 	cmd.Dir = r.dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
@@ -115,7 +116,7 @@ func (r *runner) runOne(ctx context.Context, lab Lab, name string) graderResult 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.bin, "-test.run", "^"+regexp.QuoteMeta(name)+"$", "-test.v",
 		"-test.count=1", fmt.Sprintf("-test.timeout=%s", r.timeout))
-	cmd.Dir = r.dir
+	cmd.Dir = filepath.Join(r.dir, r.pkgDir()) // as go test runs a package's tests: in its directory
 	// GORACE: the race detector waits a second at exit by default, for
 	// reports from goroutines still running; a grader's report is in by then.
 	cmd.Env = append(os.Environ(), fmt.Sprintf("INFORMER_LAB=%d", lab.N), "INFORMER_PIPELINE="+lab.Pipeline,
@@ -184,6 +185,28 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 	return res
 }
 
+// pkgDir is r.pkg, "." when unset.
+func (r *runner) pkgDir() string {
+	if r.pkg == "" {
+		return "."
+	}
+	return r.pkg
+}
+
+// ownName returns the name of a function of the module as a learner reads
+// it, and whether it is the module's: "(*DeltaFIFO).Pop" for the root's,
+// "TestLab07Dedup" for r's package's (its external tests' too), and
+// "workqueue.(*Typed[...]).Get" for another package of the module.
+func (r *runner) ownName(fn string) (string, bool) {
+	self := importPath(r.module, r.pkgDir())
+	for _, p := range []string{self + ".", self + "_test.", r.module + "."} {
+		if rest, ok := strings.CutPrefix(fn, p); ok {
+			return rest, true
+		}
+	}
+	return strings.CutPrefix(fn, r.module+"/")
+}
+
 // pick returns en or zh for the reader.
 func (r *runner) pick(en, zh string) string {
 	if r.zh {
@@ -232,7 +255,7 @@ func lastLines(lines []string, n int) string {
 
 // frame is one call of a goroutine's stack.
 type frame struct {
-	Func string // "(*DeltaFIFO).Pop" for the module's code, else as printed
+	Func string // as ownName gives it for the module's code, else as printed
 	File string // "fifo.go:250" for the module's code, else as printed
 	Mine bool   // in the module's code
 }
@@ -266,8 +289,8 @@ func (r *runner) goroutines(out string) []goroutine {
 				file = file[:k]
 			}
 			f := frame{Func: fn, File: file}
-			if rest, ok := strings.CutPrefix(fn, r.module+"."); ok {
-				f.Func = rest
+			if name, ok := r.ownName(fn); ok {
+				f.Func = name
 				f.Mine = true
 			}
 			if rest, ok := strings.CutPrefix(file, r.module+"/"); ok {
@@ -374,9 +397,9 @@ func (r *runner) raceReason(out string) string {
 			if k := strings.Index(file, " +0x"); k > 0 {
 				file = file[:k]
 			}
-			if rest, ok := strings.CutPrefix(fn, r.module+"."); ok && !strings.Contains(file, "_test.go:") {
+			if name, ok := r.ownName(strings.TrimSuffix(fn, "()")); ok && !strings.Contains(file, "_test.go:") {
 				file = strings.TrimPrefix(file, r.module+"/")
-				place = strings.TrimSuffix(rest, "()") + " (" + file + ")"
+				place = name + " (" + file + ")"
 				break
 			}
 		}

@@ -11,6 +11,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -152,12 +153,25 @@ func zeroOf(t ast.Expr, at token.Pos) ast.Expr {
 
 // gateTests puts labGate(t) first in every top-level test and fuzz target,
 // and removes the "Output:" comments of examples so that they compile but
-// do not run. It reports the test names it gated.
-func gateTests(name string, src []byte) ([]byte, []string, error) {
+// do not run. It reports the test names it gated. In an external test
+// package (package x_test), which sees only exported names, the gate is
+// the kit's LabGate, qualified by the name the file imports self (the
+// package under test) under.
+func gateTests(name string, src []byte, self string) ([]byte, []string, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
 		return nil, nil, err
+	}
+	gateName := "labGate"
+	var qualifier string
+	if strings.HasSuffix(file.Name.Name, "_test") {
+		gateName = "LabGate"
+		for _, is := range file.Imports {
+			if p, _ := strconv.Unquote(is.Path.Value); p == self {
+				qualifier = importName(is, map[string]string{self: strings.TrimSuffix(file.Name.Name, "_test")})
+			}
+		}
 	}
 	var gated []string
 	var examples []*ast.FuncDecl
@@ -174,13 +188,20 @@ func gateTests(name string, src []byte) ([]byte, []string, error) {
 		if param == nil {
 			continue
 		}
+		if gateName == "LabGate" && qualifier == "" {
+			return nil, nil, fmt.Errorf("%s, an external test file, has tests but does not import %s, whose LabGate gates them", name, self)
+		}
 		if len(param.Names) == 0 || param.Names[0].Name == "_" {
 			param.Names = []*ast.Ident{ast.NewIdent("labT")}
 		}
 		// The call gets the position just after the brace, so that a comment
 		// opening the body stays below it instead of inside its parentheses.
 		at := fd.Body.Lbrace + 1
-		gate := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{Name: "labGate", NamePos: at}, Lparen: at, Rparen: at,
+		var fun ast.Expr = &ast.Ident{Name: gateName, NamePos: at}
+		if qualifier != "" {
+			fun = &ast.SelectorExpr{X: &ast.Ident{Name: qualifier, NamePos: at}, Sel: &ast.Ident{Name: gateName, NamePos: at}}
+		}
+		gate := &ast.ExprStmt{X: &ast.CallExpr{Fun: fun, Lparen: at, Rparen: at,
 			Args: []ast.Expr{&ast.Ident{Name: param.Names[0].Name, NamePos: at}}}}
 		fd.Body.List = append([]ast.Stmt{gate}, fd.Body.List...)
 		gated = append(gated, fd.Name.Name)

@@ -1,7 +1,7 @@
 // test.go is the learner's command, `go run ./labs test N`, run in their
 // repository: every grader of lab N (its TestLabNN tests, the project tests
-// that prove the same piece, the randomised checks against a model), built
-// with -race, each in a process of its own with a time limit; each
+// that prove the same piece, the randomised checks against a model), the
+// tests of the lab's package built with -race, each in a process of its own with a time limit; each
 // failure's reason in the learner's language; exit status 1 on any failure.
 //
 // client-go counterpart: none (tooling for the labs).
@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ func cmdTest(args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := findUp("lab_kit_test.go")
+	dir, err := findRepo()
 	if err != nil {
 		if _, perr := projectRoot(); perr == nil {
 			return errors.New("this is the project (the teacher's kit), not a student repository: write one with" +
@@ -50,11 +51,11 @@ func cmdTest(args []string) error {
 	if err != nil {
 		return err
 	}
-	tests, err := rootTestFiles(dir)
+	tests, err := packageTestFiles(dir, lab.pkgDir())
 	if err != nil {
 		return err
 	}
-	r := &runner{dir: dir, module: mod.Path, timeout: *timeout, workers: *workers, zh: readerChinese()}
+	r := &runner{dir: dir, pkg: lab.pkgDir(), module: mod.Path, timeout: *timeout, workers: *workers, zh: readerChinese()}
 	names := labGraders(lab, tests)
 	r.prune(tests, names)
 	ok, err := gradeLab(context.Background(), r, lab, names, os.Stdout)
@@ -67,21 +68,36 @@ func cmdTest(args []string) error {
 	return nil
 }
 
-// rootTestFiles returns the test files of dir's root package, by name.
-func rootTestFiles(dir string) (map[string][]byte, error) {
+// packageTestFiles returns the test files of the package in pkg, a
+// directory of the repository dir, by their slash-separated path in it
+// ("fifo_test.go", "workqueue/queue_test.go").
+func packageTestFiles(dir, pkg string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	matches, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pkg), "*_test.go"))
 	for _, m := range matches {
 		b, err := os.ReadFile(m)
 		if err != nil {
 			return nil, err
 		}
-		files[filepath.Base(m)] = b
+		files[path.Join(pkg, filepath.Base(m))] = b
 	}
 	return files, nil
 }
 
-// gradeLab builds r's repository and runs lab's graders, printing each
+// findRepo returns the student repository the working directory is in:
+// the first directory upwards with a go.mod, if it holds lab_kit_test.go.
+func findRepo() (string, error) {
+	dir, err := findUp("go.mod")
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lab_kit_test.go")); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// gradeLab builds r's package and runs lab's graders, printing each
 // result to w as it comes and a last line with the score. It reports
 // whether every grader passed; err is for what kept it from grading.
 func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.File) (bool, error) {

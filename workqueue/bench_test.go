@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
 // benchKeys are 1,000 keys such as "default/pod-7".
@@ -73,10 +75,12 @@ func BenchmarkWorkers(b *testing.B) {
 				}
 			})
 		}
-		producers.Wait()
-		q.ShutDownWithDrain()
-		q.ShutDown()
-		workers.Wait()
+		walkthrough.ReturnsWithin(b, "the producers, the drain and the workers", func() {
+			producers.Wait()
+			q.ShutDownWithDrain()
+			q.ShutDown()
+			workers.Wait()
+		})
 	}
 }
 

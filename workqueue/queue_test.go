@@ -113,7 +113,7 @@ func TestQueueShutDownIgnoresAddButHandsOutWhatWaits(t *testing.T) {
 	if item := getNow(t, q); item != "b" {
 		t.Fatalf("Get = %q after ShutDown, want b: what waited is still handed out", item)
 	}
-	if _, shutdown := q.Get(); !shutdown {
+	if r := walkthrough.Receive(t, "a Get on the shut-down, empty queue", getAsync[string](q)); !r.shutdown {
 		t.Fatal("Get did not report shutdown once the queue was empty")
 	}
 }
@@ -189,6 +189,7 @@ func TestQueueNoItemIsProcessedTwiceAtOnce(t *testing.T) {
 	const workers, keys, adds = 8, 10, 2000
 	var busy [keys]atomic.Int32
 	var processed atomic.Int64
+	var twice atomic.Int64 // counted, not reported from the workers: they may outlive a failed test
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -198,7 +199,7 @@ func TestQueueNoItemIsProcessedTwiceAtOnce(t *testing.T) {
 					return
 				}
 				if busy[k].Add(1) != 1 {
-					t.Errorf("key %d handed to two workers at once", k)
+					twice.Add(1)
 				}
 				processed.Add(1)
 				busy[k].Add(-1)
@@ -209,9 +210,14 @@ func TestQueueNoItemIsProcessedTwiceAtOnce(t *testing.T) {
 	for i := range adds {
 		q.Add(i % keys)
 	}
-	q.ShutDownWithDrain()
-	q.ShutDown()
-	wg.Wait() // every worker ends once the queue is shut down and empty
+	walkthrough.ReturnsWithin(t, "the drain, the shutdown and the workers' end", func() {
+		q.ShutDownWithDrain()
+		q.ShutDown()
+		wg.Wait() // every worker ends once the queue is shut down and empty
+	})
+	if n := twice.Load(); n != 0 {
+		t.Fatalf("a key was handed to two workers at once, %d times", n)
+	}
 	if n := processed.Load(); n < keys || n > adds {
 		t.Fatalf("%d items processed for %d adds of %d keys", n, adds, keys)
 	}

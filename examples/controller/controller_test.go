@@ -291,6 +291,9 @@ func TestDocsShowTheWorkersLoop(t *testing.T) {
 	if body == nil {
 		t.Fatal("processNextWorkItem not found in controller.go")
 	}
+	if _, err := os.Stat("../../docs"); os.IsNotExist(err) {
+		t.Skip("no docs/ in this tree (a student repository of the labs has none)")
+	}
 	for _, doc := range []string{"../../docs/controller.md", "../../docs/controller.zh-CN.md"} {
 		text, err := os.ReadFile(doc)
 		walkthrough.Must(t, err)

@@ -92,13 +92,43 @@ var (
 
 // typedPlanOf returns the plan of struct type t read from mp; unknown is
 // the Layout's, which says whether a struct type keeps unmodelled members.
+// The plans it builds (t's, and its nested structs') are published to
+// typedPlans only once all of them are whole, so that a decoder on another
+// goroutine never loads a plan still being filled in. Two goroutines may
+// build the same plans at once; the first to publish a plan wins, and the
+// other's copy, as complete and alike, is used once and dropped.
 func typedPlanOf(t reflect.Type, mp *msgPlan, unknown func(any) *[]byte) *typedPlan {
 	key := planKey{t, mp.msg.Name}
 	if tp, ok := typedPlans.Load(key); ok {
 		return tp.(*typedPlan)
 	}
-	tp := &typedPlan{mp: mp, fields: make([]typedField, len(mp.fields)), unknown: unknown}
-	typedPlans.Store(key, tp) // before the fields: a message may contain itself
+	b := &planBuilder{unknown: unknown, building: map[planKey]*typedPlan{}}
+	tp := b.plan(t, mp)
+	for k, built := range b.building {
+		typedPlans.LoadOrStore(k, built)
+	}
+	return tp
+}
+
+// planBuilder builds the typed plans of one struct type and those it nests,
+// keeping them to itself until they are whole (typedPlanOf).
+type planBuilder struct {
+	unknown  func(any) *[]byte
+	building map[planKey]*typedPlan // plans built here, not yet published
+}
+
+// plan returns the plan of struct type t read from mp: a published one, one
+// this builder has begun (a message may contain itself), or a new one.
+func (b *planBuilder) plan(t reflect.Type, mp *msgPlan) *typedPlan {
+	key := planKey{t, mp.msg.Name}
+	if tp, ok := typedPlans.Load(key); ok {
+		return tp.(*typedPlan)
+	}
+	if tp, ok := b.building[key]; ok {
+		return tp
+	}
+	tp := &typedPlan{mp: mp, fields: make([]typedField, len(mp.fields)), unknown: b.unknown}
+	b.building[key] = tp // before the fields: a message may contain itself
 	byName := goFields(t)
 	if k, ok := byName["kind"]; ok && k.Type.Kind() == reflect.String {
 		tp.kind = k.Index
@@ -120,7 +150,7 @@ func typedPlanOf(t reflect.Type, mp *msgPlan, unknown func(any) *[]byte) *typedP
 		tp.fields[i] = typedField{index: gf.Index,
 			isTime:       gf.Type == timeType || gf.Type == reflect.PointerTo(timeType),
 			zeroByMethod: gf.Type.Implements(isZeroerType)}
-		tp.fields[i].set, tp.fields[i].sub = setterFor(gf.Type, f, mp.subs[i], unknown)
+		tp.fields[i].set, tp.fields[i].sub = b.setterFor(gf.Type, f, mp.subs[i])
 	}
 	return tp
 }
@@ -171,7 +201,8 @@ func namesInline(byName map[string]reflect.StructField, p *msgPlan, depth int) b
 }
 
 // setterFor chooses how a Go field of type t is set from message field f.
-func setterFor(t reflect.Type, f *schemaField, sub *msgPlan, unknown func(any) *[]byte) (setter, *typedPlan) {
+func (b *planBuilder) setterFor(t reflect.Type, f *schemaField, sub *msgPlan) (setter, *typedPlan) {
+	unknown := b.unknown
 	single := !f.Repeated && f.Type != "map"
 	message := sub != nil && !sub.msg.OwnJSON
 	switch {
@@ -198,11 +229,11 @@ func setterFor(t reflect.Type, f *schemaField, sub *msgPlan, unknown func(any) *
 	case f.Type == "map" && t == stringMap && (f.MapValue == "string" || f.MapValue == schema.Quantity):
 		return setStringMap, nil
 	case single && message && t.Kind() == reflect.Struct && keepsUnknown(t, unknown):
-		return setStruct, typedPlanOf(t, sub, unknown)
+		return setStruct, b.plan(t, sub)
 	case single && message && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct && keepsUnknown(t.Elem(), unknown):
-		return setPtrStruct, typedPlanOf(t.Elem(), sub, unknown)
+		return setPtrStruct, b.plan(t.Elem(), sub)
 	case f.Repeated && message && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && keepsUnknown(t.Elem(), unknown):
-		return setStructs, typedPlanOf(t.Elem(), sub, unknown)
+		return setStructs, b.plan(t.Elem(), sub)
 	}
 	return setJSON, nil
 }

@@ -1,8 +1,12 @@
-// labkit_test.go is the graders' toolkit, copied into every student
-// repository as lab_kit_test.go: the gate that decides which tests run,
-// failure messages in the reader's language that name the handout section,
-// the report of the stubs a failing grader reached, and waits that fail with
-// what did not return instead of hanging.
+// labkit_test.go is the graders' toolkit, copied into the package of every
+// lab of a student repository as lab_kit_test.go (the root, workqueue/,
+// examples/controller/), its package clause set to that package's: the
+// gate that decides which tests run, failure messages in the reader's
+// language that name the handout section, the report of the stubs a
+// failing grader reached, and waits that fail with what did not return
+// instead of hanging. It uses nothing but the standard library and the
+// package's lab_stub.go; the informer's own helpers are in
+// labinformer_test.go.
 //
 // client-go counterpart: none (the labs' grading).
 //
@@ -14,7 +18,6 @@ package informer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,8 +26,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/learn-k8s/informer/fakeapi"
 )
 
 // labZH reports whether the reader reads Chinese (labChinese, lab_stub.go:
@@ -60,6 +61,14 @@ func labGate(tb testing.TB) {
 		tb.Skip("项目测试：用 go run ./labs test N 给实验 N 评分（它运行为实验 N 评分的测试）；INFORMER_LAB_FULL=1 go test ./... 运行全部测试")
 	}
 	tb.Skip("a project test: go run ./labs test N grades lab N (it runs the tests that grade lab N); INFORMER_LAB_FULL=1 go test ./... runs them all")
+}
+
+// LabGate is labGate for the tests of an external test package
+// (package x_test), which see only exported names: the labs command gates
+// them with it.
+func LabGate(tb testing.TB) {
+	tb.Helper()
+	labGate(tb)
 }
 
 // labHitsAtStart is labHits (lab_stub.go) when the running grader started.
@@ -176,11 +185,6 @@ func labPick(en, zh string) string {
 	return en
 }
 
-// labPod is a pod with the given metadata.
-func labPod(ns, name, rv string, labels map[string]string) *Pod {
-	return &Pod{ObjectMeta: ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, Labels: labels}}
-}
-
 // labWaitFor polls cond until it holds or 5 s have passed, and reports
 // which. It is how a grader waits for another goroutine (never a sleep).
 // It gives up at once when a stub has run since the grader started: the
@@ -195,73 +199,6 @@ func labWaitFor(cond func() bool) bool {
 		time.Sleep(2 * time.Millisecond)
 	}
 	return true
-}
-
-// labServer starts a fakeapi server that ends with the test.
-func labServer(t *testing.T) *fakeapi.Server {
-	t.Helper()
-	s, err := fakeapi.Start(fakeapi.Options{})
-	if err != nil {
-		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
-// labPodsLW lists and watches the pods of namespace on s over HTTP.
-func labPodsLW(t *testing.T, s *fakeapi.Server, namespace string) *ListWatch {
-	t.Helper()
-	c, err := NewRESTClient(RESTConfig{Host: s.URL()})
-	if err != nil {
-		t.Fatalf(labPick("the REST client: %v", "REST 客户端出错：%v"), err)
-	}
-	return NewListWatchFromClient(c, GroupVersionResource{Version: "v1", Resource: "pods"}, namespace, "")
-}
-
-// labCreate creates (or, with update, replaces) a pod on s and returns its
-// resource version; labDelete deletes one.
-func labCreate(t *testing.T, s *fakeapi.Server, ns, name string, labels map[string]string, update bool) string {
-	t.Helper()
-	meta := map[string]any{"name": name, "namespace": ns}
-	if labels != nil {
-		meta["labels"] = labels
-	}
-	obj := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": meta,
-		"spec": map[string]any{"containers": []any{map[string]any{"name": "main", "image": "nginx"}}}}
-	var got map[string]any
-	var err error
-	if update {
-		got, err = s.Update(fakeapi.Pods, ns, obj)
-	} else {
-		got, err = s.Create(fakeapi.Pods, ns, obj)
-	}
-	if err != nil {
-		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
-	}
-	return got["metadata"].(map[string]any)["resourceVersion"].(string)
-}
-
-func labDelete(t *testing.T, s *fakeapi.Server, ns, name string) {
-	t.Helper()
-	if err := s.Delete(fakeapi.Pods, ns, name); err != nil {
-		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
-	}
-}
-
-// labDescribe prints a delta the way the graders compare them:
-// "Added default/a@3", "Deleted tombstone(default/a@3)".
-func labDescribe(d Delta) string {
-	switch o := d.Object.(type) {
-	case DeletedFinalStateUnknown:
-		inner := "nil"
-		if p, ok := o.Obj.(*Pod); ok {
-			inner = p.Namespace + "/" + p.Name + "@" + p.ResourceVersion
-		}
-		return fmt.Sprintf("%s tombstone(%s:%s)", d.Type, o.Key, inner)
-	case *Pod:
-		return fmt.Sprintf("%s %s/%s@%s", d.Type, o.Namespace, o.Name, o.ResourceVersion)
-	}
-	return fmt.Sprintf("%s %T", d.Type, d.Object)
 }
 
 // labRun runs run(ctx) on its own goroutine until the test ends; then it
@@ -279,16 +216,4 @@ func labRun(t *testing.T, lab, section int, en, zh string, run func(ctx context.
 			labFailf(t, lab, section, "%s", "%s", labPick(en, zh))
 		}
 	})
-}
-
-// labExpectClosed closes q and expects its next Pop to fail with
-// ErrFIFOClosed (q must be empty by then).
-func labExpectClosed(t *testing.T, lab, section int, q Queue) {
-	t.Helper()
-	q.Close()
-	var err error
-	labWithin(t, lab, section, "Pop on a closed, empty queue", func() { _, err = q.Pop(func(any, bool) error { return nil }) })
-	if !errors.Is(err, ErrFIFOClosed) {
-		labFailf(t, lab, section, "Pop on a closed, empty queue: expected ErrFIFOClosed, got %v", "已关闭且为空的队列上 Pop：期望 ErrFIFOClosed，实际 %v", err)
-	}
 }
