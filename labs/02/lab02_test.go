@@ -109,7 +109,9 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 		f.Close()
 		return
 	}
-	labExpect(t, 2, 3, "what the waiting Pop returned", "等待中的 Pop 的返回值", []string{"Added ns/a@1"}, <-got)
+	var popped []string
+	labWithin(t, 2, 3, "the waiting Pop's result", func() { popped = <-got })
+	labExpect(t, 2, 3, "what the waiting Pop returned", "等待中的 Pop 的返回值", []string{"Added ns/a@1"}, popped)
 	perr := errors.New("handler failed")
 	_ = f.Add(labPod("ns", "b", "1", nil))
 	var err error
