@@ -115,7 +115,8 @@ func (c *controller) Run(ctx context.Context) {
 	// Reading 2: the streaming list.
 	options.UseWatchList = c.config.UseWatchList
 	// End of reading 2.
-	r := NewReflectorWithOptions(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, options)
+	r := NewReflectorWithOptions(
+		c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, options)
 	c.reflector.Store(r)
 
 	var wg sync.WaitGroup

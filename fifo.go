@@ -315,7 +315,8 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 		if t, ok := last.(DeletedFinalStateUnknown); ok {
 			last = t.Obj // a tombstone never holds another tombstone
 		}
-		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
+		tombstone := DeletedFinalStateUnknown{Key: key, Obj: last}
+		f.appendLocked(key, Delta{Type: Deleted, Object: tombstone})
 	}
 
 	// Keys the consumer knows, with nothing queued, not listed: deleted while
@@ -329,7 +330,8 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 			if err != nil || !exists {
 				obj = nil // gone since ListKeys: the deletion is still news
 			}
-			f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
+			tombstone := DeletedFinalStateUnknown{Key: key, Obj: obj}
+			f.appendLocked(key, Delta{Type: Deleted, Object: tombstone})
 		}
 	}
 

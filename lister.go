@@ -146,7 +146,8 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector Selector, ap
 func listMatching(items []any, namespace string, selector Selector, appendFn func(obj any)) error {
 	for _, obj := range items {
 		o, ok := obj.(Object)
-		if ok && !isNilPointer(obj) && (namespace == NamespaceAll || o.GetNamespace() == namespace) &&
+		if ok && !isNilPointer(obj) &&
+			(namespace == NamespaceAll || o.GetNamespace() == namespace) &&
 			(selector == nil || selector.Matches(o.GetLabels())) {
 			appendFn(obj)
 		}

@@ -241,7 +241,8 @@ func (f *jsonField) set(value []byte, field reflect.Value) (typed bool, err erro
 		return false, nil
 	}
 	if f.plainElems && hasNull(value) {
-		return false, errors.New(`a null inside a list or map of plain values would come back as ""`)
+		return false, errors.New(
+			`a null inside a list or map of plain values would come back as ""`)
 	}
 	if err := json.Unmarshal(value, field.Addr().Interface()); err != nil {
 		return false, err
@@ -333,7 +334,8 @@ func newProtobufBodyDecoder(body io.Reader) bodyDecoder {
 // decodeProtobufObject decodes one object the server sent in protobuf (a
 // Get's or a write's answer, or a Status).
 func decodeProtobufObject(raw []byte, obj any) error {
-	return protobuf.NewDecoder(bytes.NewReader(raw), protobuf.Layout{Unknown: unknownOf}).Decode(obj)
+	d := protobuf.NewDecoder(bytes.NewReader(raw), protobuf.Layout{Unknown: unknownOf})
+	return d.Decode(obj)
 }
 
 // unknownOf is, for a pointer to a typed struct, where it keeps the members

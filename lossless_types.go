@@ -37,9 +37,10 @@ func (m *ObjectMeta) UnmarshalJSON(data []byte) error {
 
 // errWholeObjectAsMetadata is ObjectMeta.UnmarshalJSON's error for a whole
 // object: a kind that embeds ObjectMeta without UnmarshalJSON of its own.
-var errWholeObjectAsMetadata = errors.New("informer.ObjectMeta.UnmarshalJSON was given a whole object " +
-	"(it has a \"metadata\" member): a kind that embeds ObjectMeta needs an UnmarshalJSON of its own, " +
-	"or ObjectMeta's, promoted, reads the whole object as metadata (see examples/controller's ReplicaSet)")
+var errWholeObjectAsMetadata = errors.New(
+	"informer.ObjectMeta.UnmarshalJSON was given a whole object (it has a \"metadata\" member): " +
+		"a kind that embeds ObjectMeta needs an UnmarshalJSON of its own, or ObjectMeta's, " +
+		"promoted, reads the whole object as metadata (see examples/controller's ReplicaSet)")
 
 // keepsMember reports whether m keeps, raw, a member called name.
 func (m *ObjectMeta) keepsMember(name string) bool {

@@ -65,7 +65,8 @@ func DefaultWatchErrorHandler(r *Reflector, err error) {
 	case isExpiredError(err):
 		slog.Debug("watch closed", "reflector", r.name, "type", r.typeDescription, "err", err)
 	case !errors.Is(err, io.EOF): // EOF: a watch that ended normally
-		slog.Error("failed to list/watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+		slog.Error("failed to list/watch",
+			"reflector", r.name, "type", r.typeDescription, "err", err)
 	}
 }
 

@@ -121,7 +121,8 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		}
 		obj, isObject := event.Object.(Object)
 		got := reflect.TypeOf(event.Object)
-		if !isObject || isNilPointer(event.Object) || (r.expectedType != nil && got != r.expectedType) {
+		wrongType := r.expectedType != nil && got != r.expectedType
+		if !isObject || isNilPointer(event.Object) || wrongType {
 			slog.Error("watch event of an unexpected type",
 				"reflector", r.name, "want", r.expectedType, "got", got)
 			continue
@@ -140,7 +141,8 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			if b, ok := store.(ReflectorBookmarkStore); ok {
 				err = b.Bookmark(obj.GetResourceVersion())
 			}
-			if exitOnInitialEventsEnd && obj.GetAnnotations()[InitialEventsAnnotationKey] == "true" {
+			listEnds := obj.GetAnnotations()[InitialEventsAnnotationKey] == "true"
+			if exitOnInitialEventsEnd && listEnds {
 				setVersion(obj.GetResourceVersion())
 				return errInitialEventsEnd
 			}
@@ -149,7 +151,8 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			slog.Error("unknown watch event", "reflector", r.name, "type", event.Type)
 		}
 		if err != nil {
-			slog.Error("store rejected a watch event", "reflector", r.name, "event", event.Type, "err", err)
+			slog.Error("store rejected a watch event",
+				"reflector", r.name, "event", event.Type, "err", err)
 		}
 		setVersion(obj.GetResourceVersion())
 		eventCount++

@@ -244,7 +244,9 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 		return nil, err
 	}
 	c.client.Transport = transport
-	if cfg.ContentType != "" && cfg.ContentType != ContentTypeJSON && cfg.ContentType != ContentTypeProtobuf {
+	switch cfg.ContentType {
+	case "", ContentTypeJSON, ContentTypeProtobuf:
+	default:
 		return nil, fmt.Errorf("rest config: content type %q must be %q, %q or empty",
 			cfg.ContentType, ContentTypeJSON, ContentTypeProtobuf)
 	}
@@ -382,7 +384,7 @@ func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r Gro
 		return nil, errNoGoType(r)
 	}
 	accept := "application/json"
-	// Reading 3: protobuf first for a typed kind, as client-go's typed clients ask (restclient_content.go).
+	// Reading 3: protobuf first for a typed kind, as client-go asks (restclient_content.go).
 	accept = c.acceptFor(newObject)
 	// End of reading 3.
 	resp, err := c.request(ctx, http.MethodGet, path, o.Query(false), accept, "", nil)
@@ -405,7 +407,7 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 		return nil, errNoGoType(r)
 	}
 	accept := "application/json"
-	// Reading 3: protobuf first for a typed kind, as client-go's typed clients ask (restclient_content.go).
+	// Reading 3: protobuf first for a typed kind, as client-go asks (restclient_content.go).
 	accept = c.acceptFor(newObject)
 	// End of reading 3.
 	ctx, cancel := context.WithCancel(ctx)

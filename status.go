@@ -167,6 +167,9 @@ func IsTimeout(err error) bool {
 // HasStatusCause reports whether err's details list a cause of the given type.
 func HasStatusCause(err error, causeType string) bool {
 	s, ok := statusOf(err)
-	return ok && s.Details != nil &&
-		slices.ContainsFunc(s.Details.Causes, func(c StatusCause) bool { return c.Type == causeType })
+	if !ok || s.Details == nil {
+		return false
+	}
+	isType := func(c StatusCause) bool { return c.Type == causeType }
+	return slices.ContainsFunc(s.Details.Causes, isType)
 }

@@ -125,7 +125,8 @@ func durationSetting(option time.Duration, env string, def time.Duration) time.D
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		slog.Warn("ignoring an unreadable transport setting", "env", env, "value", s, "default", def)
+		slog.Warn("ignoring an unreadable transport setting",
+			"env", env, "value", s, "default", def)
 		return def
 	}
 	return time.Duration(n) * time.Second

@@ -196,7 +196,7 @@ type bodyDecoder interface {
 
 // newBodyDecoder returns the decoder of a list or watch answer's body.
 func newBodyDecoder(resp *http.Response) bodyDecoder {
-	// Reading 3: an answer in protobuf (restclient_content.go); JSON decoded in one pass (lossless.go).
+	// Reading 3: protobuf (restclient_content.go); JSON decoded in one pass (lossless.go).
 	if isProtobuf(resp.Header) {
 		return newProtobufBodyDecoder(resp.Body)
 	}
@@ -284,7 +284,8 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 		ev.Object = withoutTypeMeta(o)
 		// Without a name it has no key ("object": null decodes to an empty Pod).
 		if ev.Type != WatchBookmark && o.GetName() == "" {
-			return WatchEvent{}, fmt.Errorf("the object of a %s event has no metadata.name", ev.Type)
+			return WatchEvent{}, fmt.Errorf(
+				"the object of a %s event has no metadata.name", ev.Type)
 		}
 	}
 	return ev, nil
