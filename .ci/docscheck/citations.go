@@ -75,6 +75,8 @@ var subjects = map[string]string{
 	"labs/04/lab04_test.go": "controller resync",
 	"labs/05/lab05_test.go": "informer processor handler",
 	"labs/06/lab06_test.go": "realfifo relist",
+	"labs/07/lab07_test.go": "workqueue backoff",
+	"labs/08/lab08_test.go": "controller workqueue retry status",
 }
 
 var (
