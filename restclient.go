@@ -362,18 +362,16 @@ func errorFromResponse(resp *http.Response, body []byte) error {
 		err = decodeProtobufObject(body, &s)
 	}
 	// End of reading 3.
-	if err != nil || s.Kind != "Status" {
+	// client-go takes a body that is a failed Status as the server wrote it
+	// (rest.Result.Error); anything else is only a code.
+	if err != nil || s.Kind != "Status" || s.Status != "Failure" {
 		s = Status{Status: "Failure", Code: code, Message: strings.TrimSpace(string(body))}
-		// Reading 3: the reason and message client-go gives a bare code (status_errors.go).
-		s.Reason = reasonForCode[resp.StatusCode]
-		s.Message = genericMessage(resp.StatusCode, s.Message)
+		// Reading 3: what client-go makes of a bare code (status_errors.go).
+		s = statusForCode(resp, s.Message)
 		// End of reading 3.
 		return &StatusError{ErrStatus: s}
 	}
 	s.Code = cmp.Or(s.Code, code)
-	// Reading 3: the server's Retry-After header (status_errors.go).
-	retryAfterFromHeader(&s, resp.Header)
-	// End of reading 3.
 	return &StatusError{ErrStatus: s}
 }
 

@@ -10,6 +10,7 @@ package informer
 import (
 	"context"
 	"encoding/pem"
+	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/learn-k8s/informer/fakeapi"
 )
@@ -102,6 +104,65 @@ func TestRESTClientStatusErrors(t *testing.T) {
 	}
 	if _, err := NewRESTClient(RESTConfig{Host: "127.0.0.1:6443"}); err == nil {
 		t.Fatal("a host without a scheme should be refused")
+	}
+}
+
+// TestRESTClientBareCodes checks what a failure without a Status body
+// becomes, as in client-go (apimachinery's errors.NewGenericServerResponse):
+// each code's reason, the body kept as the cause, the Retry-After header as
+// retryAfterSeconds; and that a Status body is taken as written, header or not.
+func TestRESTClientBareCodes(t *testing.T) {
+	answer := make(chan func(http.ResponseWriter), 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case f := <-answer:
+			f(w)
+		case <-time.After(5 * time.Second):
+			http.Error(w, "the test gave no answer", http.StatusTeapot)
+		}
+	}))
+	defer srv.Close()
+	c, _ := NewRESTClient(RESTConfig{Host: srv.URL})
+	ctx := context.Background()
+	bare := func(code int, body string, header ...string) error {
+		answer <- func(w http.ResponseWriter) {
+			for i := 0; i+1 < len(header); i += 2 {
+				w.Header().Set(header[i], header[i+1])
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(code)
+			w.Write([]byte(body))
+		}
+		_, err := c.Get(ctx, podsResource, "default", "web")
+		return err
+	}
+
+	err := bare(429, "slow down\n", "Retry-After", "2")
+	if secs, ok := SuggestsClientDelay(err); !IsTooManyRequests(err) || !ok || secs != 2 {
+		t.Errorf("a bare 429 with Retry-After: 2: %v (delay %d, %v); want TooManyRequests and 2 s", err, secs, ok)
+	}
+	if s := err.(*StatusError).Status(); s.Details == nil || len(s.Details.Causes) != 1 ||
+		s.Details.Causes[0].Type != CauseTypeUnexpectedServerResponse || s.Details.Causes[0].Message != "slow down" {
+		t.Errorf("a bare 429: details %+v; want the body as an UnexpectedServerResponse cause", s.Details)
+	}
+	err = bare(410, "")
+	if ReasonForError(err) != StatusReasonUnknown || !IsGone(err) {
+		t.Errorf("a bare 410: %v (reason %q); client-go gives it no reason, and IsGone holds by its code", err, ReasonForError(err))
+	}
+	err = bare(502, "bad gateway")
+	if !IsInternalError(err) || !strings.Contains(err.Error(), `"bad gateway"`) {
+		t.Errorf("a bare 502: %v; want InternalError quoting the body", err)
+	}
+	answer <- func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "7")
+		w.WriteHeader(429)
+		w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","message":"busy","reason":"TooManyRequests","code":429}`))
+	}
+	_, err = c.Get(ctx, podsResource, "default", "web")
+	if _, ok := SuggestsClientDelay(err); !IsTooManyRequests(err) || ok || err.Error() != "busy" {
+		t.Errorf("a Status 429 without retryAfterSeconds but a Retry-After header: %v (delay given: %v); "+
+			"client-go takes the Status as written", err, ok)
 	}
 }
 

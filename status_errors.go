@@ -12,56 +12,90 @@
 package informer
 
 import (
-	"cmp"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // More reasons a server gives (status.go has the ones the Reflector looks at).
 const (
-	StatusReasonNotFound           StatusReason = "NotFound"
-	StatusReasonAlreadyExists      StatusReason = "AlreadyExists"
-	StatusReasonConflict           StatusReason = "Conflict"
-	StatusReasonBadRequest         StatusReason = "BadRequest"
-	StatusReasonInvalid            StatusReason = "Invalid"
-	StatusReasonUnauthorized       StatusReason = "Unauthorized"
-	StatusReasonForbidden          StatusReason = "Forbidden"
-	StatusReasonServiceUnavailable StatusReason = "ServiceUnavailable"
+	StatusReasonNotFound             StatusReason = "NotFound"
+	StatusReasonAlreadyExists        StatusReason = "AlreadyExists"
+	StatusReasonConflict             StatusReason = "Conflict"
+	StatusReasonBadRequest           StatusReason = "BadRequest"
+	StatusReasonInvalid              StatusReason = "Invalid"
+	StatusReasonUnauthorized         StatusReason = "Unauthorized"
+	StatusReasonForbidden            StatusReason = "Forbidden"
+	StatusReasonServiceUnavailable   StatusReason = "ServiceUnavailable"
+	StatusReasonMethodNotAllowed     StatusReason = "MethodNotAllowed"
+	StatusReasonNotAcceptable        StatusReason = "NotAcceptable"
+	StatusReasonUnsupportedMediaType StatusReason = "UnsupportedMediaType"
 )
 
-// genericMessage is the message of a failure whose body was not a Status
-// (restclient.go's errorFromResponse): the code and its text, then the body.
-func genericMessage(code int, body string) string {
-	msg := "the server responded with " + strconv.Itoa(code) + " " + http.StatusText(code)
-	if body != "" {
-		msg += ": " + body
-	}
-	return msg
-}
+// CauseTypeUnexpectedServerResponse is the cause of a failure whose body was
+// not a Status: its message is what the server said instead.
+const CauseTypeUnexpectedServerResponse = "UnexpectedServerResponse"
 
-// retryAfterFromHeader gives s the server's Retry-After header as its
-// retryAfterSeconds, unless it has one (restclient.go's errorFromResponse).
-func retryAfterFromHeader(s *Status, header http.Header) {
-	after, err := strconv.Atoi(header.Get("Retry-After"))
-	if err != nil || after <= 0 {
-		return
+// statusForCode is the Status client-go makes of a failure whose body is
+// not a Status (restclient.go's errorFromResponse): rest.Request's
+// newUnstructuredResponseError calls apimachinery's
+// errors.NewGenericServerResponse, which gives each code its reason and a
+// message of its own, keeps what the server said as the cause, and takes
+// the Retry-After header as retryAfterSeconds. A Status body is taken as
+// the server wrote it, header or not (rest.Result.Error).
+func statusForCode(resp *http.Response, body string) Status {
+	code := resp.StatusCode
+	// client-go keeps the body only when it is text (isTextResponse).
+	said := "unknown"
+	if ct := resp.Header.Get("Content-Type"); ct == "" || strings.HasPrefix(ct, "text/") {
+		said = body
 	}
-	s.Details = cmp.Or(s.Details, &StatusDetails{})
-	s.Details.RetryAfterSeconds = cmp.Or(s.Details.RetryAfterSeconds, int32(after))
-}
-
-// reasonForCode is the StatusReason a bare status code stands for.
-var reasonForCode = map[int]StatusReason{
-	http.StatusBadRequest:          "BadRequest",
-	http.StatusUnauthorized:        "Unauthorized",
-	http.StatusForbidden:           "Forbidden",
-	http.StatusNotFound:            "NotFound",
-	http.StatusConflict:            "Conflict",
-	http.StatusGone:                "Gone",
-	http.StatusTooManyRequests:     "TooManyRequests",
-	http.StatusInternalServerError: "InternalError",
-	http.StatusServiceUnavailable:  "ServiceUnavailable",
-	http.StatusGatewayTimeout:      "Timeout",
+	reason := StatusReasonUnknown
+	message := fmt.Sprintf("the server responded with the status code %d but did not return more information", code)
+	switch {
+	case code == http.StatusConflict && resp.Request != nil && resp.Request.Method == http.MethodPost:
+		reason, message = StatusReasonAlreadyExists, "the server reported a conflict"
+	case code == http.StatusConflict:
+		reason, message = StatusReasonConflict, "the server reported a conflict"
+	case code == http.StatusNotFound:
+		reason, message = StatusReasonNotFound, "the server could not find the requested resource"
+	case code == http.StatusBadRequest:
+		reason, message = StatusReasonBadRequest, "the server rejected our request for an unknown reason"
+	case code == http.StatusUnauthorized:
+		reason, message = StatusReasonUnauthorized, "the server has asked for the client to provide credentials"
+	case code == http.StatusForbidden:
+		// The server's words say who may not do what: client-go keeps them.
+		reason, message = StatusReasonForbidden, said
+	case code == http.StatusNotAcceptable:
+		reason, message = StatusReasonNotAcceptable, said
+		if said == "" || said == "unknown" {
+			message = "the server was unable to respond with a content type that the client supports"
+		}
+	case code == http.StatusUnsupportedMediaType:
+		reason, message = StatusReasonUnsupportedMediaType, said
+	case code == http.StatusMethodNotAllowed:
+		reason, message = StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource"
+	case code == http.StatusUnprocessableEntity:
+		reason, message = StatusReasonInvalid, "the server rejected our request due to an error in our request"
+	case code == http.StatusServiceUnavailable:
+		reason, message = StatusReasonServiceUnavailable, "the server is currently unable to handle the request"
+	case code == http.StatusGatewayTimeout:
+		reason = StatusReasonTimeout
+		message = "the server was unable to return a response in the time allotted, but may still be processing the request"
+	case code == http.StatusTooManyRequests:
+		reason = StatusReasonTooManyRequests
+		message = "the server has received too many requests and has asked us to try again later"
+	case code >= 500:
+		reason = StatusReasonInternalError
+		message = fmt.Sprintf("an error on the server (%q) has prevented the request from succeeding", said)
+	}
+	details := &StatusDetails{Causes: []StatusCause{{Type: CauseTypeUnexpectedServerResponse, Message: said}}}
+	// client-go reads the header as whole seconds (rest's retryAfterSeconds).
+	if after, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && after > 0 {
+		details.RetryAfterSeconds = int32(after)
+	}
+	return Status{Status: "Failure", Code: int32(code), Reason: reason, Message: message, Details: details}
 }
 
 // Status returns the Status the error carries (client-go's APIStatus).
