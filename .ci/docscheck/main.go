@@ -143,9 +143,12 @@ func main() {
 		}
 		return false
 	})
-	// Each language runs in its own copy (so Go's test cache of one does not
-	// answer for the other); one after the other, unless -parallel: the
-	// docs run the whole test suite, whose timeouts a doubled load can trip.
+	// Each language runs in its own copy. Under CI's -trimpath both copies
+	// build the same test binaries, so Go's test cache may answer the second
+	// language for a package whose tests did not read the language (the
+	// cache keys on every environment variable a test reads). One language
+	// after the other, unless -parallel: the docs run the whole test suite,
+	// whose timeouts a doubled load can trip.
 	var tallies [2]tally
 	var wg sync.WaitGroup
 	for i, chinese := range []bool{false, true} {
