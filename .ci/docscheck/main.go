@@ -145,10 +145,10 @@ func main() {
 	})
 	// Each language runs in its own copy. Under CI's -trimpath both copies
 	// build the same test binaries, so Go's test cache may answer the second
-	// language for a package whose tests did not read the language (the
-	// cache keys on every environment variable a test reads). One language
-	// after the other, unless -parallel: the docs run the whole test suite,
-	// whose timeouts a doubled load can trip.
+	// language for a package whose tests read neither the language nor a
+	// file (the cache keys on every environment variable and file a test
+	// reads). One language after the other, unless -parallel: the docs run
+	// the whole test suite, whose timeouts a doubled load can trip.
 	var tallies [2]tally
 	var wg sync.WaitGroup
 	for i, chinese := range []bool{false, true} {
