@@ -149,6 +149,10 @@ func TestRESTClientBareCodes(t *testing.T) {
 	if ReasonForError(err) != StatusReasonUnknown || !IsGone(err) {
 		t.Errorf("a bare 410: %v (reason %q); client-go gives it no reason, and IsGone holds by its code", err, ReasonForError(err))
 	}
+	err = bare(403, `pods "web" is forbidden: User "x" cannot get resource "pods"`)
+	if ReasonForError(err) != StatusReasonForbidden || !strings.HasPrefix(err.Error(), `pods "web" is forbidden`) {
+		t.Errorf("a bare 403: %v (reason %q); client-go keeps the server's words", err, ReasonForError(err))
+	}
 	err = bare(502, "bad gateway")
 	if !IsInternalError(err) || !strings.Contains(err.Error(), `"bad gateway"`) {
 		t.Errorf("a bare 502: %v; want InternalError quoting the body", err)

@@ -12,6 +12,7 @@
 package informer
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -52,50 +53,67 @@ func statusForCode(resp *http.Response, body string) Status {
 		said = body
 	}
 	reason := StatusReasonUnknown
-	message := fmt.Sprintf("the server responded with the status code %d but did not return more information", code)
-	switch {
-	case code == http.StatusConflict && resp.Request != nil && resp.Request.Method == http.MethodPost:
-		reason, message = StatusReasonAlreadyExists, "the server reported a conflict"
-	case code == http.StatusConflict:
-		reason, message = StatusReasonConflict, "the server reported a conflict"
-	case code == http.StatusNotFound:
-		reason, message = StatusReasonNotFound, "the server could not find the requested resource"
-	case code == http.StatusBadRequest:
-		reason, message = StatusReasonBadRequest, "the server rejected our request for an unknown reason"
-	case code == http.StatusUnauthorized:
-		reason, message = StatusReasonUnauthorized, "the server has asked for the client to provide credentials"
-	case code == http.StatusForbidden:
-		// The server's words say who may not do what: client-go keeps them.
-		reason, message = StatusReasonForbidden, said
-	case code == http.StatusNotAcceptable:
-		reason, message = StatusReasonNotAcceptable, said
-		if said == "" || said == "unknown" {
-			message = "the server was unable to respond with a content type that the client supports"
-		}
-	case code == http.StatusUnsupportedMediaType:
-		reason, message = StatusReasonUnsupportedMediaType, said
-	case code == http.StatusMethodNotAllowed:
-		reason, message = StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource"
-	case code == http.StatusUnprocessableEntity:
-		reason, message = StatusReasonInvalid, "the server rejected our request due to an error in our request"
-	case code == http.StatusServiceUnavailable:
-		reason, message = StatusReasonServiceUnavailable, "the server is currently unable to handle the request"
-	case code == http.StatusGatewayTimeout:
-		reason = StatusReasonTimeout
-		message = "the server was unable to return a response in the time allotted, but may still be processing the request"
-	case code == http.StatusTooManyRequests:
-		reason = StatusReasonTooManyRequests
-		message = "the server has received too many requests and has asked us to try again later"
-	case code >= 500:
+	message := fmt.Sprintf("the server responded with the status code %d "+
+		"but did not return more information", code)
+	if r, ok := reasonForCode[code]; ok {
+		reason = r.reason
+		message = cmp.Or(r.message, said)
+	} else if code >= 500 {
 		reason = StatusReasonInternalError
-		message = fmt.Sprintf("an error on the server (%q) has prevented the request from succeeding", said)
+		message = fmt.Sprintf("an error on the server (%q) has prevented "+
+			"the request from succeeding", said)
 	}
-	details := &StatusDetails{Causes: []StatusCause{{Type: CauseTypeUnexpectedServerResponse, Message: said}}}
+	post := resp.Request != nil && resp.Request.Method == http.MethodPost
+	if code == http.StatusConflict && post {
+		reason = StatusReasonAlreadyExists // a create of a name that is taken
+	}
+	if code == http.StatusNotAcceptable && (said == "" || said == "unknown") {
+		message = "the server was unable to respond with a content type that the client supports"
+	}
+	cause := StatusCause{Type: CauseTypeUnexpectedServerResponse, Message: said}
+	details := &StatusDetails{Causes: []StatusCause{cause}}
 	// client-go reads the header as whole seconds (rest's retryAfterSeconds).
 	if after, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && after > 0 {
 		details.RetryAfterSeconds = int32(after)
 	}
-	return Status{Status: "Failure", Code: int32(code), Reason: reason, Message: message, Details: details}
+	return Status{Status: "Failure", Code: int32(code), Reason: reason, Message: message,
+		Details: details}
+}
+
+// codeReason is the reason and message client-go gives a code whose body
+// is not a Status; an empty message keeps what the server said.
+type codeReason struct {
+	reason  StatusReason
+	message string
+}
+
+// reasonForCode is errors.NewGenericServerResponse's table; any other code
+// of 500 or more is an InternalError.
+var reasonForCode = map[int]codeReason{
+	http.StatusBadRequest: {StatusReasonBadRequest,
+		"the server rejected our request for an unknown reason"},
+	http.StatusUnauthorized: {StatusReasonUnauthorized,
+		"the server has asked for the client to provide credentials"},
+	// The server's words say who may not do what, or which types it
+	// takes: client-go keeps them.
+	http.StatusForbidden:            {StatusReasonForbidden, ""},
+	http.StatusNotAcceptable:        {StatusReasonNotAcceptable, ""},
+	http.StatusUnsupportedMediaType: {StatusReasonUnsupportedMediaType, ""},
+	http.StatusNotFound: {StatusReasonNotFound,
+		"the server could not find the requested resource"},
+	http.StatusMethodNotAllowed: {StatusReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource"},
+	http.StatusConflict: {StatusReasonConflict,
+		"the server reported a conflict"},
+	http.StatusUnprocessableEntity: {StatusReasonInvalid,
+		"the server rejected our request due to an error in our request"},
+	http.StatusTooManyRequests: {StatusReasonTooManyRequests,
+		"the server has received too many requests and has asked us to try again later"},
+	http.StatusServiceUnavailable: {StatusReasonServiceUnavailable,
+		"the server is currently unable to handle the request"},
+	http.StatusGatewayTimeout: {StatusReasonTimeout,
+		"the server was unable to return a response in the time allotted, " +
+			"but may still be processing the request"},
 }
 
 // Status returns the Status the error carries (client-go's APIStatus).
