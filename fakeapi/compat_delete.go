@@ -10,8 +10,7 @@
 // deleted at once (DELETED), a pod bound to a node waits for its kubelet,
 // which fakeapi does not have (see the docs): a second delete with
 // gracePeriodSeconds=0 ends it. Orphan and Foreground propagation add a
-// finalizer that the garbage collector removes; fakeapi plays that
-// collector for objects without dependents (see compat_gc.go).
+// finalizer that the garbage collector removes (compat_gc_collector.go).
 // client-go counterparts: metav1.DeleteOptions; the apiserver's delete
 // handler (k8s.io/apiserver/pkg/endpoints/handlers/delete.go), rest.BeforeDelete
 // and the generic registry Store.Delete. Tutorial: none.
@@ -160,6 +159,7 @@ func successStatus(ri *resourceInfo, o *object) statusBody {
 func (s *store) remove(w writeRequest, opts deleteOptions) (*object, bool, *APIError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.collectGarbageLocked()
 	return s.removeLocked(w, opts)
 }
 
@@ -208,8 +208,7 @@ func (s *store) removeLocked(w writeRequest, opts deleteOptions) (*object, bool,
 	}
 	o := s.updateLocked(w, old, body)
 	if len(fins) > 0 || period > 0 {
-		s.collectLocked(w, o)
-		return o, false, nil
+		return o, false, nil // the garbage collector acts on its finalizers when the write is done
 	}
 	return s.deleteLocked(w, o), true, nil
 }
@@ -252,6 +251,7 @@ func (s *store) removeAgainLocked(w writeRequest, old *object, body map[string]a
 func (s *store) removeRaw(w writeRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.collectGarbageLocked()
 	old := s.objects[w.ri][objectKey(w.ns, w.name)]
 	if old == nil {
 		return errNotFound(w.ri, w.name)

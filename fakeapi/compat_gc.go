@@ -1,19 +1,16 @@
-// compat_gc.go (compatibility layer): finalizers, and the garbage collector's
-// part in a delete.
+// compat_gc.go (compatibility layer): finalizers, and the API server's part
+// in garbage collection.
 //
 // An object with finalizers is not deleted at once: it is stamped with a
 // deletionTimestamp and stays until its finalizers are removed; the update
 // that removes the last one deletes it (watchers see DELETED, not MODIFIED).
 // Orphan and Foreground propagation add the "orphan" and
-// "foregroundDeletion" finalizers, which kube-controller-manager's garbage
-// collector removes once it has dealt with the object's dependents. fakeapi
-// plays that collector at once, for the owner only: it does not follow
-// ownerReferences to dependents (the docs list this).
+// "foregroundDeletion" finalizers, which the garbage collector removes once
+// it has dealt with the object's dependents (compat_gc_collector.go).
 // client-go counterparts: metav1.FinalizerOrphanDependents and
 // FinalizerDeleteDependents; the apiserver's
 // deletionFinalizersForGarbageCollection and ShouldDeleteDuringUpdate
-// (k8s.io/apiserver/pkg/registry/generic/registry); the garbage collector
-// (k8s.io/kubernetes/pkg/controller/garbagecollector). Tutorial: none.
+// (k8s.io/apiserver/pkg/registry/generic/registry). Tutorial: none.
 
 package fakeapi
 
@@ -74,32 +71,6 @@ func gcFinalizers(current []string, opts deleteOptions) (out []string, changed b
 	slices.Sort(a)
 	slices.Sort(b)
 	return out, !slices.Equal(slices.Compact(a), slices.Compact(b))
-}
-
-// collectLocked is the garbage collector's answer to an object being
-// deleted with its finalizers: with no dependents to wait for or orphan,
-// it removes them, and the object goes if nothing else holds it.
-func (s *store) collectLocked(w writeRequest, o *object) {
-	if w.dryRun {
-		return
-	}
-	meta := metadata(o.body)
-	fins := finalizers(meta)
-	kept := slices.DeleteFunc(slices.Clone(fins), func(f string) bool { return f == finalizerOrphan || f == finalizerForeground })
-	if len(kept) == len(fins) {
-		return
-	}
-	body := deepCopy(o.body).(map[string]any)
-	if len(kept) == 0 {
-		delete(metadata(body), "finalizers")
-	} else {
-		metadata(body)["finalizers"] = toAnyList(kept)
-	}
-	if deletesOnUpdate(o, body) {
-		s.deleteLocked(w, o)
-		return
-	}
-	s.updateLocked(w, o, body)
 }
 
 // deletesOnUpdate reports whether writing body over old deletes the

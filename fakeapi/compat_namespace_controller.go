@@ -68,7 +68,7 @@ func (c *namespaceController) stop() {
 // after each change to the store another pass, a delay later (changes in
 // between are looked at together, as the real controller requeues).
 func (s *store) startNamespaceController(ns string, uid any) {
-	s.namespaces.start(func(stop <-chan struct{}, delay time.Duration) {
+	s.controllers.namespaces.start(func(stop <-chan struct{}, delay time.Duration) {
 		for {
 			t := time.NewTimer(delay)
 			select {
@@ -79,6 +79,7 @@ func (s *store) startNamespaceController(ns string, uid any) {
 			}
 			s.mu.Lock()
 			done := s.syncNamespaceLocked(ns, uid)
+			s.collectGarbageLocked()
 			changed := s.changed
 			s.mu.Unlock()
 			if done {

@@ -43,6 +43,7 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.collectGarbageLocked() // after the write, as the garbage collector would
 	return s.createLocked(w, body)
 }
 
@@ -97,7 +98,9 @@ func (s *store) createLocked(w writeRequest, body map[string]any) (*object, *API
 		delete(meta, "resourceVersion")
 		return o, nil
 	}
-	return s.putLocked("ADDED", w.ri, body, nil), nil
+	o := s.putLocked("ADDED", w.ri, body, nil)
+	s.observeLocked("ADDED", w.ri, o, nil)
+	return o, nil
 }
 
 // prepareCreate applies ri's defaults and create rules to a new object and
@@ -139,6 +142,7 @@ func (s *store) modify(w writeRequest, change func(old map[string]any) (map[stri
 	key := objectKey(w.ns, w.name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.collectGarbageLocked()
 	old := s.objects[w.ri][key]
 	if old == nil {
 		if !w.put || w.raw || w.subresource != "" || !strategyOf(w.ri).createOnUpdate {
@@ -270,7 +274,9 @@ func (s *store) updateLocked(w writeRequest, old *object, body map[string]any) *
 	if w.dryRun {
 		return newObject(body, old.rv)
 	}
-	return s.putLocked("MODIFIED", w.ri, body, old)
+	o := s.putLocked("MODIFIED", w.ri, body, old)
+	s.observeLocked("MODIFIED", w.ri, o, old)
+	return o
 }
 
 // deleteLocked removes old (DELETED), unless the write is a dry run, and
@@ -279,5 +285,7 @@ func (s *store) deleteLocked(w writeRequest, old *object) *object {
 	if w.dryRun {
 		return old
 	}
-	return s.putLocked("DELETED", w.ri, deepCopy(old.body).(map[string]any), old)
+	o := s.putLocked("DELETED", w.ri, deepCopy(old.body).(map[string]any), old)
+	s.observeLocked("DELETED", w.ri, o, old)
+	return o
 }

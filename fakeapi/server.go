@@ -7,9 +7,9 @@
 //
 // # Reading path
 //
-// The List/Watch server, in the order to read it (1,499 lines in all):
+// The List/Watch server, in the order to read it (1,500 lines in all):
 //
-//  1. server.go (301 lines): Options, Start and Stop, the front door.
+//  1. server.go (302 lines): Options, Start and Stop, the front door.
 //  2. routes.go (194 lines): the kinds, their URLs, where a request goes.
 //  3. store.go (239 lines): one resource version, the history, snapshots.
 //  4. list.go (260 lines): resourceVersion rules, limit/continue, 410.
@@ -57,8 +57,7 @@ type Options struct {
 	// BookmarkInterval is the period of BOOKMARK events on watches that
 	// allow them; 0 means 1s.
 	BookmarkInterval time.Duration
-	// WatchBuffer is how many events may wait for a slow watcher before it
-	// is cut off; 0 means 1000.
+	// WatchBuffer is how many events may wait for a slow watcher before it is cut off; 0: 1000.
 	WatchBuffer int
 	// VersionWait is how long a list at a version the server has not reached
 	// yet waits for it before answering 504; 0 means 1s (the real server: 3s).
@@ -74,6 +73,8 @@ type Options struct {
 	// NamespaceDeletionDelay is how long a deleted namespace stays
 	// Terminating before the namespace controller empties it; 0 means 500ms.
 	NamespaceDeletionDelay time.Duration
+	// DisableGarbageCollector leaves ownerReferences to another collector (compat_gc_collector.go).
+	DisableGarbageCollector bool
 }
 
 // maxBodyBytes is the real server's limit on a request body.
@@ -128,7 +129,7 @@ func Start(opts Options) (*Server, error) {
 		opts.VersionWait = time.Second
 	}
 	s := &Server{opts: opts, st: newStore(opts.History), addr: opts.Addr, closing: make(chan struct{})}
-	s.st.namespaces.delay = opts.NamespaceDeletionDelay
+	s.st.controllers.configure(opts) // the namespace controller and the garbage collector
 	if opts.TLS {
 		var err error
 		if s.tlsCert, s.certPEM, err = selfSigned(); err != nil {
@@ -224,7 +225,7 @@ func (s *Server) Restart() error {
 // Close stops the server for good, ending every watch and every goroutine
 // it started. It is safe to call more than once.
 func (s *Server) Close() {
-	s.closeOnce.Do(func() { close(s.closing); s.st.namespaces.stop() })
+	s.closeOnce.Do(func() { close(s.closing); s.st.controllers.namespaces.stop() })
 	s.mu.Lock()
 	s.closed = true // first, so that no Restart slips in while stopping
 	s.mu.Unlock()

@@ -49,15 +49,15 @@ type event struct {
 
 // store holds every object and the history. All fields are guarded by mu.
 type store struct {
-	mu         sync.Mutex
-	rv         uint64                               // the current global resource version
-	objects    map[*resourceInfo]map[string]*object // by resource, then key
-	history    []*event                             // oldest first, every event with rv > oldest
-	oldest     uint64                               // the oldest version a watch may start from
-	maxHistory int                                  // history is trimmed to this many events
-	watchers   map[*watcher]struct{}
-	changed    chan struct{}       // closed and replaced by every write, to wake waiters
-	namespaces namespaceController // compat_namespace_controller.go: empties deleted namespaces
+	mu          sync.Mutex
+	rv          uint64                               // the current global resource version
+	objects     map[*resourceInfo]map[string]*object // by resource, then key
+	history     []*event                             // oldest first, every event with rv > oldest
+	oldest      uint64                               // the oldest version a watch may start from
+	maxHistory  int                                  // history is trimmed to this many events
+	watchers    map[*watcher]struct{}
+	changed     chan struct{} // closed and replaced by every write, to wake waiters
+	controllers controllers   // compat_gc_collector.go: the namespace controller, the garbage collector
 
 	// lastSnapshot is the last answer of snapshotLocked. Every page of a
 	// paged list asks for the same snapshot; rebuilding and sorting every

@@ -33,8 +33,10 @@ type TypedDelayingInterface[T comparable] interface {
 // TypedDelayingQueueConfig holds the choices a delaying queue can be built
 // with.
 type TypedDelayingQueueConfig[T comparable] struct {
-	// Name names the queue (see TypedQueueConfig.Name).
+	// Name names the queue's metrics (see TypedQueueConfig.Name).
 	Name string
+	// MetricsProvider makes them; nil is the one SetProvider set.
+	MetricsProvider MetricsProvider
 	// Clock is the time the delays are measured on; nil is the real clock.
 	// Tests pass clock/testing's FakeClock and move time by hand.
 	Clock clock.Clock
@@ -59,7 +61,8 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 	}
 	inner := config.Queue
 	if inner == nil {
-		inner = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name})
+		inner = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name,
+			MetricsProvider: config.MetricsProvider, Clock: c})
 	}
 	q := &delayingType[T]{
 		TypedInterface:  inner,
@@ -67,6 +70,7 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 		stopCh:          make(chan struct{}),
 		loopDone:        make(chan struct{}),
 		waitingForAddCh: make(chan *waitFor[T], 1000),
+		metrics:         newRetryMetrics(config.MetricsProvider, config.Name),
 	}
 	go q.waitingLoop()
 	return q
@@ -89,6 +93,9 @@ type delayingType[T comparable] struct {
 	// the heap: only that goroutine touches it, so the heap needs no lock.
 	// Its buffer lets AddAfter return without waiting for the loop.
 	waitingForAddCh chan *waitFor[T]
+
+	// metrics counts AddAfter calls (nil: no metrics).
+	metrics *retryMetrics
 }
 
 // waitFor is an item waiting for its time.
@@ -161,6 +168,7 @@ func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 	if q.ShuttingDown() {
 		return
 	}
+	q.metrics.retry() // every AddAfter counts, a due one too, as in client-go
 	if duration <= 0 {
 		q.Add(item)
 		return

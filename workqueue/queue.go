@@ -12,7 +12,11 @@
 
 package workqueue
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/learn-k8s/informer/clock"
+)
 
 // TypedInterface is what a work queue does. Every item a worker gets from
 // Get must be given back to Done when the worker has finished with it.
@@ -72,9 +76,13 @@ func (q *fifo[T]) Pop() T {
 
 // TypedQueueConfig holds the choices a Typed queue can be built with.
 type TypedQueueConfig[T comparable] struct {
-	// Name names the queue. client-go registers the queue's metrics under
-	// it; this package has no metrics, so here it only documents the queue.
+	// Name names the queue's metrics; a queue without a name has none.
 	Name string
+	// MetricsProvider makes the queue's metrics (metrics.go); nil is the
+	// one SetProvider set, by default none.
+	MetricsProvider MetricsProvider
+	// Clock times the metrics; nil is the real clock.
+	Clock clock.Clock
 	// Queue is the order of the items; nil means DefaultQueue.
 	Queue Queue[T]
 }
@@ -84,18 +92,29 @@ func NewTyped[T comparable]() *Typed[T] {
 	return NewTypedWithConfig(TypedQueueConfig[T]{})
 }
 
-// NewTypedWithConfig returns an empty work queue built as config says.
+// NewTypedWithConfig returns an empty work queue built as config says. A
+// queue with metrics (a Name and a provider) runs a goroutine that sets
+// the work-in-progress gauges until ShutDown.
 func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 	order := config.Queue
 	if order == nil {
 		order = DefaultQueue[T]()
 	}
+	clk := config.Clock
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
 	q := &Typed[T]{
 		queue:      order,
 		dirty:      set[T]{},
 		processing: set[T]{},
+		metrics:    newQueueMetrics[T](config.MetricsProvider, config.Name, clk),
+		stopCh:     make(chan struct{}),
 	}
 	q.cond = sync.NewCond(&q.mu)
+	if q.metrics != nil {
+		q.wg.Go(func() { q.updateUnfinishedWorkLoop(clk) })
+	}
 	return q
 }
 
@@ -134,6 +153,15 @@ type Typed[T comparable] struct {
 
 	shuttingDown bool // ShutDown or ShutDownWithDrain was called: Add does nothing
 	drain        bool // ShutDownWithDrain waits for processing to empty
+
+	// metrics reports on the queue (nil: no metrics). Its maps are guarded
+	// by mu too: Add, Get and Done call it with mu held.
+	metrics *queueMetrics[T]
+	// stopCh is closed, once, by the first shutdown, to end the
+	// unfinished-work goroutine; wg waits for that goroutine.
+	stopCh   chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
 }
 
 // Add marks item as needing work. An item already waiting is not queued
@@ -152,6 +180,7 @@ func (q *Typed[T]) Add(item T) {
 		}
 		return
 	}
+	q.metrics.add(item)
 	q.dirty.insert(item)
 	if q.processing.has(item) {
 		return // Done queues it: never two workers on one item
@@ -186,6 +215,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 		return zero, true // shut down, and nothing left
 	}
 	item = q.queue.Pop()
+	q.metrics.get(item)
 	q.processing.insert(item)
 	q.dirty.delete(item) // from now on an Add of item marks it dirty again
 	return item, false
@@ -199,6 +229,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.metrics.done(item)
 	q.processing.delete(item)
 	if q.dirty.has(item) {
 		q.queue.Push(item)
@@ -214,6 +245,7 @@ func (q *Typed[T]) Done(item T) {
 // ShutDownWithDrain that is waiting.
 // (client-go: (*Typed).ShutDown.)
 func (q *Typed[T]) ShutDown() {
+	defer q.stopMetrics()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.drain = false
@@ -230,6 +262,7 @@ func (q *Typed[T]) ShutDown() {
 // (client-go: (*Typed).ShutDownWithDrain, which behaves so in v0.37.2
 // although its comment speaks of the items "in the queue".)
 func (q *Typed[T]) ShutDownWithDrain() {
+	defer q.stopMetrics()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.drain = true
@@ -246,4 +279,32 @@ func (q *Typed[T]) ShuttingDown() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.shuttingDown
+}
+
+// stopMetrics ends the unfinished-work goroutine, if any, and waits for
+// it. The shutdowns call it.
+func (q *Typed[T]) stopMetrics() {
+	q.stopOnce.Do(func() { close(q.stopCh) })
+	q.wg.Wait()
+}
+
+// updateUnfinishedWorkLoop sets the work-in-progress gauges every
+// unfinishedWorkUpdatePeriod on clk, until the queue shuts down.
+// (client-go: (*Typed).updateUnfinishedWorkLoop.)
+func (q *Typed[T]) updateUnfinishedWorkLoop(clk clock.Clock) {
+	t := clk.NewTimer(unfinishedWorkUpdatePeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C():
+			q.mu.Lock()
+			if !q.shuttingDown {
+				q.metrics.updateUnfinishedWork()
+			}
+			q.mu.Unlock()
+			t.Reset(unfinishedWorkUpdatePeriod)
+		case <-q.stopCh:
+			return
+		}
+	}
 }

@@ -32,8 +32,10 @@ type TypedRateLimitingInterface[T comparable] interface {
 // TypedRateLimitingQueueConfig holds the choices a rate-limiting queue can
 // be built with.
 type TypedRateLimitingQueueConfig[T comparable] struct {
-	// Name names the queue (see TypedQueueConfig.Name).
+	// Name names the queue's metrics (see TypedQueueConfig.Name).
 	Name string
+	// MetricsProvider makes them; nil is the one SetProvider set.
+	MetricsProvider MetricsProvider
 	// Clock is the time AddAfter's delays are measured on; nil is the real
 	// clock. (A TypedBucketRateLimiter keeps the real clock whatever this
 	// is, as in client-go.)
@@ -57,8 +59,9 @@ func NewTypedRateLimitingQueueWithConfig[T comparable](rateLimiter TypedRateLimi
 	delaying := config.DelayingQueue
 	if delaying == nil {
 		delaying = NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{
-			Name:  config.Name,
-			Clock: config.Clock,
+			Name:            config.Name,
+			MetricsProvider: config.MetricsProvider,
+			Clock:           config.Clock,
 		})
 	}
 	return &rateLimitingType[T]{

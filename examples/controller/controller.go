@@ -1,16 +1,14 @@
 // controller.go holds the controller's frame, the part every client-go
-// controller shares: informers fill caches; their handlers only turn an
-// event into a key ("namespace/name" of a ReplicaSet) and Add it to a
-// rate-limiting work queue; N workers Get keys, reconcile each
+// controller shares: informers fill caches; their handlers (handlers.go)
+// only turn an event into a key ("namespace/name" of a ReplicaSet) and Add
+// it to a rate-limiting work queue; N workers Get keys, reconcile each
 // (syncReplicaSet, in sync.go), then Forget the key on success or put it
 // back with AddRateLimited on failure, and always call Done.
 //
-// client-go counterpart: the Controller of k8s.io/sample-controller
-// (NewController, enqueueFoo, handleObject, Run, runWorker,
-// processNextWorkItem) and of k8s.io/kubernetes v1.37.2
-// pkg/controller/replicaset (its syncHandler field, updatePod's
-// controllerRef checks, the pod index by controller of
-// pkg/controller.PodControllerIndex).
+// client-go counterpart: k8s.io/kubernetes v1.37.2 pkg/controller/replicaset
+// (replica_set.go): ReplicaSetController, NewBaseController, Run, worker,
+// processNextWorkItem; pkg/controller AddPodControllerIndexer,
+// PodControllerIndexKey; and the shape of k8s.io/sample-controller.
 //
 // Tutorial: 004 §2.3 (the handlers feed the business logic; here through a
 // work queue) and 000 §5 (backpressure: the queue absorbs bursts, retries
@@ -22,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	informer "github.com/learn-k8s/informer"
@@ -30,21 +29,30 @@ import (
 	"github.com/learn-k8s/informer/workqueue"
 )
 
-// podControllerIndex indexes pods by their controller: "namespace/Kind/name/uid".
-// (k8s.io/kubernetes: pkg/controller.PodControllerIndex, PodControllerIndexKey.)
+// podControllerIndex indexes pods by their controller,
+// "namespace/Kind/name/uid", and the pods no controller controls by
+// "namespace", so that a ReplicaSet finds its own pods and the orphans it
+// may adopt without a scan. (kubernetes: pkg/controller.PodControllerIndex.)
 const podControllerIndex = "podController"
 
+// podControllerIndexKey is the podControllerIndex key of the pods of
+// namespace that ref controls; of its orphans when ref is nil.
+// (kubernetes: controller.PodControllerIndexKey.)
+func podControllerIndexKey(namespace string, ref *informer.OwnerReference) string {
+	if ref == nil {
+		return namespace
+	}
+	return namespace + "/" + ref.Kind + "/" + ref.Name + "/" + ref.UID
+}
+
 // podControllerIndexFunc is the index function of podControllerIndex.
+// (kubernetes: the indexer AddPodControllerIndexer adds.)
 func podControllerIndexFunc(obj any) ([]string, error) {
 	pod, ok := obj.(*informer.Pod)
 	if !ok {
 		return nil, nil
 	}
-	ref := controllerOf(&pod.ObjectMeta)
-	if ref == nil {
-		return nil, nil
-	}
-	return []string{pod.Namespace + "/" + ref.Kind + "/" + ref.Name + "/" + ref.UID}, nil
+	return []string{podControllerIndexKey(pod.Namespace, controllerOf(&pod.ObjectMeta))}, nil
 }
 
 // controllerOf returns the ownerReference marked controller, or nil.
@@ -71,11 +79,26 @@ const (
 	EventTypeWarning = "Warning"
 )
 
-// Controller keeps, for each ReplicaSet, spec.replicas pods that it owns,
-// and reports status.replicas. Make one with NewController, start its
-// informers, then call Run.
+// Config is what NewController builds a controller with.
+type Config struct {
+	Recorder EventRecorder // where its events go; required
+	// Logger receives its log lines ("Too few replicas", ...), as klog does
+	// kube-controller-manager's; nil discards them.
+	Logger *slog.Logger
+	// Clock times its work queue's backoffs and its status; nil is the
+	// real clock (tests pass a fake one).
+	Clock clock.Clock
+	// MetricsProvider makes its work queue's metrics; nil is the package's
+	// (workqueue.SetProvider), by default none.
+	MetricsProvider workqueue.MetricsProvider
+}
+
+// Controller keeps, for each ReplicaSet, spec.replicas active pods that it
+// controls, and reports them in its status. Make one with NewController,
+// start its informers, then call Run.
 type Controller struct {
-	client *informer.RESTClient
+	client     *informer.RESTClient // for the live reads (status retry, adoption recheck)
+	podControl podControl           // the pod writes
 
 	replicaSetLister  listers.ResourceIndexer[*ReplicaSet]
 	replicaSetsSynced informer.InformerSynced
@@ -85,19 +108,43 @@ type Controller struct {
 	// workqueue holds the keys of ReplicaSets to reconcile: a key is in it
 	// once however many events came, and never with two workers at once.
 	workqueue workqueue.TypedRateLimitingInterface[string]
-	recorder  EventRecorder
+	// expectations are the pod events each ReplicaSet's last sync waits for.
+	expectations ControllerExpectationsInterface
+	// consistencyStore holds a sync back while a cache is older than the
+	// controller's own last write for that ReplicaSet.
+	consistencyStore ConsistencyStore
+	// burstReplicas is the most pods one sync creates or deletes
+	// (BurstReplicas; a test lowers it).
+	burstReplicas int
+
+	recorder EventRecorder
+	logger   *slog.Logger
+	clock    clock.Clock
 
 	// syncHandler reconciles one key; syncReplicaSet unless a test wraps it.
-	// (k8s.io/kubernetes' ReplicaSetController has the same field, for tests.)
+	// (kubernetes' ReplicaSetController has the same field, for tests.)
 	syncHandler func(ctx context.Context, key string) error
 }
 
 // NewController returns a controller that reads ReplicaSets and pods from
-// the two informers (the pod informer must have the podControllerIndex
-// index), writes through client and reports to recorder. Its queue is
-// client-go's default: per-key backoff from 5 ms, 10 retries a second
-// overall, its waits on clk (nil: the real clock; tests pass a fake one).
-func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, recorder EventRecorder, clk clock.Clock) (*Controller, error) {
+// the two informers (it adds the podControllerIndex index to the pod
+// informer, which must not have started), writes through client and
+// reports as cfg says. Its queue is client-go's default: per-key backoff
+// from 5 ms, 10 retries a second overall.
+// (kubernetes: NewReplicaSetController, NewBaseController.)
+func NewController(client *informer.RESTClient, replicaSets, pods informer.SharedIndexInformer, cfg Config) (*Controller, error) {
+	if cfg.Recorder == nil {
+		return nil, errors.New("NewController: Config.Recorder is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if err := pods.AddIndexers(informer.Indexers{podControllerIndex: podControllerIndexFunc}); err != nil {
+		return nil, err
+	}
 	c := &Controller{
 		client:            client,
 		replicaSetLister:  listers.New[*ReplicaSet](replicaSets.GetIndexer(), "replicasets.apps"),
@@ -106,84 +153,52 @@ func NewController(client *informer.RESTClient, replicaSets, pods informer.Share
 		podsSynced:        pods.HasSynced,
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "ReplicaSets", Clock: clk}),
-		recorder: recorder,
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "replicaset", Clock: cfg.Clock,
+				MetricsProvider: cfg.MetricsProvider}),
+		// Timed on the real clock, as in kube-controller-manager (see expectations.clock).
+		expectations: newExpectations(clock.RealClock{}),
+		consistencyStore: NewConsistencyStore(map[string]LastSyncRVGetter{
+			"pods":             pods.GetStore(),
+			"replicasets.apps": replicaSets.GetStore(),
+		}),
+		burstReplicas: BurstReplicas,
+		recorder:      cfg.Recorder,
+		logger:        cfg.Logger,
+		clock:         cfg.Clock,
 	}
+	c.podControl = podControl{client: client, recorder: cfg.Recorder, onWrite: c.podWritten}
 	c.syncHandler = c.syncReplicaSet
 	if _, err := replicaSets.AddEventHandler(informer.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueueReplicaSet,
-		UpdateFunc: func(_, newObj any) { c.enqueueReplicaSet(newObj) },
-		DeleteFunc: c.enqueueReplicaSet, // the sync finds it gone and stops
+		AddFunc:    c.addRS,
+		UpdateFunc: c.updateRS,
+		DeleteFunc: c.deleteRS,
 	}); err != nil {
 		return nil, err
 	}
 	if _, err := pods.AddEventHandler(informer.ResourceEventHandlerFuncs{
-		AddFunc:    c.handlePod,
+		AddFunc:    c.addPod,
 		UpdateFunc: c.updatePod,
-		DeleteFunc: c.handlePod,
+		DeleteFunc: c.deletePod,
 	}); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// enqueueReplicaSet adds the key of a ReplicaSet (or of its tombstone) to
-// the queue. It is all a ReplicaSet handler does: the worker reads the
-// newest state from the cache when it gets the key.
-// (sample-controller: enqueueFoo.)
-func (c *Controller) enqueueReplicaSet(obj any) {
-	key, err := informer.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		c.recorder.Eventf("", EventTypeWarning, "BadObject", "cannot make a key: %v", err)
+// podWritten records a pod the controller created or changed in the
+// ConsistencyStore, for the ReplicaSet that controls it.
+// (kubernetes: the OnWrite callback of NewReplicaSetController.)
+func (c *Controller) podWritten(pod *informer.Pod, controllerRef *informer.OwnerReference) {
+	if controllerRef == nil {
 		return
 	}
-	c.workqueue.Add(key)
-}
-
-// updatePod enqueues the owner of a changed pod, and its former owner if
-// the pod changed hands. A resync's update (same resourceVersion) changed
-// nothing and is skipped.
-// (k8s.io/kubernetes ReplicaSetController: updatePod.)
-func (c *Controller) updatePod(oldObj, newObj any) {
-	oldPod, okOld := oldObj.(*informer.Pod)
-	newPod, okNew := newObj.(*informer.Pod)
-	if !okOld || !okNew || oldPod.ResourceVersion == newPod.ResourceVersion {
-		return
-	}
-	oldRef := controllerOf(&oldPod.ObjectMeta)
-	newRef := controllerOf(&newPod.ObjectMeta)
-	if oldRef != nil && (newRef == nil || oldRef.UID != newRef.UID) {
-		c.handlePod(oldPod) // its former owner lost a pod
-	}
-	c.handlePod(newPod)
-}
-
-// handlePod enqueues the ReplicaSet that controls a pod (or a pod's
-// tombstone), if it is a ReplicaSet the cache knows, with the same uid.
-// (sample-controller: handleObject.)
-func (c *Controller) handlePod(obj any) {
-	if tombstone, ok := obj.(informer.DeletedFinalStateUnknown); ok {
-		obj = tombstone.Obj // deleted while the watch was down: its last state
-	}
-	pod, ok := obj.(*informer.Pod)
-	if !ok {
-		return
-	}
-	ref := controllerOf(&pod.ObjectMeta)
-	if ref == nil || ref.Kind != "ReplicaSet" || ref.APIVersion != "apps/v1" {
-		return // not a ReplicaSet's pod
-	}
-	rs, err := listers.NewNamespaced(c.replicaSetLister, pod.Namespace).Get(ref.Name)
-	if err != nil || rs.UID != ref.UID {
-		return // its owner is gone, or the name now belongs to another ReplicaSet
-	}
-	c.enqueueReplicaSet(rs)
+	c.consistencyStore.WroteAt(pod.Namespace+"/"+controllerRef.Name, controllerRef.UID, "pods", pod.ResourceVersion)
 }
 
 // Run waits for the caches to sync, then runs workers goroutines until ctx
 // ends; it then shuts the queue down and returns once every worker has
 // finished its item. The informers are the caller's to run.
-// (sample-controller: Run.)
+// (kubernetes: ReplicaSetController.Run.)
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer c.workqueue.ShutDown()
 	if !informer.WaitForCacheSync(ctx, c.replicaSetsSynced, c.podsSynced) {
@@ -200,6 +215,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 }
 
 // runWorker processes keys until the queue shuts down.
+// (kubernetes: ReplicaSetController.worker.)
 func (c *Controller) runWorker(ctx context.Context) {
 	for c.processNextWorkItem(ctx) {
 	}
@@ -207,7 +223,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 
 // processNextWorkItem gets one key, reconciles it and tells the queue how
 // it went. It returns false once the queue has shut down.
-// (sample-controller: processNextWorkItem.)
+// (kubernetes: ReplicaSetController.processNextWorkItem.)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	key, shutdown := c.workqueue.Get()
 	if shutdown {
@@ -234,8 +250,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 // syncRecovering calls syncHandler and turns a panic into an error, so
 // that a bug in one reconcile retries that key with backoff instead of
 // ending the program. (controller-runtime's reconciler does the same by
-// default since v0.19 (RecoverPanic); client-go's sample-controller lets
-// the panic end the process, and Kubernetes restarts it.)
+// default since v0.19 (RecoverPanic); kube-controller-manager lets the
+// panic end the process (utilruntime.HandleCrash), and Kubernetes
+// restarts it.)
 func (c *Controller) syncRecovering(ctx context.Context, key string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {

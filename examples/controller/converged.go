@@ -1,10 +1,12 @@
-// converged.go holds what "converged" means, for the story and the tests:
-// the server holds, for every ReplicaSet, exactly the pods it asks for,
-// named name-0, name-1, ..., and a status.replicas that says so; the
-// controller's caches hold what the server holds; and then no key is queued
-// or being worked on. Once the caches are current, a sync that starts later
-// reads them and has nothing to write, so the controller stays quiet until
-// something changes.
+// converged.go holds what "converged" means, for the story and the tests.
+// On the server: every ReplicaSet controls exactly spec.replicas active
+// pods; no active pod it controls has left its selector, and no orphan
+// that its selector matches is left unadopted; its status reports those
+// pods (replicas, readyReplicas, terminatingReplicas) for the generation
+// it has. In the controller: the caches hold what the server holds, and
+// then no key is queued or being worked on. Once the caches are current, a
+// sync that starts later reads them and has nothing to write, so the
+// controller stays quiet until something changes.
 //
 // client-go counterpart: none (it is how the demo and tests check the
 // controller).
@@ -17,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	informer "github.com/learn-k8s/informer"
@@ -65,63 +68,101 @@ func convergedNow(srv *fakeapi.Server, r *running) (bool, string) {
 	return true, ""
 }
 
-// serverMissing says how the server differs from what its ReplicaSets ask
-// for, or "" when it does not.
-func serverMissing(srv *fakeapi.Server) string {
-	items, _ := srv.List(replicaSets, "")
-	for _, rs := range items {
-		meta := rs["metadata"].(map[string]any)
-		namespace := meta["namespace"].(string)
-		name := meta["name"].(string)
-		want := number(rs["spec"].(map[string]any)["replicas"])
-		var names []string
-		for i := range want {
-			names = append(names, fmt.Sprintf("%s-%d", name, i))
-		}
-		have := podsOf(srv, namespace, meta["uid"].(string))
-		status, _ := rs["status"].(map[string]any)
-		if !slices.Equal(have, names) || status == nil || number(status["replicas"]) != want {
-			return fmt.Sprintf("ReplicaSet %s/%s asks for %v; the server has pods %v and status.replicas %v",
-				namespace, name, names, have, status["replicas"])
+// serverPods returns the pods of namespace ("" for all) as fakeapi holds
+// them.
+func serverPods(srv *fakeapi.Server, namespace string) []*informer.Pod {
+	items, _ := srv.List(fakeapi.Pods, namespace)
+	pods := make([]*informer.Pod, 0, len(items))
+	for _, item := range items {
+		raw, _ := json.Marshal(item)
+		pod := &informer.Pod{}
+		if json.Unmarshal(raw, pod) == nil {
+			pods = append(pods, pod)
 		}
 	}
-	return ""
+	return pods
 }
 
-// podsOf returns the names of the server's pods in namespace whose
-// controller has the uid, sorted.
-func podsOf(srv *fakeapi.Server, namespace, uid string) []string {
-	items, _ := srv.List(fakeapi.Pods, namespace)
+// serverReplicaSets returns the ReplicaSets fakeapi holds.
+func serverReplicaSets(srv *fakeapi.Server) []*ReplicaSet {
+	items, _ := srv.List(replicaSets, "")
+	out := make([]*ReplicaSet, 0, len(items))
+	for _, item := range items {
+		raw, _ := json.Marshal(item)
+		rs := &ReplicaSet{}
+		if json.Unmarshal(raw, rs) == nil {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// activePodsOf returns the names of the active pods of pods that the
+// ReplicaSet of uid controls, sorted.
+func activePodsOf(pods []*informer.Pod, uid string) []string {
 	var names []string
-	for _, pod := range items {
-		meta := pod["metadata"].(map[string]any)
-		refs, _ := meta["ownerReferences"].([]any)
-		for _, r := range refs {
-			if ref := r.(map[string]any); ref["uid"] == uid && ref["controller"] == true {
-				names = append(names, meta["name"].(string))
-			}
+	for _, pod := range pods {
+		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.UID == uid && IsPodActive(pod) {
+			names = append(names, pod.Name)
 		}
 	}
 	slices.Sort(names)
 	return names
 }
 
-// number reads a JSON number of an object fakeapi returns (-1 if it is
-// none).
-func number(v any) int {
-	switch n := v.(type) {
-	case json.Number:
-		i, err := n.Int64()
-		if err != nil {
-			return -1
+// serverMissing says how the server differs from what its ReplicaSets ask
+// for, or "" when it does not.
+func serverMissing(srv *fakeapi.Server) string {
+	for _, rs := range serverReplicaSets(srv) {
+		if rs.DeletionTimestamp != nil {
+			continue // being deleted: the garbage collector's, not the controller's
 		}
-		return int(i)
-	case float64:
-		return int(n)
-	case int:
-		return n
+		pods := serverPods(srv, rs.Namespace)
+		selector, err := rs.selector()
+		if err != nil {
+			return err.Error()
+		}
+		active := activePodsOf(pods, rs.UID)
+		var ready, terminating int32
+		var strays []string
+		for _, pod := range pods {
+			ref := controllerOf(&pod.ObjectMeta)
+			switch {
+			case ref == nil && IsPodActive(pod) && selector.Matches(pod.Labels):
+				strays = append(strays, pod.Name+" (an orphan it selects)")
+			case ref == nil || ref.UID != rs.UID:
+			case !selector.Matches(pod.Labels):
+				strays = append(strays, pod.Name+" (it controls, not selected)")
+			case IsPodTerminating(pod):
+				terminating++
+			case IsPodActive(pod) && IsPodReady(pod):
+				ready++
+			}
+		}
+		st := rs.Status
+		key := rs.Namespace + "/" + rs.Name
+		switch {
+		case len(active) != rs.replicas():
+			return fmt.Sprintf("ReplicaSet %s asks for %d pods; it controls %d active: %v", key, rs.replicas(), len(active), active)
+		case len(strays) > 0:
+			return fmt.Sprintf("ReplicaSet %s has not claimed: %s", key, strings.Join(strays, ", "))
+		case int(st.Replicas) != len(active) || st.ReadyReplicas != ready || st.TerminatingReplicas == nil ||
+			*st.TerminatingReplicas != terminating || st.ObservedGeneration != rs.Generation:
+			return fmt.Sprintf("ReplicaSet %s reports %s; its pods: %d active, %d ready, %d terminating, generation %d",
+				key, statusLine(st), len(active), ready, terminating, rs.Generation)
+		}
 	}
-	return -1
+	return ""
+}
+
+// statusLine is a status as the story prints it.
+func statusLine(st ReplicaSetStatus) string {
+	terminating := "-"
+	if st.TerminatingReplicas != nil {
+		terminating = fmt.Sprint(*st.TerminatingReplicas)
+	}
+	return fmt.Sprintf("replicas %d, fullyLabeled %d, ready %d, available %d, terminating %s, observedGeneration %d",
+		st.Replicas, st.FullyLabeledReplicas, st.ReadyReplicas, st.AvailableReplicas, terminating, st.ObservedGeneration)
 }
 
 // sameVersions compares the server's objects of r with a cache, by key and

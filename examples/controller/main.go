@@ -33,8 +33,12 @@ package main
 
 import (
 	"context"
+	"expvar"
 	"flag"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"sync"
@@ -44,6 +48,7 @@ import (
 	informer "github.com/learn-k8s/informer"
 	"github.com/learn-k8s/informer/clock"
 	"github.com/learn-k8s/informer/internal/walkthrough"
+	"github.com/learn-k8s/informer/workqueue"
 )
 
 func main() {
@@ -55,23 +60,50 @@ func main() {
 	namespace := flag.String("namespace", "", "namespace of the ReplicaSets to keep (default: all)")
 	workers := flag.Int("workers", 2, "how many keys are reconciled at once")
 	duration := flag.Duration("for", 0, "with -server: stop after this long (default: until Ctrl-C)")
+	debugAddr := flag.String("debug-addr", "127.0.0.1:0", "where to serve /debug/vars (the work queue's metrics)")
 	flag.Parse()
 
 	n := &narrator{w: os.Stdout, zh: walkthrough.Language() == "zh"}
-	var err error
+	provider := newExpvarProvider()
+	expvar.Publish("workqueue", provider.vars) // once per process: expvar's names are global
+	debugURL, stopDebug, err := serveDebugVars(*debugAddr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		os.Exit(1)
+	}
 	if *server == "" {
-		err = playStory(n, *workers, informer.DefaultPipelineGates())
+		err = playStory(n, *workers, informer.DefaultPipelineGates(), provider, debugURL)
 	} else {
 		err = runAgainst(n, informer.RESTConfig{
 			Host:            *server,
 			BearerToken:     *token,
 			TLSClientConfig: informer.TLSClientConfig{CAFile: *ca, Insecure: *insecure},
-		}, *namespace, *workers, *duration)
+		}, *namespace, *workers, *duration, provider, debugURL)
 	}
+	stopDebug()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "controller:", err)
 		os.Exit(1)
 	}
+}
+
+// serveDebugVars serves expvar's /debug/vars on addr until stop is
+// called; it returns the URL.
+func serveDebugVars(addr string) (url string, stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/debug/vars", expvar.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = srv.Serve(ln) }) // returns http.ErrServerClosed on Close
+	stop = func() {
+		_ = srv.Close()
+		wg.Wait()
+	}
+	return "http://" + ln.Addr().String() + "/debug/vars", stop, nil
 }
 
 // running is a controller and its two informers.
@@ -91,7 +123,10 @@ type options struct {
 	workers   int
 	gates     informer.PipelineGates
 	recorder  EventRecorder
-	clock     clock.Clock // nil: the real clock
+	logger    *slog.Logger              // nil: no log lines
+	metrics   workqueue.MetricsProvider // nil: no queue metrics
+	clock     clock.Clock               // nil: the real clock
+	podsLW    *informer.ListWatch       // nil: the pods of namespace through client (a test slows it)
 }
 
 // newRunning builds the informers and the controller on client, as o says;
@@ -104,17 +139,18 @@ func newRunning(client *informer.RESTClient, o options) (*running, error) {
 			Clock:         o.clock,
 			PipelineGates: &o.gates,
 		})
-	podsLW := informer.NewListWatchFromClient(client, podsGVR, o.namespace, "")
+	podsLW := o.podsLW
+	if podsLW == nil {
+		podsLW = informer.NewListWatchFromClient(client, podsGVR, o.namespace, "")
+	}
 	pods := informer.NewSharedIndexInformerWithOptions(podsLW, &informer.Pod{},
 		informer.SharedIndexInformerOptions{
-			Indexers: informer.Indexers{
-				informer.NamespaceIndex: informer.MetaNamespaceIndexFunc,
-				podControllerIndex:      podControllerIndexFunc,
-			},
+			Indexers:      informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 			Clock:         o.clock,
 			PipelineGates: &o.gates,
 		})
-	c, err := NewController(client, replicaSets, pods, o.recorder, o.clock)
+	c, err := NewController(client, replicaSets, pods, Config{Recorder: o.recorder, Logger: o.logger,
+		Clock: o.clock, MetricsProvider: o.metrics})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +183,8 @@ func (r *running) stop() {
 
 // runAgainst runs the controller against a real API server until Ctrl-C
 // (or for d).
-func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers int, d time.Duration) error {
+func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers int, d time.Duration,
+	provider *expvarProvider, debugURL string) error {
 	client, err := informer.NewRESTClient(cfg)
 	if err != nil {
 		return err
@@ -160,7 +197,8 @@ func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers 
 		defer cancel()
 	}
 	gates := informer.DefaultPipelineGates()
-	o := options{namespace: namespace, workers: workers, gates: gates, recorder: n}
+	o := options{namespace: namespace, workers: workers, gates: gates, recorder: n, logger: n.logger(),
+		metrics: provider}
 	r, err := newRunning(client, o)
 	if err != nil {
 		return err
@@ -173,10 +211,10 @@ func runAgainst(n *narrator, cfg informer.RESTConfig, namespace string, workers 
 	replicaSets := len(r.replicaSet.GetStore().ListKeys())
 	pods := len(r.pods.GetStore().ListKeys())
 	n.say("# keeping the ReplicaSets of %s with %d workers (Ctrl-C to stop); "+
-		"%d ReplicaSets, %d pods in the caches",
+		"%d ReplicaSets, %d pods in the caches; the queue's metrics: %s",
 		"# 正在用 %[2]d 个工作协程维护 %[1]s 上的 ReplicaSet（按 Ctrl-C 停止）；"+
-			"缓存里有 %[3]d 个 ReplicaSet、%[4]d 个 Pod",
-		cfg.Host, workers, replicaSets, pods)
+			"缓存里有 %[3]d 个 ReplicaSet、%[4]d 个 Pod；工作队列的指标：%[5]s",
+		cfg.Host, workers, replicaSets, pods, debugURL)
 	<-ctx.Done()
 	n.say("# stopped", "# 已停止")
 	return nil

@@ -1,10 +1,11 @@
-// narrate.go is how the program speaks: the story's lines and the
-// controller's events, one whole line each (workers report from their own
-// goroutines), in the reader's language by the walkthrough's rule
-// (LANG=zh_CN.UTF-8 or INFORMER_LANG=zh for Chinese).
+// narrate.go is how the program speaks: the story's lines, the
+// controller's events and its log lines, one whole line each (workers
+// report from their own goroutines), in the reader's language by the
+// walkthrough's rule (LANG=zh_CN.UTF-8 or INFORMER_LANG=zh for Chinese).
 //
 // client-go counterpart: record.EventRecorder's Eventf (k8s.io/client-go
-// tools/record), which the narrator implements by printing the event.
+// tools/record), which the narrator implements by printing the event, and
+// klog's structured lines, which it prints from log/slog.
 //
 // Tutorial: 004 §2.3 (what the processor behind the informer does, told as
 // it happens).
@@ -12,8 +13,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 )
@@ -24,6 +29,10 @@ type narrator struct {
 	mu sync.Mutex
 	w  io.Writer
 	zh bool
+	// waits counts the syncs that found a cache older than the
+	// controller's own last write (a ConsistencyError): they depend on the
+	// scheduler, so they are counted, not printed.
+	waits int
 }
 
 // say writes one line: en or zh, the same format taking the same arguments.
@@ -41,22 +50,78 @@ func (n *narrator) say(en, zh string, args ...any) {
 // arguments are the same. (Server messages inside them stay English: they
 // are what the server sent.)
 var eventsZH = map[string]string{
-	"SuccessfulCreate": "已创建 Pod：%s",
-	"SuccessfulDelete": "已删除 Pod：%s",
+	"SuccessfulCreate": "已创建 Pod：%v",
+	"SuccessfulDelete": "已删除 Pod：%v",
 	"FailedCreate":     "创建出错：%v",
 	"FailedDelete":     "删除出错：%v",
 	"SyncFailed":       "同步失败（第 %d 次），退避后重试：%v",
 	"BadKey":           "已丢弃：%v",
-	"BadObject":        "无法生成键：%v",
+	"BadObject":        "不是 ReplicaSet：%T",
+	"BadSelector":      "%v",
 }
 
 // Eventf prints one event of the controller as
-// "15:04:05.000  default/web  SuccessfulCreate  Created pod: web-0".
+// "15:04:05.000  default/web  SuccessfulCreate  Created pod: web-x7k2p".
 func (n *narrator) Eventf(key, eventType, reason, messageFmt string, args ...any) {
+	if reason == "SyncFailed" && len(args) == 2 {
+		var ce *ConsistencyError
+		if err, ok := args[1].(error); ok && errors.As(err, &ce) {
+			n.mu.Lock()
+			n.waits++
+			n.mu.Unlock()
+			return
+		}
+	}
 	if zh, ok := eventsZH[reason]; ok && n.zh {
 		messageFmt = zh
 	}
 	now := time.Now().Format("15:04:05.000")
 	message := fmt.Sprintf(messageFmt, args...)
 	n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, reason, message)
+}
+
+// consistencyWaits returns how many syncs waited for a cache so far.
+func (n *narrator) consistencyWaits() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.waits
+}
+
+// logZH is the Chinese of each log message the controller writes.
+var logZH = map[string]string{
+	"Too few replicas":  "副本太少",
+	"Too many replicas": "副本太多",
+	"Adopting pod":      "收养 Pod",
+	"Releasing pod":     "释放 Pod",
+}
+
+// logger returns a logger that prints the controller's log lines as
+// "15:04:05.000  default/web  Too few replicas  need=3 creating=3".
+func (n *narrator) logger() *slog.Logger { return slog.New(narratorHandler{n}) }
+
+// narratorHandler is the slog.Handler of narrator.logger.
+type narratorHandler struct{ n *narrator }
+
+func (h narratorHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h narratorHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h narratorHandler) WithGroup(string) slog.Handler            { return h }
+
+func (h narratorHandler) Handle(_ context.Context, r slog.Record) error {
+	key := ""
+	var attrs []string
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "replicaSet" {
+			key = a.Value.String()
+		} else {
+			attrs = append(attrs, a.Key+"="+a.Value.String())
+		}
+		return true
+	})
+	msg := r.Message
+	if zh, ok := logZH[msg]; ok && h.n.zh {
+		msg = zh
+	}
+	now := r.Time.Format("15:04:05.000")
+	h.n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, msg, strings.Join(attrs, " "))
+	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	informer "github.com/learn-k8s/informer"
 )
@@ -33,8 +34,9 @@ var (
 )
 
 // ReplicaSet is an apps/v1 ReplicaSet, with the fields this controller
-// reads. It is only read: the controller writes status through the
-// server's own copy (updateStatus), so nothing it leaves out is lost.
+// reads. The controller writes it back only to /status
+// (updateReplicaSetStatus), where the server takes the status alone, which
+// this type models whole: the spec members it leaves out stay as stored.
 //
 // Embedding ObjectMeta, as client-go's types do, gives rs.Name and the
 // informer.Object methods, and also ObjectMeta's JSON methods, which would
@@ -51,9 +53,12 @@ type ReplicaSet struct {
 
 // ReplicaSetSpec is what the user asks for.
 type ReplicaSetSpec struct {
-	Replicas *int32          `json:"replicas,omitzero"` // nil means 1 (the server defaults it)
-	Selector *LabelSelector  `json:"selector,omitzero"` // which pods it selects; required
-	Template PodTemplateSpec `json:"template,omitzero"` // what each pod is made from
+	Replicas *int32         `json:"replicas,omitzero"` // nil means 1 (the server defaults it)
+	Selector *LabelSelector `json:"selector,omitzero"` // which pods it selects; required
+	// MinReadySeconds is how long a pod must have been ready to count as
+	// available.
+	MinReadySeconds int32           `json:"minReadySeconds,omitzero"`
+	Template        PodTemplateSpec `json:"template,omitzero"` // what each pod is made from
 }
 
 // PodTemplateSpec is the pod a ReplicaSet makes copies of.
@@ -62,10 +67,29 @@ type PodTemplateSpec struct {
 	Spec       informer.PodSpec    `json:"spec,omitzero"`
 }
 
-// ReplicaSetStatus is what the controller last reported.
+// ReplicaSetStatus is what the controller last reported: every member of
+// apps/v1 ReplicaSetStatus (calculateStatus fills them).
 type ReplicaSetStatus struct {
-	Replicas           int32 `json:"replicas"`                    // pods the controller counts
-	ObservedGeneration int64 `json:"observedGeneration,omitzero"` // the spec generation it acted on
+	Replicas             int32 `json:"replicas"`                      // active pods it owns
+	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas,omitzero"` // of those, with every template label
+	ReadyReplicas        int32 `json:"readyReplicas,omitzero"`        // of those, Ready
+	AvailableReplicas    int32 `json:"availableReplicas,omitzero"`    // Ready for minReadySeconds
+	// TerminatingReplicas counts its pods being deleted that have not
+	// finished; nil when the controller does not report it.
+	TerminatingReplicas *int32                `json:"terminatingReplicas,omitzero"`
+	ObservedGeneration  int64                 `json:"observedGeneration,omitzero"` // the spec generation it acted on
+	Conditions          []ReplicaSetCondition `json:"conditions,omitzero"`
+}
+
+// ReplicaSetCondition is one condition of a ReplicaSet. The controller
+// writes one type, ReplicaFailure: True while creating or deleting pods
+// fails (calculateStatus).
+type ReplicaSetCondition struct {
+	Type               string    `json:"type"`
+	Status             string    `json:"status"` // "True", "False" or "Unknown"
+	LastTransitionTime time.Time `json:"lastTransitionTime,omitzero"`
+	Reason             string    `json:"reason,omitzero"`
+	Message            string    `json:"message,omitzero"`
 }
 
 // LabelSelector is metav1.LabelSelector: every matchLabels pair and every
@@ -92,7 +116,9 @@ func (rs *ReplicaSet) replicas() int {
 }
 
 // selector turns the ReplicaSet's label selector into an informer.Selector
-// through the selector syntax ("app=web,tier in (a,b),!canary").
+// through the selector syntax ("app=web,tier in (a,b),!canary"). An empty
+// selector selects everything, as in the API (the server refuses a
+// ReplicaSet with one); a missing one is an error.
 // (client-go: metav1.LabelSelectorAsSelector.)
 func (rs *ReplicaSet) selector() (informer.Selector, error) {
 	ls := rs.Spec.Selector
@@ -125,10 +151,7 @@ func (rs *ReplicaSet) selector() (informer.Selector, error) {
 func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 	out := *rs
 	rs.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
-	if rs.Spec.Replicas != nil {
-		n := *rs.Spec.Replicas
-		out.Spec.Replicas = &n
-	}
+	out.Spec.Replicas = clone(rs.Spec.Replicas)
 	if ls := rs.Spec.Selector; ls != nil {
 		copied := LabelSelector{MatchLabels: maps.Clone(ls.MatchLabels)}
 		for _, r := range ls.MatchExpressions {
@@ -137,11 +160,22 @@ func (rs *ReplicaSet) DeepCopy() *ReplicaSet {
 		}
 		out.Spec.Selector = &copied
 	}
+	out.Status.TerminatingReplicas = clone(rs.Status.TerminatingReplicas)
+	out.Status.Conditions = slices.Clone(rs.Status.Conditions)
 	// A Pod's DeepCopy copies metadata and spec: the template is just that.
 	asPod := &informer.Pod{ObjectMeta: rs.Spec.Template.ObjectMeta, Spec: rs.Spec.Template.Spec}
 	tmpl := asPod.DeepCopy()
 	out.Spec.Template = PodTemplateSpec{ObjectMeta: tmpl.ObjectMeta, Spec: tmpl.Spec}
 	return &out
+}
+
+// clone returns a pointer to a copy of *p (nil for nil).
+func clone[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // DeepCopyObject is DeepCopy, for informer.Object.

@@ -1,8 +1,9 @@
 // step20_test.go is Step 20 of the walkthrough, a controller: two
 // informers whose handlers only enqueue keys, a work queue, one worker that
-// reconciles a ReplicaSet (pods with an ownerReference, status.replicas
-// through /status); a burst of three changes becoming one reconcile; a
-// failed create retried after the rate limiter's wait, on a fake clock; and
+// reconciles a ReplicaSet (pods named by the server, with an
+// ownerReference; status.replicas through /status); a burst of three changes becoming one reconcile; a
+// failed status write retried after the rate limiter's wait, on a fake
+// clock; and
 // everything ending with the context. `go test -v -run Step ./...` runs
 // every Step.
 //
@@ -74,7 +75,7 @@ func TestStep20Controller(t *testing.T) {
 		return next(ctx, key)
 	}
 	f.events.hook = func(reason, message string) {
-		if reason == "SuccessfulCreate" && message == "Created pod: web-4" {
+		if reason == "SuccessfulCreate" {
 			syncsAtLastCreate.Store(websSyncs.Load())
 		}
 	}
@@ -84,18 +85,19 @@ func TestStep20Controller(t *testing.T) {
 	walkthrough.Say(t, "one worker Gets a key, reconciles it from the caches, and calls Done.",
 		"一个工作协程 Get 一个键，根据缓存调谐，然后调用 Done。")
 
-	rs := f.createReplicaSet(t, "web", 2)
+	f.createReplicaSet(t, "web", 2)
 	f.waitConverged(t, "web with 2 replicas")
-	obj, err := f.srv.Get(fakeapi.Pods, "default", "web-0")
+	pods := f.activePods(t, "web")
+	obj, err := f.srv.Get(fakeapi.Pods, "default", pods[0])
 	walkthrough.Must(t, err)
 	ref := obj["metadata"].(map[string]any)["ownerReferences"].([]any)[0].(map[string]any)
-	walkthrough.Say(t, "A ReplicaSet default/web asks for 2 pods: the worker created %v.",
-		"ReplicaSet default/web 要 2 个 Pod：工作协程创建了 %v。", podsOf(f.srv, "default", rs.GetUID()))
+	walkthrough.Say(t, "A ReplicaSet default/web asks for 2 pods: the worker created %d.", "ReplicaSet default/web 要 2 个 Pod：工作协程创建了 %d 个。", len(pods))
+	walkthrough.Say(t, "  The server named them from generateName web-: %v.", "  服务器按 generateName web- 给它们起了名字：%v。", pods)
 	walkthrough.Say(t, "  Each pod's ownerReference names its controller: %v %v %v, controller=%v.",
 		"  每个 Pod 的 ownerReference 指向它的控制器：%v %v %v，controller=%v。",
 		ref["apiVersion"], ref["kind"], ref["name"], ref["controller"])
-	walkthrough.Say(t, "  status.replicas = 2, written through the /status subresource (RetryOnConflict around it).",
-		"  status.replicas = 2，通过 /status 子资源写入（外面包着 RetryOnConflict）。")
+	walkthrough.Say(t, "  status.replicas = %d, written through the /status subresource.",
+		"  status.replicas = %d，通过 /status 子资源写入。", f.serverReplicaSet(t, "web").Status.Replicas)
 
 	walkthrough.Say(t, "A burst: the worker is busy with another ReplicaSet, default/slow, and meanwhile",
 		"一阵突发：工作协程正忙着另一个 ReplicaSet default/slow，与此同时")
@@ -116,29 +118,45 @@ func TestStep20Controller(t *testing.T) {
 	syncsBefore := websSyncs.Load()
 	close(hold)
 	f.waitConverged(t, "web scaled to 5")
-	walkthrough.Say(t, "  The worker is free: one reconcile of web created web-2, web-3, web-4 (syncs of web: %d).",
-		"  工作协程空出来后，web 的一次调谐就创建了 web-2、web-3、web-4（web 的同步次数：%d）。",
+	walkthrough.Say(t, "  The worker is free: one reconcile of web created the 3 pods (syncs of web: %d).",
+		"  工作协程空出来后，web 的一次调谐就创建了那 3 个 Pod（web 的同步次数：%d）。",
 		syncsAtLastCreate.Load()-syncsBefore)
 	if syncsAtLastCreate.Load()-syncsBefore != 1 {
-		t.Fatalf("web-4 was created in web's sync number %d after the burst, want 1", syncsAtLastCreate.Load()-syncsBefore)
+		t.Fatalf("the last pod was created in web's sync number %d after the burst, want 1", syncsAtLastCreate.Load()-syncsBefore)
 	}
 
-	walkthrough.Say(t, "A failure: web-0 is deleted while the server fails the next request (500).",
-		"一次失败：web-0 被删除，同时服务器让下一个请求失败（500）。")
-	f.srv.FailNext(1, 500)
-	walkthrough.Must(t, f.srv.Delete(fakeapi.Pods, "default", "web-0"))
-	walkthrough.WaitFor(t, "the failed create", func() bool { return len(f.events.find("SyncFailed", "default/web")) > 0 })
+	// A retry no sync needed any more may still wait on the clock: let it run.
+	walkthrough.WaitStepping(t, clock, "no timer left on the fake clock", func() bool { return !clock.HasWaiters() })
+	f.waitConverged(t, "web after the burst")
+	walkthrough.Say(t, "A failure: a pod of web turns Ready (the kubelet's write), and the server fails the next two",
+		"一次失败：web 的一个 Pod 变为 Ready（kubelet 写的），同时服务器让接下来的两个请求失败")
+	walkthrough.Say(t, "requests (500): the status write, and the read before its one retry (updateReplicaSetStatus).",
+		"（500）：status 的写入，以及它唯一一次重试之前的读取（updateReplicaSetStatus）。")
+	failedBefore := len(f.events.find("SyncFailed", "injected failure"))
+	f.srv.FailNext(2, 500)
+	pod, err := f.srv.Get(fakeapi.Pods, "default", f.activePods(t, "web")[0])
+	walkthrough.Must(t, err)
+	pod["status"] = map[string]any{"phase": "Running", "conditions": []any{map[string]any{"type": "Ready", "status": "True",
+		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}
+	_, err = f.srv.Update(fakeapi.Pods, "default", pod) // the Go API: not an HTTP request
+	walkthrough.Must(t, err)
+	walkthrough.WaitFor(t, "the failed status write", func() bool {
+		return len(f.events.find("SyncFailed", "injected failure")) > failedBefore
+	})
 	walkthrough.WaitFor(t, "the queue's timer for the retry", clock.HasWaiters)
-	walkthrough.Say(t, "  The create fails; the worker calls AddRateLimited: NumRequeues = %d, the key waits %v.",
-		"  创建失败；工作协程调用 AddRateLimited：NumRequeues = %d，键要等 %v。",
+	walkthrough.Say(t, "  The sync fails; the worker calls AddRateLimited: NumRequeues = %d, the key waits %v.",
+		"  同步失败；工作协程调用 AddRateLimited：NumRequeues = %d，键要等 %v。",
 		c.workqueue.NumRequeues("default/web"), clock.Waiters()[0])
+	walkthrough.Say(t, "  No event will bring it back sooner: the server's objects did not change.",
+		"  不会有事件让它提前回来：服务器上的对象没有变化。")
 	if w := clock.Waiters(); len(w) != 1 || w[0] != 5*time.Millisecond {
 		t.Fatalf("timers waiting on the fake clock: %v, want [5ms]", w)
 	}
 	clock.Step(5 * time.Millisecond)
-	f.waitConverged(t, "web-0 made again after the retry")
-	walkthrough.Say(t, "  The fake clock moves 5 ms: the retry creates web-0; Forget: NumRequeues = %d.",
-		"  假时钟走了 5 毫秒：重试创建了 web-0；调用 Forget：NumRequeues = %d。", c.workqueue.NumRequeues("default/web"))
+	f.waitConverged(t, "the status written after the retry")
+	walkthrough.Say(t, "  The fake clock moves 5 ms: the retry writes readyReplicas = %d; Forget: NumRequeues = %d.",
+		"  假时钟走了 5 毫秒：重试写入 readyReplicas = %d；调用 Forget：NumRequeues = %d。",
+		f.serverReplicaSet(t, "web").Status.ReadyReplicas, c.workqueue.NumRequeues("default/web"))
 
 	walkthrough.Say(t, "Stopping: the context ends, the queue shuts down, the worker finishes its key and ends;",
 		"停止：context 结束，队列关闭，工作协程做完手上的键后结束；")

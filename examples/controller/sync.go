@@ -1,226 +1,251 @@
-// sync.go holds the reconcile: for one ReplicaSet key, compare the pods it
-// should have with the pods the cache shows, create and delete to close the
-// gap, and report status.replicas through the /status subresource. It reads
-// only from the caches and may run on a cache that lags behind its own
-// writes, so every write is safe to repeat: pods have fixed names
-// (web-0, web-1, ...), a create that finds its pod already there and a
-// delete that finds it gone are not failures, and the next event or retry
-// reconciles again.
+// sync.go holds the reconcile of one ReplicaSet key: count the active
+// pods the ReplicaSet controls (claiming and releasing by its selector),
+// create or delete the difference with spec.replicas, then write the
+// status. It reads only the caches, which lag behind the controller's own
+// writes; two guards keep it from acting twice on the same difference:
+// expectations (expectations.go), which skip the creates and deletes until
+// the events of the last ones have arrived, and the ConsistencyStore
+// (consistency.go), which holds the whole sync back until the caches are
+// as new as the controller's last writes.
 //
-// client-go counterpart: the syncHandler of k8s.io/sample-controller; the
-// rules of k8s.io/kubernetes v1.37.2 pkg/controller/replicaset
-// (syncReplicaSet, manageReplicas, updateReplicaSetStatus) and its event
-// reasons (pkg/controller: SuccessfulCreate, FailedCreate,
-// SuccessfulDelete, FailedDelete). Where the real ReplicaSet controller
-// differs: it names pods with generateName (web-x7k2p) and avoids creating
-// twice with "expectations" of the events its writes will cause; it
-// adopts and releases pods by selector; it counts ready and available pods
-// too.
+// Pods are named by the server (generateName: web-x7k2p). They are
+// counted, never named in advance: any active pod the ReplicaSet
+// controls is as good as another, a pod replaced gets a new name, and a
+// ReplicaSet deleted and made again under its name shares nothing with
+// the old one.
+//
+// client-go counterpart: k8s.io/kubernetes v1.37.2 pkg/controller/replicaset
+// (replica_set.go): syncReplicaSet, manageReplicas (BurstReplicas,
+// slowStartBatch, SlowStartInitialBatchSize), getPodKeys; pkg/controller
+// FilterPodsByOwner, PodKey.
 //
 // Tutorial: 004 §2.3 (the business processor behind the informer) and
-// 000 §3.3 (optimistic concurrency: RetryOnConflict on the status).
+// 000 §5 (backpressure: a burst of creates starts small).
 
 package main
 
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"slices"
-	"strconv"
-	"strings"
+	"sync"
+	"time"
 
 	informer "github.com/learn-k8s/informer"
 	"github.com/learn-k8s/informer/listers"
-	"github.com/learn-k8s/informer/retry"
 )
+
+// BurstReplicas is the most pods one sync creates or deletes; the rest
+// wait for the next sync, once the events of these have come.
+// (kubernetes: replicaset.BurstReplicas.)
+const BurstReplicas = 500
+
+// SlowStartInitialBatchSize is the size of the first batch of creates;
+// each batch that succeeds doubles the next. (kubernetes:
+// controller.SlowStartInitialBatchSize.)
+const SlowStartInitialBatchSize = 1
 
 // syncReplicaSet reconciles the ReplicaSet of key. It returns an error to
 // have the key retried with backoff; nil when done, or when retrying could
-// not help (a bad key, a ReplicaSet that is gone).
-// (k8s.io/kubernetes ReplicaSetController: syncReplicaSet.)
+// not help (a bad key, a ReplicaSet that is gone, a bad selector).
+// (kubernetes: ReplicaSetController.syncReplicaSet.)
 func (c *Controller) syncReplicaSet(ctx context.Context, key string) error {
 	namespace, name, err := informer.SplitMetaNamespaceKey(key)
 	if err != nil {
 		c.recorder.Eventf(key, EventTypeWarning, "BadKey", "dropped: %v", err)
 		return nil // a retry would fail the same way
 	}
+	if err := c.consistencyStore.EnsureReady(key); err != nil {
+		return err // a cache is older than our own last write: back after the backoff
+	}
 	rs, err := listers.NewNamespaced(c.replicaSetLister, namespace).Get(name)
 	if informer.IsNotFound(err) {
-		return nil // deleted: its pods are the garbage collector's to delete
+		c.consistencyStore.Clear(key, "")
+		c.expectations.DeleteExpectations(key)
+		return nil // deleted: its pods are the garbage collector's
 	}
 	if err != nil {
 		return err
 	}
 
-	owned, err := c.podsOwnedBy(rs)
+	// Read before the pods: a pod event that lowers the expectation after
+	// this read is also in the pods read next.
+	rsNeedsSync := c.expectations.SatisfiedExpectations(key)
+	selector, err := rs.selector()
+	if err != nil {
+		c.recorder.Eventf(key, EventTypeWarning, "BadSelector", "%v", err)
+		return nil // the server refuses such a ReplicaSet; nothing to retry
+	}
+	allPods, err := c.filterPodsByOwner(rs) // its own and the namespace's orphans
 	if err != nil {
 		return err
 	}
-	active := 0 // pods not being deleted: what status.replicas reports
-	for _, pod := range owned {
-		if pod.DeletionTimestamp == nil {
-			active++
-		}
+	// The pods the cache holds are shared: copy one before changing it.
+	activePods, err := c.claimPods(ctx, rs, selector, FilterActivePods(allPods))
+	if err != nil {
+		return err
 	}
-	if rs.DeletionTimestamp == nil { // a ReplicaSet being deleted keeps what it has
-		if err := c.managePods(ctx, rs, owned); err != nil {
-			return err
-		}
+	terminatingPods := FilterClaimedPods(rs, selector, FilterTerminatingPods(allPods))
+
+	var manageReplicasErr error
+	if rsNeedsSync && rs.DeletionTimestamp == nil { // a ReplicaSet being deleted keeps what it has
+		manageReplicasErr = c.manageReplicas(ctx, activePods, rs)
 	}
-	// The status counts the pods seen before this pass's writes, as the real
-	// controller does: their events enqueue the key again, and the next pass
-	// reports them.
-	return c.updateStatus(ctx, rs, active)
+	rs = rs.DeepCopy()
+	now := c.clock.Now()
+	status := calculateStatus(rs, activePods, terminatingPods, manageReplicasErr, now)
+	// The status is written whether or not the creates and deletes failed.
+	updated, err := c.updateReplicaSetStatus(ctx, rs, status)
+	if err != nil {
+		return err
+	}
+	c.consistencyStore.WroteAt(key, rs.UID, "replicasets.apps", updated.ResourceVersion)
+	if manageReplicasErr != nil {
+		return manageReplicasErr
+	}
+	// Pods ready but not yet available for minReadySeconds: look again when
+	// the first becomes available, to report it.
+	if updated.Spec.MinReadySeconds > 0 && updated.Status.ReadyReplicas != updated.Status.AvailableReplicas {
+		next := time.Duration(updated.Spec.MinReadySeconds) * time.Second
+		if d := nextAvailabilityCheck(activePods, updated.Spec.MinReadySeconds, c.clock.Now()); d != nil {
+			next = *d
+		}
+		c.workqueue.AddAfter(key, next)
+	}
+	return nil
 }
 
-// podsOwnedBy returns the pods in the cache whose controller is rs, through
-// the pod cache's podControllerIndex.
-func (c *Controller) podsOwnedBy(rs *ReplicaSet) ([]*informer.Pod, error) {
-	// The key podControllerIndexFunc gives a pod that rs controls.
-	indexKey := rs.Namespace + "/ReplicaSet/" + rs.Name + "/" + rs.UID
-	objs, err := c.podIndexer.ByIndex(podControllerIndex, indexKey)
-	if err != nil {
-		return nil, err
-	}
-	pods := make([]*informer.Pod, 0, len(objs))
-	for _, obj := range objs {
-		if pod, ok := obj.(*informer.Pod); ok {
-			pods = append(pods, pod)
+// filterPodsByOwner returns the cached pods rs controls and the pods of
+// its namespace that no controller controls, through the pod cache's
+// podControllerIndex. (kubernetes: controller.FilterPodsByOwner with
+// includeOrphanedPods.)
+func (c *Controller) filterPodsByOwner(rs *ReplicaSet) ([]*informer.Pod, error) {
+	var pods []*informer.Pod
+	for _, key := range []string{podControllerIndexKey(rs.Namespace, newControllerRef(rs)), podControllerIndexKey(rs.Namespace, nil)} {
+		objs, err := c.podIndexer.ByIndex(podControllerIndex, key)
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range objs {
+			if pod, ok := obj.(*informer.Pod); ok {
+				pods = append(pods, pod)
+			}
 		}
 	}
-	// In name order, so that the deletes go in an order a reader can follow.
-	slices.SortFunc(pods, func(a, b *informer.Pod) int { return strings.Compare(a.Name, b.Name) })
 	return pods, nil
 }
 
-// podName is the name of rs's pod number i: "web-0", "web-1", ...
-func podName(rs *ReplicaSet, i int) string { return rs.Name + "-" + strconv.Itoa(i) }
-
-// managePods creates the pods rs should have that the cache does not show,
-// and deletes the pods it owns that it should not have. It stops at the
-// first failure. (k8s.io/kubernetes ReplicaSetController: manageReplicas.)
-func (c *Controller) managePods(ctx context.Context, rs *ReplicaSet, owned []*informer.Pod) error {
-	want := make([]string, rs.replicas())
-	for i := range want {
-		want[i] = podName(rs, i)
-	}
-	have := map[string]bool{} // every owned pod holds its name, even while it is being deleted
-	for _, pod := range owned {
-		have[pod.Name] = true
-	}
-	for _, name := range want {
-		if !have[name] {
-			if err := c.createPod(ctx, rs, name); err != nil {
-				return err
-			}
-		}
-	}
-	for _, pod := range owned {
-		if !slices.Contains(want, pod.Name) && pod.DeletionTimestamp == nil {
-			if err := c.deletePod(ctx, rs, pod.Name); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// createPod creates rs's pod name from its template, controlled by rs. A
-// pod that already exists is fine if it is rs's (the cache had not shown it
-// yet); someone else's is an error, retried until it goes away.
-func (c *Controller) createPod(ctx context.Context, rs *ReplicaSet, name string) error {
-	_, err := c.client.Create(ctx, podsGVR, newPod(rs, name))
-	if informer.IsAlreadyExists(err) {
-		obj, exists, _ := c.podIndexer.GetByKey(rs.Namespace + "/" + name)
-		if !exists {
-			return nil // made by an earlier pass: its event is on its way
-		}
-		if ref := controllerOf(&obj.(*informer.Pod).ObjectMeta); ref != nil && ref.UID == rs.UID {
-			return nil
-		}
-		err = fmt.Errorf("pod %s/%s exists and is not controlled by ReplicaSet %s",
-			rs.Namespace, name, rs.Name)
-	}
+// manageReplicas creates or deletes pods until rs has spec.replicas
+// active pods: at most burstReplicas in one sync; creates in batches of 1,
+// 2, 4, ... that stop at the first batch with a failure; deletes all at
+// once, the pods least worth keeping first. Before writing, it records
+// what the pod handlers must observe before the next sync may act
+// (ExpectCreations, ExpectDeletions); a write that fails is observed at
+// once, since no event will come for it. It returns the first failure.
+// (kubernetes: ReplicaSetController.manageReplicas.)
+func (c *Controller) manageReplicas(ctx context.Context, activePods []*informer.Pod, rs *ReplicaSet) error {
 	key := rs.Namespace + "/" + rs.Name
-	if err != nil {
-		c.recorder.Eventf(key, EventTypeWarning, "FailedCreate", "Error creating: %v", err)
-		return err
-	}
-	c.recorder.Eventf(key, EventTypeNormal, "SuccessfulCreate", "Created pod: %s", name)
-	return nil
-}
-
-// deletePod deletes rs's pod name; one already gone is fine.
-func (c *Controller) deletePod(ctx context.Context, rs *ReplicaSet, name string) error {
-	_, err := c.client.Do(ctx, http.MethodDelete, podsGVR, rs.Namespace, name, nil, nil)
-	if informer.IsNotFound(err) {
-		return nil // deleted by an earlier pass, or by someone else
-	}
-	key := rs.Namespace + "/" + rs.Name
-	if err != nil {
-		c.recorder.Eventf(key, EventTypeWarning, "FailedDelete", "Error deleting: %v", err)
-		return err
-	}
-	c.recorder.Eventf(key, EventTypeNormal, "SuccessfulDelete", "Deleted pod: %s", name)
-	return nil
-}
-
-// newPod is rs's pod name: its template's labels, annotations and spec, and
-// an ownerReference that makes rs its controller.
-// (k8s.io/kubernetes pkg/controller: GetPodFromTemplate.)
-func newPod(rs *ReplicaSet, name string) *informer.Pod {
-	tmpl := rs.DeepCopy().Spec.Template
-	isController := true
-	return &informer.Pod{
-		ObjectMeta: informer.ObjectMeta{
-			Name:        name,
-			Namespace:   rs.Namespace,
-			Labels:      tmpl.ObjectMeta.Labels,
-			Annotations: tmpl.ObjectMeta.Annotations,
-			OwnerReferences: []informer.OwnerReference{{
-				APIVersion:         "apps/v1",
-				Kind:               "ReplicaSet",
-				Name:               rs.Name,
-				UID:                rs.UID,
-				Controller:         &isController,
-				BlockOwnerDeletion: &isController,
-			}},
-		},
-		Spec: tmpl.Spec,
-	}
-}
-
-// updateStatus writes status.replicas (and observedGeneration, the spec
-// generation this pass acted on) if they changed. It reads the ReplicaSet
-// from the server as generic JSON, so every status member this controller
-// does not know is written back as it was, sets the two, and PUTs to
-// /status; on a 409 Conflict (someone wrote in between) it reads again and
-// retries. (k8s.io/kubernetes ReplicaSetController: updateReplicaSetStatus.)
-func (c *Controller) updateStatus(ctx context.Context, rs *ReplicaSet, replicas int) error {
-	if int(rs.Status.Replicas) == replicas && rs.Status.ObservedGeneration == rs.Generation {
-		return nil
-	}
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		obj, err := c.client.Get(ctx, replicaSetsGVR, rs.Namespace, rs.Name)
-		if informer.IsNotFound(err) {
-			return nil // deleted meanwhile: nothing to report to
-		}
-		if err != nil {
+	diff := len(activePods) - rs.replicas()
+	switch {
+	case diff < 0:
+		diff = min(-diff, c.burstReplicas)
+		c.expectations.ExpectCreations(key, diff)
+		c.logger.Info("Too few replicas", "replicaSet", key, "need", rs.replicas(), "creating", diff)
+		successes, err := slowStartBatch(diff, SlowStartInitialBatchSize, func() error {
+			err := c.podControl.CreatePods(ctx, rs, newControllerRef(rs))
+			if informer.HasStatusCause(err, namespaceTerminatingCause) {
+				return nil // the namespace is going: every create would fail
+			}
 			return err
+		})
+		// The creates never tried will not be observed: lower the
+		// expectation by as many, so that the next sync may try them.
+		for range diff - successes {
+			c.expectations.CreationObserved(key)
 		}
-		fresh := obj.(*informer.Unstructured)
-		if fresh.GetUID() != rs.UID {
-			return nil // deleted and made again: the new one's events will come
-		}
-		status, _ := fresh.Object["status"].(map[string]any)
-		if status == nil {
-			status = map[string]any{}
-			fresh.Object["status"] = status
-		}
-		status["replicas"] = replicas
-		status["observedGeneration"] = rs.Generation
-		_, err = c.client.UpdateStatus(ctx, replicaSetsGVR, fresh)
 		return err
+	case diff > 0:
+		diff = min(diff, c.burstReplicas)
+		c.logger.Info("Too many replicas", "replicaSet", key, "need", rs.replicas(), "deleting", diff)
+		podsToDelete := getPodsToDelete(activePods, diff, c.clock.Now())
+		// Which pods, not how many: a pod seen first marked for deletion and
+		// then gone is observed once.
+		c.expectations.ExpectDeletions(key, getPodKeys(podsToDelete))
+		errs := make([]error, len(podsToDelete))
+		var wg sync.WaitGroup
+		for i, pod := range podsToDelete {
+			goCatching(&wg, &errs[i], func() error {
+				err := c.podControl.DeletePod(ctx, rs, pod.Name)
+				if err != nil {
+					c.expectations.DeletionObserved(key, podKey(pod)) // no event will come
+				}
+				if informer.IsNotFound(err) {
+					return nil // gone already: what we wanted
+				}
+				return err
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err // the first: the others are likely the same
+			}
+		}
+	}
+	return nil
+}
+
+// slowStartBatch calls fn count times, in batches of initialBatchSize,
+// then twice as many, and so on, each batch's calls at once; after a batch
+// with a failure it stops. It returns how many calls succeeded and the
+// first failure. A burst of creates that would all fail (a quota, a
+// webhook) costs one request, not hundreds. (kubernetes: slowStartBatch.)
+func slowStartBatch(count, initialBatchSize int, fn func() error) (int, error) {
+	remaining, successes := count, 0
+	for batch := min(remaining, initialBatchSize); batch > 0; batch = min(2*batch, remaining) {
+		errs := make([]error, batch)
+		var wg sync.WaitGroup
+		for i := range batch {
+			goCatching(&wg, &errs[i], fn)
+		}
+		wg.Wait()
+		var failed []error
+		for _, err := range errs {
+			if err != nil {
+				failed = append(failed, err)
+			}
+		}
+		successes += batch - len(failed)
+		if len(failed) > 0 {
+			return successes, failed[0]
+		}
+		remaining -= batch
+	}
+	return successes, nil
+}
+
+// goCatching runs fn in a goroutine of wg and stores what it returns in
+// *err, or its panic as an error: a bug in one pod's write fails the sync,
+// which is retried (syncRecovering's rule), instead of ending the program
+// from a goroutine syncRecovering does not run in.
+func goCatching(wg *sync.WaitGroup, err *error, fn func() error) {
+	wg.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				*err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		*err = fn()
 	})
+}
+
+// podKey is "namespace/name". (kubernetes: controller.PodKey.)
+func podKey(pod *informer.Pod) string { return pod.Namespace + "/" + pod.Name }
+
+// getPodKeys returns the keys of pods. (kubernetes: getPodKeys.)
+func getPodKeys(pods []*informer.Pod) []string {
+	keys := make([]string, 0, len(pods))
+	for _, pod := range pods {
+		keys = append(keys, podKey(pod))
+	}
+	return keys
 }

@@ -11,7 +11,9 @@
 // Flags: -addr (default 127.0.0.1:8080), -seed N sample pods, -churn R random
 // changes per second, -history N events kept, -token T to require a bearer
 // token, -bookmark D bookmark period, -quiet to stop the request log,
-// -tls to serve HTTPS and HTTP/2 (the certificate is written to -cacert).
+// -tls to serve HTTPS and HTTP/2 (the certificate is written to -cacert),
+// -no-gc to leave ownerReferences to kube-controller-manager's garbage
+// collector run against it (fakeapi plays that collector by default).
 //
 // Faults, switched on at start by flags or at any time by POSTing (from
 // loopback only) to the debug endpoints (-debug=false turns them off):
