@@ -25,14 +25,15 @@
 //	TypedDelayingInterface      delaying_queue.go         + AddAfter: a heap, by due time
 //	TypedRateLimitingInterface  rate_limiting_queue.go    + AddRateLimited, Forget, NumRequeues
 //	TypedRateLimiter            default_rate_limiters.go  how long a failed item waits
+//	MetricsProvider             metrics.go                what a queue reports about itself
 //
 // client-go counterpart: k8s.io/client-go/util/workqueue (v0.37.2), with the
 // same names: TypedInterface, NewTyped, TypedDelayingInterface,
 // TypedRateLimitingInterface, the Typed…RateLimiter types and
-// DefaultTypedControllerRateLimiter. The untyped names client-go keeps
-// (Interface, New, RateLimitingInterface, ...) are deprecated there and
-// left out here. client-go's metrics (MetricsProvider) and its
-// ParallelizeUntil are left out too. The bucket limiter's token bucket,
+// DefaultTypedControllerRateLimiter, and its metrics (MetricsProvider,
+// SetProvider, metrics.go). The untyped names client-go keeps (Interface,
+// New, RateLimitingInterface, ...) are deprecated there and left out here,
+// and so is ParallelizeUntil. The bucket limiter's token bucket,
 // golang.org/x/time/rate in client-go, is package workqueue/rate.
 //
 // Tutorial: 004 §2.3 (what comes after the handler: the informer's cache
