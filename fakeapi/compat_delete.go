@@ -159,7 +159,6 @@ func successStatus(ri *resourceInfo, o *object) statusBody {
 func (s *store) remove(w writeRequest, opts deleteOptions) (*object, bool, *APIError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.collectGarbageLocked()
 	return s.removeLocked(w, opts)
 }
 

@@ -47,13 +47,11 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, r
 	for _, o := range matched {
 		req := writeRequest{ri: rt.ri, ns: o.ns, name: o.name, dryRun: opts.dryRun()}
 		if _, _, e := s.st.removeLocked(req, opts); e != nil && e.Code != http.StatusNotFound {
-			s.st.collectGarbageLocked()
 			s.st.mu.Unlock()
 			writeError(w, e)
 			return
 		}
 	}
-	s.st.collectGarbageLocked()
 	s.st.mu.Unlock()
 	list := &listBody{Kind: rt.ri.kind + "List", APIVersion: rt.ri.apiVersion(),
 		Metadata: map[string]any{"resourceVersion": strconv.FormatUint(rv, 10)}}

@@ -18,11 +18,12 @@
 // deleted with the policy its own finalizers ask for, Background if none.
 // A pod so deleted is deleted gracefully, as any delete of a pod.
 //
-// Where kube-controller-manager's collector works a moment after each
-// change, from its own informers, fakeapi's works inside the write that
-// caused the change, before the write answers: the same end state, the
-// same events, in an order a watcher sees as the real one's, sooner.
-// One difference is on purpose: an ownerReference to an object fakeapi
+// As kube-controller-manager's collector, fakeapi's works a moment after
+// the change that calls for it (gcDelay), in a goroutine of its own: a
+// client sees the owner go first, then its dependents, as on a real
+// cluster (a ReplicaSet controller whose pod cache heard of its pods'
+// deletion before its ReplicaSet cache heard of the ReplicaSet's would
+// make new pods). One difference is on purpose: an ownerReference to an object fakeapi
 // never held is left alone (kube-controller-manager's collector would
 // read the owner, find it missing and delete the dependent), so that an
 // object made with an example ownerReference stays. One to an object
@@ -42,7 +43,13 @@ package fakeapi
 
 import (
 	"slices"
+	"sync"
+	"time"
 )
+
+// gcDelay is how long after a change the collector acts on it; the
+// changes meanwhile are dealt with together.
+const gcDelay = 50 * time.Millisecond
 
 // controllers are the parts of kube-controller-manager fakeapi plays: the
 // namespace controller (compat_namespace_controller.go) and the garbage
@@ -58,6 +65,12 @@ func (c *controllers) configure(opts Options) {
 	c.gc.disabled = opts.DisableGarbageCollector
 }
 
+// stop ends the controllers' goroutines and waits for them.
+func (c *controllers) stop() {
+	c.namespaces.stop()
+	c.gc.stop()
+}
+
 // objectRef names one stored object: its resource, key and uid.
 type objectRef struct {
 	ri  *resourceInfo
@@ -71,17 +84,83 @@ type gcTask struct {
 	ref    objectRef
 }
 
-// garbageCollector is the collector's state, guarded by the store's mu.
+// garbageCollector is the collector's state, guarded by the store's mu
+// but for the fields of its goroutine's life.
 type garbageCollector struct {
 	disabled bool
+
+	// The goroutine that runs the tasks: started with the first task,
+	// woken by wake, ended by stop.
+	mu      sync.Mutex // guards started and stopped
+	started bool
+	stopped bool
+	wake    chan struct{} // buffered: one wake-up pending is enough
+	stopCh  chan struct{}
+	running sync.WaitGroup
+
 	// dependents lists, by owner uid, the objects whose ownerReferences
 	// name it.
 	dependents map[string]map[objectRef]struct{}
 	// deleted holds the uids of the objects deleted: a reference to one is
 	// dangling.
-	deleted map[string]struct{}
-	tasks   []gcTask // to do, in order
-	running bool     // collectGarbageLocked is draining tasks
+	deleted  map[string]struct{}
+	tasks    []gcTask // to do, in order
+	draining bool     // collectGarbageLocked is running the tasks
+}
+
+// stop ends the collector's goroutine, if any, and waits for it.
+func (gc *garbageCollector) stop() {
+	gc.mu.Lock()
+	if !gc.stopped && gc.started {
+		close(gc.stopCh)
+	}
+	gc.stopped = true
+	gc.mu.Unlock()
+	gc.running.Wait()
+}
+
+// kickCollectorLocked makes the collector run its tasks soon, starting its
+// goroutine the first time. s.mu is held.
+func (s *store) kickCollectorLocked() {
+	gc := &s.controllers.gc
+	gc.mu.Lock()
+	defer gc.mu.Unlock()
+	if gc.stopped {
+		return
+	}
+	if !gc.started {
+		gc.started = true
+		gc.wake = make(chan struct{}, 1)
+		gc.stopCh = make(chan struct{})
+		gc.running.Go(s.runCollector)
+	}
+	select {
+	case gc.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// runCollector is the collector's goroutine: gcDelay after being woken, it
+// runs every task queued, until stopped.
+func (s *store) runCollector() {
+	gc := &s.controllers.gc
+	for {
+		select {
+		case <-gc.wake:
+		case <-gc.stopCh:
+			return
+		}
+		t := time.NewTimer(gcDelay)
+		select {
+		case <-t.C:
+		case <-gc.stopCh:
+			t.Stop()
+			return
+		}
+		s.mu.Lock()
+		s.collectGarbageLocked()
+		s.mu.Unlock()
+	}
 }
 
 // ownerReference is what the collector reads of one ownerReferences entry.
@@ -127,13 +206,18 @@ func deletingDependents(o *object) bool {
 // stored write (compat_writes.go): typ is "ADDED", "MODIFIED" or "DELETED",
 // o the new (or, deleted, the last) state, prev the state before. It keeps
 // the dependents index and queues what the change calls for; the tasks run
-// when the write is done (collectGarbageLocked). (kubernetes: the
-// GraphBuilder's processGraphChanges and processTransitions.)
+// a moment later (runCollector). (kubernetes: the GraphBuilder's
+// processGraphChanges and processTransitions.)
 func (s *store) observeLocked(typ string, ri *resourceInfo, o, prev *object) {
 	gc := &s.controllers.gc
 	if gc.disabled {
 		return
 	}
+	defer func() {
+		if len(gc.tasks) > 0 && !gc.draining {
+			s.kickCollectorLocked()
+		}
+	}()
 	if gc.dependents == nil {
 		gc.dependents = map[string]map[objectRef]struct{}{}
 		gc.deleted = map[string]struct{}{}
@@ -226,15 +310,11 @@ func (s *store) ownerLocked(ref ownerReference, ns string) (*object, *resourceIn
 }
 
 // collectGarbageLocked runs the queued tasks, and those they cause, until
-// none is left. Every write calls it when done, before it unlocks; a write
-// the collector makes only queues more.
+// none is left; a write the collector makes only queues more.
 func (s *store) collectGarbageLocked() {
 	gc := &s.controllers.gc
-	if gc.running {
-		return
-	}
-	gc.running = true
-	defer func() { gc.running = false }()
+	gc.draining = true
+	defer func() { gc.draining = false }()
 	for len(gc.tasks) > 0 {
 		task := gc.tasks[0]
 		gc.tasks = gc.tasks[1:]

@@ -79,7 +79,6 @@ func (s *store) startNamespaceController(ns string, uid any) {
 			}
 			s.mu.Lock()
 			done := s.syncNamespaceLocked(ns, uid)
-			s.collectGarbageLocked()
 			changed := s.changed
 			s.mu.Unlock()
 			if done {

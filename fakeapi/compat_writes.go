@@ -43,7 +43,6 @@ func (s *store) create(w writeRequest, body map[string]any) (*object, *APIError)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.collectGarbageLocked() // after the write, as the garbage collector would
 	return s.createLocked(w, body)
 }
 
@@ -142,7 +141,6 @@ func (s *store) modify(w writeRequest, change func(old map[string]any) (map[stri
 	key := objectKey(w.ns, w.name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.collectGarbageLocked()
 	old := s.objects[w.ri][key]
 	if old == nil {
 		if !w.put || w.raw || w.subresource != "" || !strategyOf(w.ri).createOnUpdate {

@@ -1,4 +1,5 @@
-// gc_test.go tests the garbage collector (compat_gc_collector.go): a
+// gc_test.go tests the garbage collector (compat_gc_collector.go), which
+// acts a moment after each change (the tests wait for it): a
 // ReplicaSet deleted in each propagation mode, over HTTP, with pods that
 // name it in their ownerReferences; a dependent with a second owner; a
 // dependent made after its owner went; a reference to an object fakeapi
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const rsPath = "/apis/apps/v1/namespaces/default/replicasets"
@@ -82,6 +84,22 @@ func gcState(t *testing.T, s *Server) string {
 	return strings.Join(out, " ")
 }
 
+// waitGCState waits (10 s at most) until gcState is want.
+func waitGCState(t *testing.T, s *Server, what, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := gcState(t, s)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s, after 10 s:\n got %s\nwant %s", what, got, want)
+		}
+		time.Sleep(5 * time.Millisecond) // polling with a deadline, not synchronisation
+	}
+}
+
 func TestGarbageCollectorFollowsOwnerReferences(t *testing.T) {
 	for _, tc := range []struct {
 		name, delete string // the DELETE's body
@@ -111,9 +129,7 @@ func TestGarbageCollectorFollowsOwnerReferences(t *testing.T) {
 			if code != 200 {
 				t.Fatalf("DELETE: %d", code)
 			}
-			if got := gcState(t, s); got != tc.want {
-				t.Fatalf("after the delete:\n got %s\nwant %s", got, tc.want)
-			}
+			waitGCState(t, s, "after the delete", tc.want)
 			held, err := s.Get(Pods, "default", "held")
 			if err != nil {
 				t.Fatal(err)
@@ -123,9 +139,7 @@ func TestGarbageCollectorFollowsOwnerReferences(t *testing.T) {
 			if code, answer := call(t, "PUT", s.URL()+"/api/v1/namespaces/default/pods/held", "application/json", string(body)); code != 200 {
 				t.Fatalf("removing held's finalizer: %d %v", code, answer)
 			}
-			if got := gcState(t, s); got != tc.thenRelease {
-				t.Fatalf("once held's finalizer went:\n got %s\nwant %s", got, tc.thenRelease)
-			}
+			waitGCState(t, s, "once held's finalizer went", tc.thenRelease)
 		})
 	}
 }
@@ -136,11 +150,10 @@ func TestGarbageCollectorDanglingAndUnknownOwners(t *testing.T) {
 	if code, _ := call(t, "DELETE", s.URL()+rsPath+"/web", "", ""); code != 200 {
 		t.Fatalf("DELETE: %d", code)
 	}
-	gcPod(t, s, "late", nil, rsRef(uid, true, true)) // made after its owner went: collected at once
+	gcPod(t, s, "late", nil, rsRef(uid, true, true)) // made after its owner went: collected
 	gcPod(t, s, "example", nil, rsRef("00000000-0000-4000-8000-000000000001", true, true))
-	if got, want := gcState(t, s), "example[ReplicaSet] rs:gone"; got != want {
-		t.Fatalf("got %s, want %s (a dependent of a deleted owner goes; one naming an object never held stays)", got, want)
-	}
+	// (a dependent of a deleted owner goes; one naming an object never held stays)
+	waitGCState(t, s, "a late dependent and one of an unknown owner", "example[ReplicaSet] rs:gone")
 }
 
 func TestGarbageCollectorDisabledLeavesDependentsAndFinalizers(t *testing.T) {
@@ -150,7 +163,14 @@ func TestGarbageCollectorDisabledLeavesDependentsAndFinalizers(t *testing.T) {
 	if code, _ := call(t, "DELETE", s.URL()+rsPath+"/web", "application/json", `{"propagationPolicy":"Foreground"}`); code != 200 {
 		t.Fatalf("DELETE: %d", code)
 	}
+	// Without a collector the owner waits and the dependent stays, for good:
+	// nothing was queued for a collector, and none was started.
 	if got, want := gcState(t, s), "blocking[ReplicaSet] rs:[foregroundDeletion]"; got != want {
-		t.Fatalf("got %s, want %s: without a collector the owner waits and the dependent stays", got, want)
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	if gc := &s.st.controllers.gc; len(gc.tasks) > 0 || gc.started {
+		t.Fatalf("with the collector off, %d tasks are queued and its goroutine started=%v", len(gc.tasks), gc.started)
 	}
 }

@@ -225,7 +225,7 @@ func (s *Server) Restart() error {
 // Close stops the server for good, ending every watch and every goroutine
 // it started. It is safe to call more than once.
 func (s *Server) Close() {
-	s.closeOnce.Do(func() { close(s.closing); s.st.controllers.namespaces.stop() })
+	s.closeOnce.Do(func() { close(s.closing); s.st.controllers.stop() })
 	s.mu.Lock()
 	s.closed = true // first, so that no Restart slips in while stopping
 	s.mu.Unlock()

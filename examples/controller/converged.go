@@ -1,6 +1,7 @@
 // converged.go holds what "converged" means, for the story and the tests.
-// On the server: every ReplicaSet controls exactly spec.replicas active
-// pods; no active pod it controls has left its selector, and no orphan
+// On the server: no pod is left of a ReplicaSet gone (the garbage
+// collector is done); every ReplicaSet controls exactly spec.replicas
+// active pods; no active pod it controls has left its selector, and no orphan
 // that its selector matches is left unadopted; its status reports those
 // pods (replicas, readyReplicas, terminatingReplicas) for the generation
 // it has. In the controller: the caches hold what the server holds, and
@@ -113,6 +114,16 @@ func activePodsOf(pods []*informer.Pod, uid string) []string {
 // serverMissing says how the server differs from what its ReplicaSets ask
 // for, or "" when it does not.
 func serverMissing(srv *fakeapi.Server) string {
+	uids := map[string]bool{}
+	for _, rs := range serverReplicaSets(srv) {
+		uids[rs.UID] = true
+	}
+	for _, pod := range serverPods(srv, "") {
+		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.Kind == "ReplicaSet" && !uids[ref.UID] {
+			return fmt.Sprintf("pod %s/%s names ReplicaSet %s, gone: the garbage collector has yet to delete it",
+				pod.Namespace, pod.Name, ref.Name)
+		}
+	}
 	for _, rs := range serverReplicaSets(srv) {
 		if rs.DeletionTimestamp != nil {
 			continue // being deleted: the garbage collector's, not the controller's

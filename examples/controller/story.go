@@ -292,12 +292,30 @@ func (st *story) scale(name string, replicas int) error {
 	})
 }
 
-// deleteReplicaSet deletes default/name with propagationPolicy policy.
+// deleteReplicaSet deletes default/name with propagationPolicy policy and,
+// as kubectl delete does, waits (15 s at most) until it is gone: with
+// Orphan, the garbage collector first orphans its pods.
 func (st *story) deleteReplicaSet(name, policy string) error {
+	ctx := context.Background()
 	options := &informer.Unstructured{Object: map[string]any{"kind": "DeleteOptions", "apiVersion": "v1",
 		"propagationPolicy": policy}}
-	_, err := st.client.Do(context.Background(), http.MethodDelete, replicaSetsGVR, "default", name, options, nil)
-	return err
+	if _, err := st.client.Do(ctx, http.MethodDelete, replicaSetsGVR, "default", name, options, nil); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond) // polling, as kubectl's wait does
+	defer tick.Stop()
+	for ; ; <-tick.C {
+		_, err := st.client.Get(ctx, replicaSetsGVR, "default", name)
+		switch {
+		case informer.IsNotFound(err):
+			return nil
+		case err != nil:
+			return err
+		case time.Now().After(deadline):
+			return fmt.Errorf("ReplicaSet %s is still there 15 s after its delete", name)
+		}
+	}
 }
 
 // setRunning plays the kubelet for pod: Running and Ready now.
