@@ -210,26 +210,33 @@ var Labs = []Lab{
 		},
 	},
 	{
-		N: 8, Title: "the reconcile loop: handlers, workers, a ReplicaSet controller",
-		TitleZH:  "调谐循环：事件处理器、工作协程、一个 ReplicaSet 控制器",
-		Tutorial: "004 §2.3; 000 §3.3, §5 (and docs/controller.md)", Minutes: 150, Pipeline: "realfifo",
+		N: 8, Title: "the ReplicaSet controller: count, expectations, claim, status",
+		TitleZH:  "ReplicaSet 控制器：计数、期望、认领、状态",
+		Tutorial: "004 §2.3, §2.5; 000 §3.3, §5", Minutes: 180, Pipeline: "realfifo",
 		Dir: "examples/controller",
-		// The controller's other tests (the chaos test, the story, owned pods,
-		// a panic mid-reconcile) wait 10 s or more for a convergence a stub
-		// never brings; the graders above cover the same rules and fail fast.
-		// INFORMER_LAB_FULL=1 go test ./examples/controller runs them all.
+		// The controller's other tests (the chaos test, the story, the
+		// comparison with kube-controller-manager) wait 10 s or more for a
+		// convergence a stub never brings; the graders above cover the same
+		// rules and fail fast. INFORMER_LAB_FULL=1 go test ./examples/controller
+		// runs them all.
 		Funcs: []Func{
-			{"*Controller", "enqueueReplicaSet", 1}, {"*Controller", "handlePod", 1}, {"*Controller", "updatePod", 1},
+			{"*Controller", "addPod", 1}, {"*Controller", "updatePod", 1}, {"*Controller", "deletePod", 1},
 			{"*Controller", "processNextWorkItem", 2},
-			{"*Controller", "syncReplicaSet", 3}, {"*Controller", "podsOwnedBy", 3}, {"*Controller", "managePods", 3},
-			{"", "newPod", 3},
-			{"*Controller", "updateStatus", 4},
+			{"*expectations", "SatisfiedExpectations", 3}, {"*expectations", "CreationObserved", 3},
+			{"*expectations", "DeletionObserved", 3},
+			{"*Controller", "syncReplicaSet", 4}, {"*Controller", "manageReplicas", 4}, {"", "IsPodActive", 4},
+			{"", "deletesBefore", 4},
+			{"*Controller", "claimPod", 5},
+			{"", "calculateStatus", 6}, {"*Controller", "updateReplicaSetStatus", 6},
 		},
 		ProjectGraders: []Grader{
-			{"TestHandlersEnqueueTheOwningReplicaSetOnly", 1, "the handlers enqueue the owning ReplicaSet only", "事件处理器只把控制 Pod 的 ReplicaSet 入队"},
-			{"TestPodBeingDeletedHoldsItsNameAndIsNotCounted", 3, "a pod being deleted holds its name and is not counted", "正在删除的 Pod 占着名字，但不计数"},
-			{"TestStatusWriteRetriesOnConflict", 4, "the status write retries on a 409 Conflict", "状态写入遇到 409 Conflict 时重试"},
+			{"TestHandlersQueueTheReplicaSetsAPodConcerns", 1, "the pod handlers queue the ReplicaSets a pod concerns and observe expectations",
+				"Pod 事件处理器把 Pod 涉及的 ReplicaSet 入队，并观察期望"},
+			{"TestExpectationsAreMetObservedOnceAndExpire", 3, "expectations: met, a deletion observed once, expired after 5 minutes",
+				"期望：满足、删除只观察一次、5 分钟后过期"},
+			{"TestPodsToDeleteGoInTheRealOrder", 4, "which pods a scale-down deletes first", "缩容时先删哪些 Pod"},
 			{"TestStep20Controller", 2, "the walkthrough's Step 20: the controller", "分步讲解第 20 步：控制器"},
+			{"TestStep21Expectations", 3, "the walkthrough's Step 21: why expectations exist", "分步讲解第 21 步：期望为什么存在"},
 		},
 	},
 }

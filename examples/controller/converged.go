@@ -98,12 +98,30 @@ func serverReplicaSets(srv *fakeapi.Server) []*ReplicaSet {
 	return out
 }
 
+// active is this file's own reading of an active pod (running or to run,
+// not being deleted), written apart from the controller's IsPodActive so
+// that a bug there cannot hide from the check. terminating is its reading
+// of a pod being deleted that has not finished; ready of a Ready one.
+func active(pod *informer.Pod) bool {
+	return pod.DeletionTimestamp == nil && pod.Status.Phase != "Failed" && pod.Status.Phase != "Succeeded"
+}
+
+func terminating(pod *informer.Pod) bool {
+	return pod.DeletionTimestamp != nil && pod.Status.Phase != "Failed" && pod.Status.Phase != "Succeeded"
+}
+
+func ready(pod *informer.Pod) bool {
+	return slices.ContainsFunc(pod.Status.Conditions, func(c informer.PodCondition) bool {
+		return c.Type == "Ready" && c.Status == "True"
+	})
+}
+
 // activePodsOf returns the names of the active pods of pods that the
 // ReplicaSet of uid controls, sorted.
 func activePodsOf(pods []*informer.Pod, uid string) []string {
 	var names []string
 	for _, pod := range pods {
-		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.UID == uid && IsPodActive(pod) {
+		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.UID == uid && active(pod) {
 			names = append(names, pod.Name)
 		}
 	}
@@ -133,34 +151,34 @@ func serverMissing(srv *fakeapi.Server) string {
 		if err != nil {
 			return err.Error()
 		}
-		active := activePodsOf(pods, rs.UID)
-		var ready, terminating int32
+		actives := activePodsOf(pods, rs.UID)
+		var readies, terminatings int32
 		var strays []string
 		for _, pod := range pods {
 			ref := controllerOf(&pod.ObjectMeta)
 			switch {
-			case ref == nil && IsPodActive(pod) && selector.Matches(pod.Labels):
+			case ref == nil && active(pod) && selector.Matches(pod.Labels):
 				strays = append(strays, pod.Name+" (an orphan it selects)")
 			case ref == nil || ref.UID != rs.UID:
 			case !selector.Matches(pod.Labels):
 				strays = append(strays, pod.Name+" (it controls, not selected)")
-			case IsPodTerminating(pod):
-				terminating++
-			case IsPodActive(pod) && IsPodReady(pod):
-				ready++
+			case terminating(pod):
+				terminatings++
+			case active(pod) && ready(pod):
+				readies++
 			}
 		}
 		st := rs.Status
 		key := rs.Namespace + "/" + rs.Name
 		switch {
-		case len(active) != rs.replicas():
-			return fmt.Sprintf("ReplicaSet %s asks for %d pods; it controls %d active: %v", key, rs.replicas(), len(active), active)
+		case len(actives) != rs.replicas():
+			return fmt.Sprintf("ReplicaSet %s asks for %d pods; it controls %d active: %v", key, rs.replicas(), len(actives), actives)
 		case len(strays) > 0:
 			return fmt.Sprintf("ReplicaSet %s has not claimed: %s", key, strings.Join(strays, ", "))
-		case int(st.Replicas) != len(active) || st.ReadyReplicas != ready || st.TerminatingReplicas == nil ||
-			*st.TerminatingReplicas != terminating || st.ObservedGeneration != rs.Generation:
+		case int(st.Replicas) != len(actives) || st.ReadyReplicas != readies || st.TerminatingReplicas == nil ||
+			*st.TerminatingReplicas != terminatings || st.ObservedGeneration != rs.Generation:
 			return fmt.Sprintf("ReplicaSet %s reports %s; its pods: %d active, %d ready, %d terminating, generation %d",
-				key, statusLine(st), len(active), ready, terminating, rs.Generation)
+				key, statusLine(st), len(actives), readies, terminatings, rs.Generation)
 		}
 	}
 	return ""

@@ -345,7 +345,7 @@ func (st *story) podsOf(name string) []*informer.Pod {
 	uid := rs["metadata"].(map[string]any)["uid"].(string)
 	var pods []*informer.Pod
 	for _, pod := range serverPods(st.srv, "default") {
-		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.UID == uid && IsPodActive(pod) {
+		if ref := controllerOf(&pod.ObjectMeta); ref != nil && ref.UID == uid && active(pod) {
 			pods = append(pods, pod)
 		}
 	}
