@@ -127,9 +127,10 @@ func (st *story) podLostWhileServerFails() error {
 	victim := st.podsOf("web")[0]
 	st.n.say("$ kubectl delete pod %s   # a Running one; and the server fails the next request with 500",
 		"$ kubectl delete pod %s   # 一个 Running 的；同时服务器让下一个请求失败：500", victim.Name)
-	st.n.say("# (the failed create sends the key back through AddRateLimited: it returns 5 ms later; "+
-		"the status is written first)",
-		"# （创建失败，键经 AddRateLimited 放回队列：5 毫秒后再来；失败之前先写了 status）")
+	st.n.say("# (the sync writes its status first, with a ReplicaFailure condition, then fails: AddRateLimited "+
+		"would bring the key back 5 ms later; the status write's own event brings it back at once)",
+		"# （同步先写 status，带上 ReplicaFailure condition，然后失败：AddRateLimited 会让键 5 毫秒后回来；"+
+			"而 status 写入引起的事件让它立即回来）")
 	st.srv.FailNext(1, http.StatusInternalServerError)
 	// fakeapi's Go Delete is not an HTTP request: the failure waits for the controller's.
 	if err := st.srv.Delete(fakeapi.Pods, "default", victim.Name); err != nil {
@@ -250,8 +251,8 @@ func (st *story) showMetrics() error {
 		"# GET %s：workqueue.replicaset：depth %d，adds_total %d，retries_total %d，"+
 			"work_duration_seconds：%d 次同步，平均每次 %v",
 		st.metrics, q.Depth, q.Adds, q.Retries, q.WorkDuration.Count, mean)
-	st.n.say("# %d syncs waited for a cache older than the controller's own last write (ConsistencyStore)",
-		"# 有 %d 次同步在等缓存追上控制器自己最近的写入（ConsistencyStore）", st.n.consistencyWaits())
+	st.n.say("# syncs that waited for a cache older than the controller's own last write (ConsistencyStore): %d",
+		"# 等缓存追上控制器自己最近一次写入的同步（ConsistencyStore）：%d 次", st.n.consistencyWaits())
 	st.n.say("# converged after every step: the work queue is empty", "# 每一步之后都已收敛：工作队列是空的")
 	return nil
 }
