@@ -320,7 +320,7 @@ func checkStaleAndLate(p page, a *app) {
 	p.tb.setDown(true)
 	a.Close()
 	p.wait("the stale page", `document.body.classList.contains("stale") && !document.getElementById("stale").hidden &&
-		[...document.querySelectorAll("#controls button, #controls select")].every(b => b.disabled)`)
+		[...document.querySelectorAll("#controls button")].every(b => b.getAttribute("aria-disabled") === "true" && b.title)`)
 	if stale := p.str(`document.getElementById("stale").textContent`); !regexpClock.MatchString(stale) || strings.Contains(stale, "M ") {
 		p.t.Fatalf("the stale banner says %q: no 15:04:05 time of day", stale)
 	}
