@@ -33,6 +33,10 @@ func checkFirstPaint(p page, began time.Time) {
 		p.t.Fatalf("resync period, its control, Resync now disabled, the queue: %q, want resync off and the RealFIFO", r)
 	}
 	p.checkLayout("on the first paint at 1024x700")
+	p.size(360, 740) // a small phone (issue 38): no sideways scroll
+	p.frames()
+	p.checkLayout("on the first paint at 360x740")
+	p.size(1024, 700)
 	p.clean("on the first paint")
 }
 

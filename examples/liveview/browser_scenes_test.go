@@ -265,6 +265,11 @@ func checkChinese(p page, when string) {
 			p.t.Fatalf("%s, the Chinese page shows %q: …%s…", when, w, text[max(0, i-80):min(len(text), i+80)])
 		}
 	}
+	for _, w := range []string{".go, ", "重新同步 关闭"} { // issue 38: a list of files with 、; no space inside a Chinese phrase
+		if i := strings.Index(text, w); i >= 0 {
+			p.t.Fatalf("%s, the Chinese page shows %q: …%s…", when, w, text[max(0, i-80):min(len(text), i+80)])
+		}
+	}
 	if m := regexpHanColon.FindStringIndex(text); m != nil {
 		p.t.Fatalf("%s, the Chinese page has an ASCII colon after Chinese: …%s…", when, text[max(0, m[0]-60):min(len(text), m[1]+40)])
 	}

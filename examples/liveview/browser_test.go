@@ -177,6 +177,10 @@ func playAsAUser(t *testing.T, b *cdp, lang, shots string, want func(string) boo
 		checkNoBankedStep(p)
 		step("issue 22's checks")
 	}
+	if want("hint") {
+		checkFirstVisit(p)
+		step("the first visit's hint")
+	}
 	if want("1") {
 		checkNoGuideWithoutAScene(p)
 	}
@@ -191,6 +195,13 @@ func playAsAUser(t *testing.T, b *cdp, lang, shots string, want func(string) boo
 		checkChinese(p, "after checks 1, 3 and 9")
 	}
 	step("checks 1, 3, 8, 9")
+	if want("order") {
+		checkNaturalOrder(p)
+	}
+	if want("queuehead") {
+		checkQueueHead(p)
+	}
+	step("pods past pod-9, the queue's head")
 	if want("scenes") {
 		playEveryScene(p, shots)
 		step("every scene, both queues")
@@ -202,6 +213,18 @@ func playAsAUser(t *testing.T, b *cdp, lang, shots string, want func(string) boo
 			checkNarrationFindsItsPanel(p)
 		}
 		step("checks 2, 5")
+	}
+	if want("reader") {
+		checkReadersPace(p)
+		step("the missed deletion at a reader's pace")
+	}
+	if want("keys") && lang == "en" {
+		checkKeyboardOnly(p)
+		step("the keyboard alone")
+	}
+	if want("phone") && lang == "zh" {
+		checkPhone(p)
+		step("a phone")
 	}
 	var last *tab // the tab that stays when the page is closed (check 6)
 	if want("6") && lang == "en" {

@@ -242,7 +242,8 @@ function renderGuide(moved) {
   const st = scene.steps[stepIx];
   Object.assign(g.dataset, {scene: scene.id, step: String(stepIx), status});
   setText("guide-title", scene.title[lang]);
-  setText("guide-count", t("guide.count", {n: stepIx + 1, of: scene.steps.length}));
+  fill("guide-count", h("span", {class: "wide"}, t("guide.count", {n: stepIx + 1, of: scene.steps.length})),
+    h("span", {class: "narrow", "aria-hidden": "true"}, (stepIx + 1) + "/" + scene.steps.length)); // a phone's guide is one line
   setText("guide-status", status === "failed" ? t("guide.failed", {what: shown(failure)}) : t("guide." + status),
     "pill " + ({done: "ok", failed: "bad", running: "warn", preparing: "warn"}[status] || ""));
   linkedHTML(byId("guide-prep"), prepared ? prepared.map(shown).join(lang === "zh" ? "；" : "; ") : "");

@@ -189,7 +189,6 @@ const SCENES = [
   },
   {panels: ["wire"], press: ["dropwatch"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong",
     run: async (api, c) => {
-      c.lists = api.now().wire.requests.filter(r => r.verb === "LIST").length;
       await api.act("dropwatch");
       c.ended = +(await api.see(W.ended, e => e.kind === "watch ended")).args.n;
       c.rw = (await api.see(W.rewatch, e => e.kind === "WATCH")).rv;
@@ -197,12 +196,12 @@ const SCENES = [
     },
     en: c => "<b>Drop the watch</b>: the server ends every watch, as a restarting API server does. In " + panel("wire") + " " +
       fact("the WATCH line says it ended", {sel: S.requests, has: ["WATCH", t("m.ended", {n: c.ended})]}) + ", and the Reflector <b>re-watches</b> from the last resourceVersion it saw: " +
-      fact("one more WATCH, from rv " + c.rw, {sel: S.requests, has: ["WATCH", "resourceVersion=" + c.rw, t("m.streaming")]}) + ", " +
-      fact("no LIST", {sel: S.requests, has: ["LIST"], count: c.lists}) + ". Nothing is missed, nothing is listed again.",
+      fact("one more WATCH, from rv " + c.rw, {sel: S.requests, has: ["WATCH", "resourceVersion=" + c.rw, t("m.streaming")]}) + ", and " +
+      fact("no LIST after it", {sel: S.requests + ":last-child", has: ["WATCH", "resourceVersion=" + c.rw]}) + " (the last line). Nothing is missed, nothing is listed again.",
     zh: c => "<b>断开 watch</b>：服务器结束所有 watch，就像 API 服务器重启时那样。" + panel("wire") + "里" +
       fact("那条 WATCH 写着它已结束", {sel: S.requests, has: ["WATCH", t("m.ended", {n: c.ended})]}) + "，Reflector 从它见过的最后一个资源版本<b>重新 watch</b>：" +
       fact("多一个从 rv " + c.rw + " 开始的 WATCH", {sel: S.requests, has: ["WATCH", "resourceVersion=" + c.rw, t("m.streaming")]}) + "，" +
-      fact("没有 LIST", {sel: S.requests, has: ["LIST"], count: c.lists}) + "。什么都没错过，也不重新 list。",
+      fact("之后没有 LIST", {sel: S.requests + ":last-child", has: ["WATCH", "resourceVersion=" + c.rw]}) + "（最后一行）。什么都没错过，也不重新 list。",
   },
   {panels: ["wire", "queue", "cache", "handlers"], press: ["create"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.key2],
     run: async (api, c) => {
