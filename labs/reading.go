@@ -428,8 +428,8 @@ func writeFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// readingStats are the figures of a reading's root package, counted as
-// /work/shared/tools/readcheck counts them.
+// readingStats are the figures of a reading's root package: files, lines,
+// lines that hold only a comment, and exported names without a doc comment.
 type readingStats struct {
 	Files, Lines, CommentLines int
 	Undocumented               []string // "file.go: Name"
