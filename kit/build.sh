@@ -9,8 +9,9 @@
 #   NO_KCM=1 kit/build.sh     skip kube-controller-manager
 #   FORCE=1 kit/build.sh      build all again
 #
-# A cold build takes 25-40 minutes on 2 cores and about 3 GB of module
-# cache; run it in the background: kit/build.sh > build.log 2>&1 &
+# A cold build takes about 15-40 minutes on 2 cores, and a few GB of Go's
+# module and build caches; run it in the background:
+#   kit/build.sh > build.log 2>&1 &
 # The way envtest's setup-envtest gives a test a real control plane, except
 # that it builds instead of downloading. docs/real-cluster.md says more.
 set -euo pipefail
@@ -23,7 +24,8 @@ mkdir -p "$BIN" "$SRC"
 
 # built NAME WANT: $BIN/NAME exists and its --version names WANT.
 built() {
-  [[ $FORCE != 1 && -x $BIN/$1 ]] && "$BIN/$1" --version 2>/dev/null | grep -q -- "$2"
+  local v
+  [[ $FORCE != 1 && -x $BIN/$1 ]] && v=$("$BIN/$1" --version 2>/dev/null) && grep -q -- "$2" <<< "$v"
 }
 
 build_etcd() {
@@ -85,7 +87,7 @@ build_k8s() {
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ld+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
   done
-  say "building $name (10-20 minutes on 2 cores)"
+  say "building $name (minutes: kube-apiserver and kube-controller-manager are large)"
   (cd "$d" && go build -trimpath -ldflags="$ld" -o "$BIN/$name.new" "k8s.io/kubernetes/cmd/$name")
   mv "$BIN/$name.new" "$BIN/$name"
   say "built $name: $("$BIN/$name" --version)"

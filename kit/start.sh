@@ -179,9 +179,16 @@ if [[ ${KCM:-0} == 1 ]]; then
     > "$RUN/kube-controller-manager.log" 2>&1 < /dev/null &
   echo $! > "$RUN/kube-controller-manager.pid"
   say "kube-controller-manager pid $(cat "$RUN/kube-controller-manager.pid") (controllers $controllers)"
-  sleep 1
-  alive kube-controller-manager ||
-    { tail -20 "$RUN/kube-controller-manager.log" >&2; fail "kube-controller-manager ended"; }
+  # Ready once its controllers' informers have synced (up to a minute).
+  start=$SECONDS
+  until grep -q 'Caches are synced' "$RUN/kube-controller-manager.log"; do
+    alive kube-controller-manager ||
+      { tail -20 "$RUN/kube-controller-manager.log" >&2; fail "kube-controller-manager ended"; }
+    ((SECONDS - start < 60)) ||
+      fail "kube-controller-manager not synced after a minute (log: $RUN/kube-controller-manager.log)"
+    sleep 0.5
+  done
+  say "kube-controller-manager ready after $((SECONDS - start)) s"
 fi
 
 {
