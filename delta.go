@@ -14,8 +14,7 @@ package informer
 // DeltaType says what happened to an object.
 type DeltaType string
 
-// The kinds of change a queue records. The first five concern one object;
-// the last three (a RealFIFO's, client-go 1.33–1.37) concern the whole queue.
+// The kinds of change a queue records.
 const (
 	// Added: the object was created (a watch ADDED event).
 	Added DeltaType = "Added"
@@ -32,7 +31,7 @@ const (
 	Replaced DeltaType = "Replaced"
 	// Sync: a resync re-delivered the object; nothing on the server changed.
 	Sync DeltaType = "Sync"
-	// Reading 2: the three deltas of a whole queue, which only an atomic RealFIFO queues.
+	// Reading 2: deltas about the whole queue, which only an atomic RealFIFO queues (1.33–1.37).
 	// ReplacedAll: a whole relist in one delta, queued by a RealFIFO with
 	// AtomicEvents instead of one Replaced per object. Its Object is a
 	// ReplacedAllInfo (realfifo.go).

@@ -42,8 +42,8 @@ type KeyListerGetter interface {
 // TransformFunc changes an object before it is queued, typically to drop
 // fields nobody reads so the cache holds less. It sees the object first, so
 // it may change it in place. It runs under the queue's lock on every object
-// that enters: keep it quick. It should be idempotent: a streaming list
-// applies it twice to the same object (reflector_watchlist.go).
+// that enters: keep it quick. It should be idempotent, as client-go asks:
+// the streaming list of the second reading applies it twice to an object.
 type TransformFunc func(obj any) (any, error)
 
 // PopProcessFunc handles one popped item. isInInitialList is true while the

@@ -154,9 +154,10 @@ func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
 	out.BlockOwnerDeletion = clonePointer(r.BlockOwnerDeletion)
 }
 
-// unknownFields holds the JSON members a typed struct does not model, raw,
-// so that an object read and written back loses nothing (lossless.go). The
-// first reading decodes with plain encoding/json, which leaves it empty.
+// unknownFields holds, raw, the JSON members a typed struct does not model,
+// so that an object read and written back loses nothing. Plain
+// encoding/json, the first reading's decoder, leaves it empty; the third
+// reading's decoder fills it and its encoder writes it back.
 type unknownFields []byte
 
 // KeyFunc names an object in a cache: the key under which it is stored.

@@ -16,9 +16,8 @@ import (
 )
 
 // Pod is a core/v1 Pod, the tutorial's sample kind, with the fields the
-// tutorial and a typical controller read. It is not the whole Pod: each of
-// its structs keeps the members no field models in unknownFields, so that
-// nothing the server sent is lost when a Pod is written back (lossless.go).
+// tutorial and a typical controller read. It is not the whole Pod: what no
+// field models goes to each struct's unknownFields.
 type Pod struct {
 	TypeMeta
 	ObjectMeta `json:"metadata,omitzero"`

@@ -418,8 +418,8 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 }
 
 // errNoGoType refuses a resource that no Go type decodes: in the first
-// reading, anything but pods (the third reading's Unstructured takes any
-// resource that has a name).
+// reading, anything but pods (the third reading decodes any resource that
+// has a name).
 func errNoGoType(r GroupVersionResource) error {
 	return fmt.Errorf("resource %q: no Go type to decode it into", r.Resource)
 }

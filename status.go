@@ -6,7 +6,7 @@
 // client-go counterpart: metav1.Status, StatusDetails, StatusCause;
 // k8s.io/apimachinery/pkg/api/errors (StatusError, FromObject,
 // IsResourceExpired, IsGone, IsTooManyRequests, IsTimeout, HasStatusCause,
-// NewNotFound, IsNotFound; status_errors.go has the rest).
+// NewNotFound, IsNotFound; the third reading adds the rest).
 //
 // Tutorial: 000 §4.3 (410 Gone → relist).
 
@@ -22,7 +22,7 @@ import (
 // StatusReason is a machine-readable reason for a failure, such as "Expired".
 type StatusReason string
 
-// The reasons the Reflector looks at (status_errors.go has more).
+// The reasons the Reflector looks at.
 const (
 	// StatusReasonUnknown: the server gave no reason; the code says it.
 	StatusReasonUnknown StatusReason = ""
@@ -57,7 +57,7 @@ type Status struct {
 	Details *StatusDetails `json:"details,omitzero"`
 	// Code is the HTTP status code.
 	Code int32 `json:"code,omitzero"`
-	// unknownFields keeps metadata and anything newer, raw (lossless.go).
+	// metadata and anything newer: not modeled (see unknownFields).
 	unknownFields
 }
 

@@ -173,7 +173,11 @@ func (c *cache) Delete(obj any) error {
 	if err != nil {
 		return err
 	}
-	c.threadSafeStore.Delete(key, obj)
+	c.threadSafeStore.Delete(key,
+		// Reading 2: its version becomes the store's.
+		obj,
+		// End of reading 2.
+	)
 	return nil
 }
 

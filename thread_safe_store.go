@@ -147,9 +147,12 @@ func (s *threadSafeStore) updateLocked(key string, obj any) error {
 	return nil
 }
 
-// Delete removes key and its index entries. obj is the deleted object as
-// the caller knows it (maybe nil).
-func (s *threadSafeStore) Delete(key string, obj any) {
+// Delete removes key and its index entries.
+func (s *threadSafeStore) Delete(key string,
+	// Reading 2: the deleted object as the caller knows it (maybe nil), for its version.
+	obj any,
+	// End of reading 2.
+) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	s.deleteLocked(key)
