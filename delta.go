@@ -11,7 +11,8 @@
 
 package informer
 
-// DeltaType says what happened to an object.
+// DeltaType says what happened to an object: one of the constants below
+// (an informer ignores any other).
 type DeltaType string
 
 // The kinds of change a queue records.
@@ -20,8 +21,8 @@ const (
 	Added DeltaType = "Added"
 	// Updated: the object changed (a watch MODIFIED event).
 	Updated DeltaType = "Updated"
-	// Deleted: the object is gone. The Delta's Object is its last state
-	// known, or a DeletedFinalStateUnknown when a relist found it missing.
+	// Deleted: the object is gone (a watch DELETED event, or a relist that
+	// no longer lists it: see DeltaFIFO.Replace).
 	Deleted DeltaType = "Deleted"
 	// Replaced: a relist listed the object. The queue cannot tell whether
 	// it changed since the last time, so the informer treats it like an
@@ -46,13 +47,11 @@ const (
 	// End of reading 2.
 )
 
-// Delta is one change: what happened, and the object's state after it (for
-// a deletion, its last state before it).
+// Delta is one change: its Type says what happened, its Object is the
+// object's state after it (for Deleted, the last state known, or a
+// DeletedFinalStateUnknown).
 type Delta struct {
-	// Type says what happened.
-	Type DeltaType
-	// Object is the object after the change; for Deleted, the last state
-	// known, or a DeletedFinalStateUnknown.
+	Type   DeltaType
 	Object any
 }
 
@@ -89,8 +88,7 @@ func (d Deltas) Newest() *Delta {
 //		...
 //	}
 type DeletedFinalStateUnknown struct {
-	// Key is the object's key (namespace/name), always set.
+	// Key is the object's key (namespace/name), always set; Obj may be nil.
 	Key string
-	// Obj is the last state known: maybe stale, maybe nil.
 	Obj any
 }

@@ -71,6 +71,6 @@
 //	go inf.Run(ctx)
 //	informer.WaitForCacheSync(ctx, inf.HasSynced)
 //
-// Objects in the cache are shared with every reader: never change one; call
-// DeepCopy first.
+// The objects a handler or a lister gets are the cache's own: read the rule
+// on Store before changing one.
 package informer
