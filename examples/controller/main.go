@@ -1,30 +1,37 @@
-// Command controller is a ReplicaSet controller built as client-go's
-// controllers are: two informers (ReplicaSets and pods) whose handlers only
-// enqueue "namespace/name" keys, a rate-limiting work queue
-// (package workqueue), and workers that reconcile one key at a time: keep
-// spec.replicas pods owned by each apps/v1 ReplicaSet, and report
-// status.replicas through the /status subresource.
+// Command controller is kube-controller-manager v1.37.2's ReplicaSet
+// controller, built as client-go's controllers are: two informers
+// (ReplicaSets and pods) whose handlers only enqueue "namespace/name" keys,
+// a rate-limiting work queue (package workqueue), and workers that
+// reconcile one key at a time: keep spec.replicas active pods controlled by
+// each apps/v1 ReplicaSet (counted, made with generateName, claimed by the
+// selector, guarded by expectations), and report them in its status
+// through the /status subresource.
 //
-// With no flags it starts fakeapi in the same process and tells a short
-// story: a ReplicaSet is created, scaled up, loses a pod while the server
-// fails a request, is scaled down, and a second one joins; the controller
-// converges after each step and says so, then the program exits.
+// With no flags it starts fakeapi (with its garbage collector) in the same
+// process and tells a story: a ReplicaSet created, its pods Running, scaled
+// up, losing a pod while the server fails a request, scaled down (the
+// Pending pods go first), a pod relabelled out and released, the
+// ReplicaSet deleted with --cascade=orphan and made again to adopt its
+// pods, then deleted with them; the controller converges after each step
+// and says so, then the program exits.
 //
 // With -server it runs against a real API server until Ctrl-C (or -for)
-// and keeps the ReplicaSets there; the one in /work/shared/kube-apiserver
-// runs without kube-controller-manager, so nothing else does this job. On a
-// full cluster the cluster's own ReplicaSet controller already does, and
-// the two would fight: use a cluster without it.
+// and keeps the ReplicaSets there. On a full cluster the cluster's own
+// ReplicaSet controller already does, and the two would fight: use one
+// whose kube-controller-manager runs the garbage collector alone
+// (KCM=1 KCM_CONTROLLERS=garbagecollector kit/start.sh).
 //
 //	go run ./examples/controller -server https://127.0.0.1:6443 -token "$TOKEN" -ca ca.crt
 //	kubectl proxy --port 8001 & go run ./examples/controller -server http://127.0.0.1:8001
 //
-// It speaks Chinese when the environment says the reader reads Chinese, by
-// the walkthrough's rule: LANG=zh_CN.UTF-8 (or INFORMER_LANG=zh).
+// Either way its work queue's metrics are served at /debug/vars
+// (-debug-addr). It speaks Chinese when the environment says the reader
+// reads Chinese, by the walkthrough's rule: LANG=zh_CN.UTF-8 (or
+// INFORMER_LANG=zh).
 //
-// client-go counterpart: k8s.io/sample-controller (main.go and
-// controller.go), with the reconcile of k8s.io/kubernetes'
-// pkg/controller/replicaset. The chapter: docs/controller.md.
+// client-go counterpart: k8s.io/kubernetes v1.37.2 pkg/controller/replicaset
+// and cmd/kube-controller-manager, in the shape of k8s.io/sample-controller
+// (main.go). The chapter: docs/controller.md.
 //
 // Tutorial: 004 §2.3 (after the informer, the business logic) and 000 §5
 // (backpressure: a work queue between events and work).
