@@ -155,9 +155,13 @@ func (e *expectations) DeleteExpectations(key string) {
 func (e *expectations) GetExpectations(key string) (add, del int, ok bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	exp, ok := e.byKey[key]
-	if !ok {
-		return 0, 0, false
+	if exp := e.byKey[key]; exp != nil {
+		return exp.counts()
 	}
+	return 0, 0, false
+}
+
+// counts returns the creations and deletions exp still expects, and true.
+func (exp *expected) counts() (add, del int, ok bool) {
 	return exp.add, len(exp.deletions), true
 }
