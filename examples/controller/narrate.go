@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	informer "github.com/learn-k8s/informer"
 )
 
 // narrator writes lines to w, in Chinese when zh is set. Its mutex keeps
@@ -30,9 +32,11 @@ type narrator struct {
 	w  io.Writer
 	zh bool
 	// waits counts the syncs that found a cache older than the
-	// controller's own last write (a ConsistencyError): they depend on the
-	// scheduler, so they are counted, not printed.
-	waits int
+	// controller's own last write (a ConsistencyError), and gone those whose
+	// ReplicaSet was deleted under them (its status write answered
+	// NotFound): both depend on the scheduler, and are retried as
+	// kube-controller-manager retries them, so they are counted, not printed.
+	waits, gone int
 }
 
 // say writes one line: en or zh, the same format taking the same arguments.
@@ -65,9 +69,13 @@ var eventsZH = map[string]string{
 func (n *narrator) Eventf(key, eventType, reason, messageFmt string, args ...any) {
 	if reason == "SyncFailed" && len(args) == 2 {
 		var ce *ConsistencyError
-		if err, ok := args[1].(error); ok && errors.As(err, &ce) {
+		if err, ok := args[1].(error); ok && (errors.As(err, &ce) || informer.IsNotFound(err)) {
 			n.mu.Lock()
-			n.waits++
+			if ce != nil {
+				n.waits++
+			} else {
+				n.gone++
+			}
 			n.mu.Unlock()
 			return
 		}
@@ -80,11 +88,12 @@ func (n *narrator) Eventf(key, eventType, reason, messageFmt string, args ...any
 	n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, reason, message)
 }
 
-// consistencyWaits returns how many syncs waited for a cache so far.
-func (n *narrator) consistencyWaits() int {
+// retries returns how many syncs so far waited for a cache, and how many
+// found their ReplicaSet deleted under them.
+func (n *narrator) retries() (waits, gone int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.waits
+	return n.waits, n.gone
 }
 
 // logZH is the Chinese of each log message the controller writes.

@@ -251,8 +251,11 @@ func (st *story) showMetrics() error {
 		"# GET %s：workqueue.replicaset：depth %d，adds_total %d，retries_total %d，"+
 			"work_duration_seconds：%d 次同步，平均每次 %v",
 		st.metrics, q.Depth, q.Adds, q.Retries, q.WorkDuration.Count, mean)
-	st.n.say("# syncs that waited for a cache older than the controller's own last write (ConsistencyStore): %d",
-		"# 等缓存追上控制器自己最近一次写入的同步（ConsistencyStore）：%d 次", st.n.consistencyWaits())
+	waits, gone := st.n.retries()
+	st.n.say("# syncs retried, not printed: %d for a cache behind the controller's own last write (ConsistencyStore), "+
+		"%d for a ReplicaSet deleted under them",
+		"# 重试而未打印的同步：%d 次是缓存落后于控制器自己最近一次写入（ConsistencyStore），"+
+			"%d 次是 ReplicaSet 在同步期间被删除", waits, gone)
 	st.n.say("# converged after every step: the work queue is empty", "# 每一步之后都已收敛：工作队列是空的")
 	return nil
 }
