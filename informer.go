@@ -150,6 +150,10 @@ type sharedIndexInformer struct {
 
 	// controller holds the Controller, once Run has made it.
 	controller atomic.Value
+	// syncedAtStop is whether the controller had synced when Run's context
+	// ended; stopping is set once it is written. HasSynced answers
+	// syncedAtStop from then on.
+	syncedAtStop, stopping atomic.Bool
 	// blockDeltas is held while a popped change is processed, and while a
 	// handler is added, removed or an index added: so a handler added while
 	// running gets the cache as adds, then exactly the changes after it.
@@ -214,8 +218,11 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any,
 // Run builds the pipeline (a queue that knows the cache, a controller with
 // its Reflector) and runs it and the handlers until ctx ends. It returns
 // once everything it started has ended: the controller first, then the
-// handlers, which are stopped after it so that none misses a change the
-// cache took.
+// handlers. Stopping drops work, as client-go's does: the change being
+// processed when ctx ends is the last the cache takes (what is still
+// queued is never processed), and what a handler has buffered is dropped
+// (a call in progress ends; parity case D1). An informer stopped before it
+// synced never reports synced.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	c, ok := s.start()
 	if !ok {
@@ -230,6 +237,16 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		defer s.startedMu.Unlock()
 		s.stopped = true // no handler can be added from now on
 	}()
+	// client-go's informer marks itself synced only while it runs (a
+	// goroutine that waits for the controller's sync or the stop): from the
+	// stop on, HasSynced says whether it had synced by then.
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		<-ctx.Done()
+		s.syncedAtStop.Store(c.HasSynced())
+		s.stopping.Store(true)
+	})
 	c.Run(ctx)
 }
 

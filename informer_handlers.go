@@ -203,8 +203,12 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
-// HasSynced implements SharedInformer.
+// HasSynced implements SharedInformer: the initial list has been processed,
+// and, once the informer was stopped, it had been by then.
 func (s *sharedIndexInformer) HasSynced() bool {
+	if s.stopping.Load() {
+		return s.syncedAtStop.Load()
+	}
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }

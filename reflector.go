@@ -74,6 +74,9 @@ func DefaultWatchErrorHandler(r *Reflector, err error) {
 type ReflectorOptions struct {
 	// Name is the Reflector's name in log messages; "reflector" when empty.
 	Name string
+	// ResyncPeriod is how often, while a watch runs, the store is asked to
+	// Resync (when ShouldResync agrees); 0 never.
+	ResyncPeriod time.Duration
 	// TypeDescription names the objects in logs; by default, their Go type.
 	TypeDescription string
 	// MinWatchTimeout raises the 5-minute floor of a watch's timeout.
@@ -100,7 +103,8 @@ type ReflectorOptions struct {
 // One cycle of Run is ListAndWatch: list at relistResourceVersion (all
 // pages), Replace the store's contents with the list, then watch from the
 // list's version and re-watch from the last version seen each time a watch
-// ends normally. A watch that fails with 410 Expired ends the cycle: the
+// ends normally. While it watches, and only then, it asks the store to
+// Resync every ResyncPeriod (reflector_watch.go). A watch that fails with 410 Expired ends the cycle: the
 // version it asked for is older than the server's history, so the next
 // cycle relists, and a relist that gets 410 too lists again at "" (the
 // newest), after which the store holds the server's state once more, with
@@ -117,9 +121,15 @@ type Reflector struct {
 	minWatchTimeout   time.Duration
 	pageSize          int64
 	watchErrorHandler WatchErrorHandler
+	resyncPeriod      time.Duration
 	// Reading 2: the streaming list.
 	useWatchList bool
 	// End of reading 2.
+
+	// ShouldResync, when set, is asked each time the resync period has
+	// passed; the store is asked to Resync only if it answers true. Set it
+	// before Run.
+	ShouldResync func() bool
 
 	// mu guards the fields below: the Reflector's goroutine writes them,
 	// LastSyncResourceVersion reads them from any goroutine.
@@ -154,6 +164,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		minWatchTimeout:   max(options.MinWatchTimeout, defaultMinWatchTimeout),
 		pageSize:          options.WatchListPageSize,
 		watchErrorHandler: options.WatchErrorHandler,
+		resyncPeriod:      options.ResyncPeriod,
 	}
 	// Reading 2: the streaming list.
 	r.useWatchList = options.UseWatchList
@@ -206,7 +217,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	// Reading 2: client-go 1.35+ streams the list in one watch (reflector_watchlist.go).
 	if r.useWatchList {
 		if w := r.watchList(ctx); w != nil {
-			return r.watch(ctx, w)
+			return r.watchWithResync(ctx, w)
 		}
 		// nil: the server cannot stream lists, or ctx ended; list instead.
 	}
@@ -214,7 +225,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	if err := r.list(ctx); err != nil {
 		return err
 	}
-	return r.watch(ctx, nil)
+	return r.watchWithResync(ctx, nil)
 }
 
 // list lists every object, in pages, and Replaces the store's contents

@@ -66,7 +66,12 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 			}
 			return nil, err
 		}
-		err = r.handleWatch(ctx, start, w, temporary, func(v string) { version = v }, true)
+		setVersion := func(v string, pastInitialEvents bool) {
+			if pastInitialEvents {
+				version = v
+			}
+		}
+		err = r.handleWatch(ctx, start, w, temporary, setVersion, nil, true)
 		if err == nil {
 			w.Stop() // the stream ended before the initial events did: start over
 			continue

@@ -109,6 +109,9 @@ func compact() step {
 // fail makes the next count requests of verb ("LIST", "WATCH") get a.
 func fail(verb string, count int, a answer) step {
 	what := fmt.Sprintf("the next %d %s requests: ", count, verb)
+	if a.Continue {
+		what = fmt.Sprintf("the next %d requests for a later page of a list: ", count)
+	}
 	switch {
 	case a.Fault != faultNone && a.MidBody:
 		what += "break the body half-way (" + string(a.Fault) + ")"
@@ -168,7 +171,8 @@ func handler(name string, resync *time.Duration, delay time.Duration) step {
 	return step{what: what, do: func(r *run) error {
 		rec := &recorder{name: name, delay: delay}
 		if err := r.sub.addHandler(rec, resync); err != nil {
-			return err
+			// The two informers word it differently: that it failed is compared.
+			return fmt.Errorf("AddEventHandler failed")
 		}
 		r.recs[name] = rec
 		r.order = append(r.order, name)
@@ -178,8 +182,11 @@ func handler(name string, resync *time.Duration, delay time.Duration) step {
 
 // removeHandler removes the handler named name.
 func removeHandler(name string) step {
-	return step{what: "remove handler " + name, lenient: true, do: func(r *run) error {
-		return r.sub.removeHandler(name)
+	return step{what: "remove handler " + name, lenient: true, loosens: name, do: func(r *run) error {
+		if err := r.sub.removeHandler(name); err != nil {
+			return fmt.Errorf("RemoveEventHandler failed")
+		}
+		return nil
 	}}
 }
 
@@ -187,7 +194,7 @@ func removeHandler(name string) step {
 func startInformer() step { return step{what: "run", do: startRun} }
 
 // stopInformer cancels Run's context and waits for Run to return.
-func stopInformer() step { return step{what: "stop", do: stopRun, lenient: true} }
+func stopInformer() step { return step{what: "stop", do: stopRun, lenient: true, loosens: "*"} }
 
 // period is a resync period for handler.
 func period(d time.Duration) *time.Duration { return &d }

@@ -64,6 +64,9 @@ type answer struct {
 	Fault      fault  // break the connection instead, before any answer
 	MidBody    bool   // for a list: break the connection half-way through the body
 	Reason     string // the Status reason (default: the code's)
+	// Continue makes the plan answer only list requests for a later page
+	// (with a continue token).
+	Continue bool
 }
 
 // planned answers the next Count requests of one verb.
@@ -226,10 +229,11 @@ func (s *server) plan(verb string, count int, a answer) {
 	s.plans = append(s.plans, planned{Verb: verb, Count: count, Answer: a})
 }
 
-// nextPlan takes the planned answer for a request of verb, if any.
-func (s *server) nextPlan(verb string) (answer, bool) {
+// nextPlan takes the planned answer for a request of verb (for a later
+// page of a list: cont), if any.
+func (s *server) nextPlan(verb string, cont bool) (answer, bool) {
 	for i := range s.plans {
-		if s.plans[i].Verb == verb && s.plans[i].Count > 0 {
+		if s.plans[i].Verb == verb && s.plans[i].Count > 0 && (!s.plans[i].Answer.Continue || cont) {
 			s.plans[i].Count--
 			a := s.plans[i].Answer
 			return a, true
@@ -251,7 +255,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		close(c)
 	}
 	s.waiters = nil
-	a, planned := s.nextPlan(verb)
+	a, planned := s.nextPlan(verb, q.Get("continue") != "")
 	s.mu.Unlock()
 	if r.Method != http.MethodGet || r.URL.Path != "/api/v1/pods" {
 		writeStatus(w, http.StatusNotFound, "NotFound", "no such path", 0)
