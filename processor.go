@@ -196,8 +196,8 @@ func newProcessListener(handler ResourceEventHandler, requested, period time.Dur
 // HasSynced implements ResourceEventHandlerRegistration: the informer has
 // synced (before l stopped, once it has: a handler removed before its
 // informer synced never reports synced, as in client-go, where the
-// listener's watchSynced gives up when it stops) and l has handled its
-// initial adds. The informer is asked first, so the count read after it is
+// listener's watchSynced gives up when it stops: parity case D2) and l has
+// handled its initial adds. The informer is asked first, so the count read after it is
 // not older than its answer.
 func (l *processorListener) HasSynced() bool {
 	upstream := false
@@ -228,7 +228,8 @@ func (l *processorListener) add(n any) {
 // closed; what it holds then is dropped. While run is between two calls,
 // select picks at random between handing it the next notification and
 // seeing addCh closed: a few buffered notifications may still be delivered
-// after the listener was removed or its informer stopped, as in client-go.
+// after the listener was removed or its informer stopped, as in client-go
+// (parity cases D1, D2).
 func (l *processorListener) pop() {
 	defer func() {
 		l.markStopped()

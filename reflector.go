@@ -182,7 +182,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 // describeType names expectedType in log messages: by its Go type, such as
 // "*informer.Pod".
 func describeType(expectedType any) string {
-	// Reading 3: an Unstructured is named by its kind (unstructured.go), as client-go does.
+	// Reading 3: an Unstructured is named by its kind, as client-go does (TestReflectorDescribesAnUnstructuredByItsKind).
 	if u, ok := expectedType.(*Unstructured); ok && u.GetKind() != "" {
 		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
 	}

@@ -24,7 +24,8 @@ import (
 //
 // As in client-go, the index values an object had are computed again from
 // the stored object when it is replaced or deleted. So an object changed in
-// place, which nobody may do, leaves stale index entries behind.
+// place, which nobody may do, leaves stale index entries behind
+// (TestIndexerMatchesAModelThatKeepsFiledValues).
 type threadSafeStore struct {
 	// lock guards every field below: held for reading by every read, for
 	// writing by every write, for the whole of the change.

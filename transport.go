@@ -98,8 +98,8 @@ func newTransport(cfg RESTConfig) (*http.Transport, error) {
 
 // durationSetting picks a transport timeout: the option when set (a
 // negative option means 0, "off"), else the environment variable in whole
-// seconds (an unreadable value is logged and ignored, as client-go does),
-// else the default.
+// seconds (an unreadable value is logged and ignored, as client-go does:
+// TestTransportLikeClientGo), else the default.
 func durationSetting(option time.Duration, env string, def time.Duration) time.Duration {
 	switch {
 	case option < 0:

@@ -280,7 +280,7 @@ type jsonDecoder struct {
 
 // DecodeList implements bodyDecoder: the list's members, then each item.
 // Member names must match exactly, as in client-go's decoder (encoding/json
-// alone would also take "Items" for "items").
+// alone would also take "Items" for "items": TestDecodeListMemberNamesAreExact).
 func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
 	var members map[string]json.RawMessage
 	if err := d.dec.Decode(&members); err != nil {
@@ -358,8 +358,9 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 }
 
 // decodeList decodes a list body, each item into a new object. A list's
-// items carry no kind: as in client-go, a typed object keeps none, and a
-// generic one gets the list's kind, without "List".
+// items carry no kind: as in client-go, a typed object keeps none
+// (TestDecodeListMemberNamesAreExact), and a generic one gets the list's
+// kind, without "List".
 func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
 	if err := dec.DecodeList(list, newObject); err != nil {

@@ -197,3 +197,83 @@ var caseServerDown = scenario{
 }
 
 func TestServerDown(t *testing.T) { compareSides(t, caseServerDown) }
+
+// caseLateHandler adds handlers while the informer runs: each first gets
+// an add, marked as in the initial list, for every object the cache holds
+// (under blockDeltas, so nothing slips between), then the changes after
+// it; its registration syncs once those adds are handled. One with its own
+// resync period shorter than the informer's check period has it raised to
+// the check period. After the stop, AddEventHandler fails.
+var caseLateHandler = scenario{
+	name: "handlers added late, and removed; AddEventHandler after the stop",
+	doc:  "client-go sharedIndexInformer.AddEventHandlerWithOptions (blockDeltas, isInInitialList), determineResyncPeriod",
+	cfg:  config{Resync: 10 * time.Second},
+	steps: []step{
+		create("a", "b"),
+		handler("early", nil, 0),
+		startInformer(),
+		create("c"),
+		handler("late", period(time.Second), 0),
+		update("a", "app=1"),
+		advance(10 * time.Second),
+		handler("slowlate", nil, 30*time.Millisecond),
+		advance(20 * time.Millisecond),
+		del("b"),
+		advance(time.Second),
+		removeHandler("late"),
+		update("c", "app=2"),
+		advance(10 * time.Second),
+		stopInformer(),
+		handler("afterstop", nil, 0),
+	},
+}
+
+func TestLateHandler(t *testing.T) { compareSides(t, caseLateHandler) }
+
+// caseSlowHandler gives one handler 50 ms of work per call while another
+// keeps up: the slow one's calls queue in its own buffer, and it gets
+// every change, in order per object, later; nobody waits for it.
+var caseSlowHandler = scenario{
+	name: "a slow handler delays only itself",
+	doc:  "client-go processorListener (pop's unbounded buffer, run)",
+	cfg:  config{Resync: 30 * time.Second},
+	steps: []step{
+		create("a", "b", "c"),
+		handler("slow", nil, 50*time.Millisecond),
+		handler("fast", nil, 0),
+		startInformer(),
+		update("a", "app=1"),
+		del("b"),
+		create("d"),
+		advance(60 * time.Millisecond),
+		update("a", "app=2"),
+		advance(time.Second),
+		advance(30 * time.Second),
+		advance(time.Second),
+	},
+}
+
+func TestSlowHandler(t *testing.T) { compareSides(t, caseSlowHandler) }
+
+// caseTransformAndIndex runs a transform and an index on every object:
+// the index follows every change (labels move a pod from one value to
+// another, a deletion takes it out).
+var caseTransformAndIndex = scenario{
+	name: "a transform and an index on every object",
+	doc:  "client-go SetTransform (the queue's transformer), threadSafeMap's indexes (updateSingleIndex)",
+	cfg:  config{Transform: true, Index: true},
+	steps: []step{
+		createWith("a", "app=x"),
+		createWith("b", "app=y"),
+		handler("h", nil, 0),
+		startInformer(),
+		createWith("c", "app=x"),
+		update("a", "app=y"),
+		update("b", ""),
+		del("c"),
+		endWatch("expire"),
+		nextRequest(),
+	},
+}
+
+func TestTransformAndIndex(t *testing.T) { compareSides(t, caseTransformAndIndex) }

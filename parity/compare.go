@@ -3,7 +3,8 @@
 //
 // What must be equal after every step: the requests (verb and every query
 // parameter, timeoutSeconds checked to be in client-go's range), the cache,
-// the index, HasSynced of the informer and of every registration,
+// the index, HasSynced of the informer and of every registration (of a
+// slow handler in a call: once it is idle),
 // LastSyncResourceVersion, whether Run has returned, the panics recovered,
 // and every handler's calls. A handler's calls are compared object by
 // object, in order: the SharedInformer promises the order of one object's
@@ -98,7 +99,6 @@ func diffStep(a, b seen) string {
 		check("cache", list(a.Cache), list(b.Cache)),
 		check("index byApp", list(a.Index), list(b.Index)),
 		check("HasSynced", a.Synced, b.Synced),
-		check("registrations' HasSynced", a.HandlerSynced, b.HandlerSynced),
 		check("LastSyncResourceVersion", a.LastRV, b.LastRV),
 		check("Run returned", a.Returned, b.Returned),
 		check("panics", list(a.Panics), list(b.Panics)),
@@ -122,11 +122,12 @@ type difference struct {
 // A handler's calls are compared as they have accumulated, object by
 // object. After a step, a handler that is idle on both sides has had every
 // call it will get for what happened so far: its calls must be equal. A
-// slow handler still in a call has a backlog whose order between objects
-// client-go does not fix (a relist's batch comes from a map), so then only
-// the number of calls in the step must be equal, and each object's calls
-// one side's a prefix of the other's. From a lenient step on, a handler it
-// loosens (removed, or every handler at the stop) is held to the prefix
+// slow handler still in a call on either side has a backlog whose order
+// between objects client-go does not fix (a relist's batch comes from a
+// map), and which it works through at a pace a random backoff may have
+// shifted: then each object's calls need only be one side's a prefix of
+// the other's, until it is idle on both. From a lenient step on, a handler
+// it loosens (removed, or every handler at the stop) is held to the prefix
 // rule only.
 func firstDifference(sc scenario, a, b trace) *difference {
 	if a.Fatal != "" || b.Fatal != "" {
@@ -134,6 +135,11 @@ func firstDifference(sc scenario, a, b trace) *difference {
 	}
 	ca, cb := calls{}, calls{}
 	loose := map[string]bool{}
+	// cutShort holds the handlers a lenient step loosened while they were
+	// in a call on either side: where the stop or the removal cut their
+	// initial adds is no longer fixed, nor is their HasSynced.
+	cutShort := map[string]bool{}
+	var prevA, prevB seen
 	for i := range max(len(a.Steps), len(b.Steps)) {
 		if i >= len(a.Steps) || i >= len(b.Steps) {
 			return &difference{Step: i + 1, Detail: fmt.Sprintf("ours ran %d steps, client-go %d",
@@ -149,17 +155,21 @@ func firstDifference(sc scenario, a, b trace) *difference {
 		for _, name := range slices.Sorted(maps.Keys(sa.HandlerSynced)) {
 			if sa.Loosens == name || sa.Loosens == "*" {
 				loose[name] = true
+				cutShort[name] = cutShort[name] || prevA.Busy[name] || prevB.Busy[name]
 			}
-			held := !loose[name] && !sa.Lenient
-			if held && len(sa.Notes[name]) != len(sb.Notes[name]) {
-				return fail(fmt.Sprintf("handler %s: %d calls in this step ≠ %d: %v ≠ %v", name,
-					len(sa.Notes[name]), len(sb.Notes[name]), sa.Notes[name], sb.Notes[name]))
+			idle := !sa.Busy[name] && !sb.Busy[name]
+			if idle && !cutShort[name] && sa.HandlerSynced[name] != sb.HandlerSynced[name] {
+				// (A busy handler may still be in its initial adds, which it
+				// works through at a pace a random backoff may have shifted.)
+				return fail(fmt.Sprintf("handler %s: its registration's HasSynced %v ≠ %v", name,
+					sa.HandlerSynced[name], sb.HandlerSynced[name]))
 			}
-			exact := held && !sa.Busy[name] && !sb.Busy[name]
+			exact := !loose[name] && !sa.Lenient && idle
 			if d := diffCalls(ca[name], cb[name], exact); d != "" {
 				return fail("handler " + name + ": " + d)
 			}
 		}
+		prevA, prevB = sa, sb
 	}
 	return nil
 }

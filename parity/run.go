@@ -56,6 +56,9 @@ type seen struct {
 	LastRV        string
 	Panics        []string
 	Returned      bool
+	// At is when the step ended, in fake time since the run began; not
+	// compared (a backoff is random), shown in reports.
+	At time.Duration
 	// Lenient and Loosens are the step's (see step); not compared.
 	Lenient bool
 	Loosens string
@@ -103,6 +106,7 @@ func play(t *testing.T, sc scenario, side, setting string,
 	})
 	defer dog.Stop()
 	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
 		r := &run{srv: newServer(serverOptions{pageCap: sc.pageCap, noCache: sc.noCache, emptyListRV: sc.emptyListRV}), hooks: newHooks(sc.cfg), recs: map[string]*recorder{}}
 		defer r.srv.close()
 		sub, err := newSubject(r.srv.url(), sc.cfg, r.hooks)
@@ -128,6 +132,7 @@ func play(t *testing.T, sc scenario, side, setting string,
 			}
 			r.settle()
 			r.observe(&seen)
+			seen.At = time.Since(began)
 			tr.Steps = append(tr.Steps, seen)
 			stopped = stopped || isStop(s)
 		}
@@ -228,4 +233,15 @@ func stopWhileIndexing() step {
 		close(r.hooks.release)
 		return stopRun(r)
 	}}
+}
+
+// awaitRequest lets fake time pass until more than after requests have
+// arrived, for at most ten minutes of it.
+func (r *run) awaitRequest(after int) error {
+	select {
+	case <-r.srv.awaitRequest(after):
+		return nil
+	case <-time.After(10 * time.Minute):
+		return fmt.Errorf("no request within 10 minutes")
+	}
 }

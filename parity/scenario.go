@@ -149,12 +149,28 @@ func advance(d time.Duration) step {
 // watch that follows, whose resync timer starts with it.
 func nextRequest() step {
 	return step{what: "wait for the next request", do: func(r *run) error {
-		select {
-		case <-r.srv.awaitRequest():
-			return nil
-		case <-time.After(10 * time.Minute):
-			return fmt.Errorf("no request within 10 minutes")
+		return r.awaitRequest(r.srv.requestCount())
+	}}
+}
+
+// awaitWatch lets fake time pass, a request at a time, until the informer
+// has a watch open again (or twenty requests, or ten minutes after one, an
+// error): after a failure, the way back may take several requests (lists
+// that fail, Retry-After waits, backoffs), and fake time must not pass
+// beyond it, so that the resync timer, which starts with the watch, keeps
+// in step with the harness's clock.
+func awaitWatch() step {
+	return step{what: "wait until a watch is open", do: func(r *run) error {
+		for range 20 {
+			r.settle()
+			if r.srv.openWatches() > 0 {
+				return nil
+			}
+			if err := r.awaitRequest(r.srv.requestCount()); err != nil {
+				return err
+			}
 		}
+		return fmt.Errorf("no watch open after 20 requests")
 	}}
 }
 

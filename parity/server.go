@@ -89,8 +89,9 @@ type server struct {
 	uids      int
 
 	watches  map[*watchStream]bool
-	requests []string        // the requests not yet taken, as requestLine writes them, in order
-	waiters  []chan struct{} // closed by the next request (see awaitRequest)
+	requests []string // the requests not yet taken, as requestLine writes them, in order
+	total    int      // how many requests have arrived
+	waiters  []waiter // see awaitRequest
 	plans    []planned
 	opts     serverOptions
 }
@@ -115,6 +116,11 @@ func newServer(opts serverOptions) *server {
 			return context.WithValue(ctx, connKey{}, c)
 		},
 	}
+	// Every request on a connection of its own: net/http sends a read again
+	// by itself when a reused connection breaks before the answer, and
+	// whether a connection is reused depends on timing, which would make a
+	// fault's outcome depend on it too.
+	s.http.SetKeepAlivesEnabled(false)
 	go s.http.Serve(s.listener)
 	return s
 }
@@ -137,18 +143,38 @@ func (s *server) takeRequests() []string {
 	return r
 }
 
-// awaitRequest returns a channel that is closed once a request not yet
-// taken has arrived (at once, if one has).
-func (s *server) awaitRequest() <-chan struct{} {
+// waiter is a channel to close once more than after requests have arrived.
+type waiter struct {
+	after int
+	c     chan struct{}
+}
+
+// requestCount is how many requests have arrived.
+func (s *server) requestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
+// awaitRequest returns a channel that is closed once more than after
+// requests have arrived (at once, if they have).
+func (s *server) awaitRequest(after int) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := make(chan struct{})
-	if len(s.requests) > 0 {
+	if s.total > after {
 		close(c)
 	} else {
-		s.waiters = append(s.waiters, c)
+		s.waiters = append(s.waiters, waiter{after, c})
 	}
 	return c
+}
+
+// openWatches is how many watches are open.
+func (s *server) openWatches() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.watches)
 }
 
 // write applies one change: typ is ADDED, MODIFIED or DELETED; labels are
@@ -251,10 +277,14 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, requestLine(verb, r.URL))
-	for _, c := range s.waiters {
-		close(c)
-	}
-	s.waiters = nil
+	s.total++
+	s.waiters = slices.DeleteFunc(s.waiters, func(w waiter) bool {
+		if s.total > w.after {
+			close(w.c)
+			return true
+		}
+		return false
+	})
 	a, planned := s.nextPlan(verb, q.Get("continue") != "")
 	s.mu.Unlock()
 	if r.Method != http.MethodGet || r.URL.Path != "/api/v1/pods" {
