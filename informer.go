@@ -38,7 +38,7 @@ const minimumResyncPeriod = time.Second
 //     informer is stopped or the server stays unreachable, every object the
 //     server holds ends up in the cache in that state or a later one, and
 //     every object the server deleted ends up gone from it
-//     (TestChaosConvergence, TestRandomScenarios).
+//     (TestStep11WhenThingsGoWrong, TestRandomScenarios).
 //   - For one object, the states the cache holds are a subsequence of the
 //     object's states on the server, in order: some states may be skipped
 //     (several changes can arrive as one), none is repeated out of order.
@@ -73,8 +73,8 @@ const minimumResyncPeriod = time.Second
 //     itself, while its buffer grows (parity case SlowHandler).
 //
 // What a handler must do in return: never change an object it is given
-// (they are the cache's own, shared with every reader: DeepCopy first), and
-// return promptly (hand long work off, to a work queue for example).
+// (see Store), and return promptly (hand long work off, to a work queue
+// for example).
 type SharedInformer interface {
 	// AddEventHandler adds handler with the informer's default resync
 	// period. It fails once the informer has stopped.

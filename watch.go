@@ -220,7 +220,7 @@ var probableEOFMessages = struct {
 }
 
 // isProbableEOF follows utilnet.IsProbableEOF: it looks through one
-// *url.Error (what http.Client.Do wraps errors in), then accepts io.EOF and
+// *url.Error (what net/http's client wraps errors in), then accepts io.EOF and
 // io.ErrUnexpectedEOF themselves (not errors that wrap them) and the
 // messages above.
 func isProbableEOF(err error) bool {
