@@ -318,7 +318,8 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 // a 2xx response for the caller to read and close. Any other answer is an
 // error: a *StatusError, from the server's Status when it sent one. It sends
 // the request again when the server asks it to, or the connection broke
-// before an answer came, as client-go does (restclient_retry.go).
+// before an answer came, as client-go does (restclient_retry.go;
+// TestRESTClientRetriesWhenAsked, parity case TooManyRequests).
 func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, accept, contentType string,
 	body []byte) (*http.Response, error) {
 	u := *c.base

@@ -17,7 +17,9 @@ func compareSides(t *testing.T, sc scenario) {
 	t.Helper()
 	if d := compareOne(t, sc); d != "" {
 		t.Error(d)
+		return
 	}
+	played.named.Add(1)
 }
 
 // compareOne plays sc against ours and client-go in every setting the

@@ -48,6 +48,8 @@ func TestRandomScenarios(t *testing.T) {
 			t.Fatalf("seed %d: %s\nrun it alone: PARITY_SEED=%d go test -run TestRandomScenarios .", seed, d, seed)
 		}
 		runs++
+		played.random.Add(1)
 	}
+	played.steps.Store(int64(steps))
 	t.Logf("parity: %d random scenarios of %d+ steps × %d settings, 0 differences", runs, steps, len(ourSettings))
 }

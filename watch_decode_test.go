@@ -1,4 +1,4 @@
-// decode_test.go checks how list bodies are decoded: as client-go's
+// watch_decode_test.go checks how list bodies are decoded: as client-go's
 // decoder reads them, member names exactly, typed items without a kind.
 //
 // client-go counterpart: apimachinery's JSON serializer (case-sensitive
