@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	informer "github.com/learn-k8s/informer"
@@ -56,8 +57,34 @@ func (c *Controller) claimPods(ctx context.Context, rs *ReplicaSet, selector inf
 			claimed = append(claimed, pod)
 		}
 	}
-	return claimed, errors.Join(errs...)
+	return claimed, aggregate(errs)
 }
+
+// aggregate is errs as one error, on one line: the error itself if there is
+// one, "[first, second]" for more, nil for none; errors.Is and errors.As
+// see each. (apimachinery: utilerrors.NewAggregate.)
+func aggregate(errs []error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return aggregateError(errs)
+}
+
+// aggregateError is more than one error.
+type aggregateError []error
+
+func (a aggregateError) Error() string {
+	msgs := make([]string, len(a))
+	for i, err := range a {
+		msgs[i] = err.Error()
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+func (a aggregateError) Unwrap() []error { return a }
 
 // claimPod claims one pod for rs and reports whether rs controls it now.
 // (kubernetes: BaseControllerRefManager.ClaimObject.)
@@ -84,7 +111,7 @@ func (c *Controller) claimPod(ctx context.Context, rs *ReplicaSet, selector info
 		return false, nil
 	}
 	if err := canAdopt(); err != nil {
-		return false, fmt.Errorf("can't adopt Pod %v/%v (%v): %v", pod.Namespace, pod.Name, pod.UID, err)
+		return false, fmt.Errorf("can't adopt Pod %v/%v (%v): %w", pod.Namespace, pod.Name, pod.UID, err)
 	}
 	c.logger.Info("Adopting pod", "replicaSet", rs.Namespace+"/"+rs.Name, "pod", pod.Name)
 	err := c.adoptPod(ctx, rs, pod)
@@ -101,7 +128,7 @@ func (c *Controller) claimPod(ctx context.Context, rs *ReplicaSet, selector info
 func (c *Controller) recheckDeletionTimestamp(ctx context.Context, rs *ReplicaSet) error {
 	obj, err := c.client.Do(ctx, http.MethodGet, replicaSetsGVR, rs.Namespace, rs.Name, nil, newReplicaSet)
 	if err != nil {
-		return fmt.Errorf("can't recheck DeletionTimestamp: %v", err)
+		return fmt.Errorf("can't recheck DeletionTimestamp: %w", err)
 	}
 	fresh := obj.(*ReplicaSet)
 	if fresh.UID != rs.UID {

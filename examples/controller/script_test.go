@@ -48,10 +48,11 @@ type script struct {
 	ns     string
 	lines  []string // the transcript
 
-	mu      sync.Mutex
-	created map[string]int    // by ReplicaSet uid: pods that had a controller reference to it when created
-	names   map[string]string // ReplicaSet uid → "name#n", n counting the objects of that name
-	seen    map[string]int    // ReplicaSet name → how many of that name so far
+	mu        sync.Mutex
+	lastEvent time.Time         // when the script's pod watch last saw an event
+	created   map[string]int    // by ReplicaSet uid: pods that had a controller reference to it when created
+	names     map[string]string // ReplicaSet uid → "name#n", n counting the objects of that name
+	seen      map[string]int    // ReplicaSet name → how many of that name so far
 }
 
 // playScript plays the scenario and returns its transcript.
@@ -71,6 +72,10 @@ func playScript(t *testing.T, client *informer.RESTClient, ns string) []string {
 		s.settled("web", 2))
 	s.step("web's Running pod Failed", func() { s.failPod(s.runningPodOf("web")) }, s.settled("web", 2))
 	s.step("delete web, propagationPolicy Orphan", func() { s.deleteReplicaSet("web", "Orphan") }, s.gone("web"))
+	// The controller's pod cache must show the orphans before web is made
+	// again, or web's first sync would count none of them and make 2 pods:
+	// a black box, the controller is given 200 ms without a pod event.
+	s.quiet(200 * time.Millisecond)
 	s.step("create web again, replicas 2 (it adopts)", func() { s.createReplicaSet("web", "web", 2) }, s.settled("web", 2))
 	s.step("delete web, propagationPolicy Foreground", func() { s.deleteReplicaSet("web", "Foreground") },
 		s.waiting("web"))
@@ -313,11 +318,12 @@ func (s *script) countCreates() (stop func()) {
 					continue
 				}
 				rv = pod.ResourceVersion
+				s.mu.Lock()
+				s.lastEvent = time.Now()
 				if ref := controllerOf(&pod.ObjectMeta); ev.Type == informer.WatchAdded && ref != nil {
-					s.mu.Lock()
 					s.created[ref.UID]++
-					s.mu.Unlock()
 				}
+				s.mu.Unlock()
 			}
 			w.Stop()
 		}
@@ -326,6 +332,21 @@ func (s *script) countCreates() (stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// quiet waits until the script's pod watch has seen no event for d
+// (scriptWait at most).
+func (s *script) quiet(d time.Duration) {
+	s.t.Helper()
+	s.wait("the pods quiet for "+d.String(), func() string {
+		s.mu.Lock()
+		since := time.Since(s.lastEvent)
+		s.mu.Unlock()
+		if since < d {
+			return fmt.Sprintf("a pod event %v ago", since.Round(time.Millisecond))
+		}
+		return ""
+	})
 }
 
 // rsNames maps each ReplicaSet uid the script made to "name#n".
