@@ -161,7 +161,9 @@ func serverMissing(srv *fakeapi.Server) string {
 				strays = append(strays, pod.Name+" (an orphan it selects)")
 			case ref == nil || ref.UID != rs.UID:
 			case !selector.Matches(pod.Labels):
-				strays = append(strays, pod.Name+" (it controls, not selected)")
+				if active(pod) { // an inactive pod is never claimed, so never released (as in kubernetes)
+					strays = append(strays, pod.Name+" (it controls, not selected)")
+				}
 			case terminating(pod):
 				terminatings++
 			case active(pod) && ready(pod):

@@ -152,7 +152,9 @@ func (s *script) settled(name string, n int) func() string {
 				return "an orphan it selects: " + p.Name
 			case ref == nil || ref.UID != rs.UID:
 			case !selector.Matches(p.Labels):
-				return "a pod it controls and does not select: " + p.Name
+				if IsPodActive(p) { // an inactive pod is never claimed, so never released
+					return "a pod it controls and does not select: " + p.Name
+				}
 			case IsPodActive(p):
 				active++
 				if IsPodReady(p) {
