@@ -56,7 +56,11 @@ type Lab struct {
 	// Pipeline is the informer pipeline its graders run in
 	// (INFORMER_PIPELINE): the tutorial's "deltafifo" until lab 6 builds the
 	// RealFIFO that "realfifo", client-go v0.37.2's default, runs on.
-	Pipeline       string
+	Pipeline string
+	// Alone says that the lab's graders need none of the labs before it
+	// (lab 7's work queue is a package of its own). Any other lab needs
+	// every lab before it done: its graders run the pipeline they build.
+	Alone          bool
 	Funcs          []Func   // stubbed in the student repository
 	ProjectGraders []Grader // the project tests that prove the same piece
 }
@@ -183,7 +187,7 @@ var Labs = []Lab{
 		N: 7, Title: "the work queue: the dirty and processing sets, shutdown, backoff",
 		TitleZH:  "工作队列：dirty 集合与处理中集合、关闭、退避",
 		Tutorial: "004 §2.3; 000 §5 (and docs/controller.md)", Minutes: 150, Pipeline: "realfifo",
-		Dir: "workqueue",
+		Dir: "workqueue", Alone: true,
 		Funcs: []Func{
 			{"*Typed[T]", "Add", 1}, {"*Typed[T]", "Get", 1}, {"*Typed[T]", "Done", 1},
 			{"*Typed[T]", "ShutDown", 2}, {"*Typed[T]", "ShutDownWithDrain", 2},
@@ -258,6 +262,18 @@ func labDirs() []string {
 // package in dir (not of a package below it).
 func inDir(name, dir string) bool {
 	return path.Dir(name) == dir
+}
+
+// needs returns the labs l's graders need done: none for a lab that
+// stands alone, else every lab before it.
+func (l Lab) needs() []Lab {
+	var out []Lab
+	for _, m := range Labs {
+		if m.N < l.N && !l.Alone {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // labByNumber returns lab n, or false.
