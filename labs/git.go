@@ -89,7 +89,8 @@ func initRepo(dir, message string) error {
 type commitInfo struct {
 	Hash   string
 	Time   time.Time
-	Author string // name <email> of the latest commit not the kit's; "" when none
+	Author string // the name of the author of the latest commit not the kit's; "" when none
+	Email  string // that author's email
 	Later  int    // commits after it on the branch (made after a deadline)
 }
 
@@ -126,7 +127,7 @@ func gradedCommit(repo string, deadline time.Time) (commitInfo, error) {
 	for _, a := range strings.Split(authors, "\n") {
 		name, email, _ := strings.Cut(a, "\t")
 		if a != "" && email != kitAuthorEmail {
-			c.Author = name + " <" + email + ">"
+			c.Author, c.Email = name, email
 			break
 		}
 	}
