@@ -343,7 +343,7 @@ func printOutcome(lab Lab, o bugOutcome, opts proveOptions) {
 	if opts.verbose || !o.Caught {
 		for _, res := range o.results {
 			if res.Status != "pass" {
-				printResult(os.Stdout, res)
+				printResult(os.Stdout, res, opts.zh)
 			}
 		}
 	}

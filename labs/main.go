@@ -54,6 +54,7 @@ func main() {
 		"readme-check":  cmdReadmeCheck,
 		"handout-check": cmdHandoutCheck,
 		"leak-check":    cmdLeakCheck,
+		"zh-check":      cmdZhCheck,
 		"list": func([]string) error {
 			cmdList()
 			return nil
@@ -212,7 +213,7 @@ func commitTree(root, dir string, stubFrom int, zh bool) error {
 		return err
 	}
 	fmt.Println(pick(zh, "a git repository on branch main, with one commit: "+msg,
-		"一个 git 仓库，分支 main，只有一个提交："+msg))
+		"一个 git 仓库，分支 `main`，只有一个提交："+msg))
 	return nil
 }
 

@@ -33,7 +33,7 @@ func cmdTest(args []string) error {
 	workers := fs.Int("p", defaultWorkers(), "how many graders run at once")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
-		return errors.New("test: give the lab, e.g. go run ./labs test 2 / 请给出实验编号，例如 go run ./labs test 2")
+		return errors.New(pick(readerChinese(), "test: give the lab, e.g. go run ./labs test 2", "go run ./labs test：请给出实验编号，例如 go run ./labs test 2"))
 	}
 	lab, err := labArg(fs.Arg(0))
 	if err != nil {
@@ -186,7 +186,7 @@ func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.Fil
 	}
 	passed := 0
 	r.run(ctx, lab, names, func(res graderResult) {
-		printResult(w, res)
+		printResult(w, res, r.zh)
 		if res.Status == "pass" {
 			passed++
 		}
@@ -228,8 +228,11 @@ func buildSaying(ctx context.Context, r *runner, tmp string, w *os.File) (string
 }
 
 // printResult prints one grader's result: a line, and its reasons below.
-func printResult(w *os.File, res graderResult) {
+func printResult(w *os.File, res graderResult, zh bool) {
 	mark := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "SKIP"}[res.Status]
+	if zh {
+		mark = map[string]string{"pass": "通过", "fail": "失败", "skip": "跳过"}[res.Status]
+	}
 	fmt.Fprintf(w, "  %s %s (%.1fs)\n", mark, res.Name, res.Elapsed.Seconds())
 	for _, reason := range res.Reasons {
 		fmt.Fprintln(w, "       "+strings.ReplaceAll(reason, "\n", "\n       "))

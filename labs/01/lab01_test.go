@@ -113,7 +113,7 @@ func TestLab01IndexerQueries(t *testing.T) {
 	objs, _ := x.ByIndex(NamespaceIndex, "ns1")
 	labExpect(t, 1, 5, `len(ByIndex(namespace, "ns1"))`, `len(ByIndex(namespace, "ns1"))`, 2, len(objs))
 	objs, _ = x.Index("app", labPod("any", "q", "", map[string]string{"app": "web,db"}))
-	labExpect(t, 1, 5, "Index(app, an object with app=web,db): objects filed under web or db, each once", "Index(app, app=web,db 的对象)：web 或 db 下的对象，各出现一次", 3, len(objs))
+	labExpect(t, 1, 5, "Index(app, an object with app=web,db): objects filed under web or db, each once", "Index(app, app=web,db 的对象)：`web` 或 `db` 下的对象，各出现一次", 3, len(objs))
 	labExpect(t, 1, 4, `ListIndexFuncValues("app")`, `ListIndexFuncValues("app")`, []string{"db", "web"}, x.ListIndexFuncValues("app"))
 	_ = x.Update(labPod("ns1", "b", "4", map[string]string{"app": "cache"}))
 	keys, _ = x.IndexKeys("app", "db")
@@ -164,7 +164,7 @@ func TestLab01RandomOpsMatchAMapModel(t *testing.T) {
 					model[q.Namespace+"/"+q.Name] = q
 				}
 				_ = x.Replace(list, fmt.Sprint(step))
-				history = append(history, fmt.Sprintf("Replace(%d objects)", len(list)))
+				history = append(history, fmt.Sprintf(labPick("Replace(%d objects)", "Replace（%d 个对象）"), len(list)))
 			}
 			if msg := lab01Compare(x, model); msg != "" {
 				last := history[max(0, len(history)-5):]
@@ -278,7 +278,7 @@ func TestLab01ConcurrentUse(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 1, 3, "four writers and two readers (a lock left held?)", func() {
+	labWithin(t, 1, 3, labPick("four writers and two readers (a lock left held?)", "四个写者和两个读者（是不是有锁没有释放？）"), func() {
 		writers.Wait()
 		stopReaders()
 		readers.Wait()

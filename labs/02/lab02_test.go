@@ -110,22 +110,22 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 		return
 	}
 	var popped []string
-	labWithin(t, 2, 3, "the waiting Pop's result", func() { popped = <-got })
+	labWithin(t, 2, 3, labPick("the waiting Pop's result", "等待中的 Pop 的结果"), func() { popped = <-got })
 	labExpect(t, 2, 3, "what the waiting Pop returned", "等待中的 Pop 的返回值", []string{"Added ns/a@1"}, popped)
 	perr := errors.New("handler failed")
 	_ = f.Add(labPod("ns", "b", "1", nil))
 	var err error
 	labWithin(t, 2, 3, "Pop", func() { _, err = f.Pop(func(any, bool) error { return perr }) })
 	if !errors.Is(err, perr) {
-		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 process 的错误，实际 %v", err)
+		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 `process` 的错误，实际 %v", err)
 	}
-	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "process 失败之后的键（不重新入队）", []string{}, fifoKeys(f))
+	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "`process` 失败之后的键（不重新入队）", []string{}, fifoKeys(f))
 	_ = f.Add(labPod("ns", "l", "1", nil))
 	labWithin(t, 2, 3, "Pop", func() {
 		_, _ = f.Pop(func(any, bool) error {
 			if f.lock.TryLock() { // succeeds only if Pop let go of the lock before calling process
 				f.lock.Unlock()
-				labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 process 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
+				labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 `process` 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
 			}
 			return nil
 		})
@@ -166,7 +166,7 @@ func TestLab02ResyncSkipsQueuedKeys(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: lab02Known{known}})
 	_ = f.Update(labPod("ns", "x", "3", nil))
 	_ = f.Resync()
-	labExpect(t, 2, 5, "x has a queued delta, newer than the cache: Resync leaves it alone", "x 有排队的 delta，比缓存新：Resync 不动它", []string{"Updated ns/x@3"}, lab02Pop(t, f))
+	labExpect(t, 2, 5, "x has a queued delta, newer than the cache: Resync leaves it alone", "x 有排队的 Delta，比缓存新：Resync 不动它", []string{"Updated ns/x@3"}, lab02Pop(t, f))
 	labExpect(t, 2, 5, "y has nothing queued: Resync queues a Sync of the known object", "y 没有排队：Resync 为已知对象入队 Sync", []string{"Sync ns/y@2"}, lab02Pop(t, f))
 }
 
@@ -220,7 +220,7 @@ func TestLab02RandomOpsMatchAModel(t *testing.T) {
 			op = lab02OpName(r, p, list)
 			ops = append(ops, op)
 			var got string
-			labWithin(t, 2, 0, "reading the queue after "+op, func() { got = lab02DescribeQueue(f) })
+			labWithin(t, 2, 0, labPick("reading the queue after ", "读取队列，在这之后：")+op, func() { got = lab02DescribeQueue(f) })
 			if want := m.describe(); want != got {
 				labFailf(t, 2, 0, "random operations (seed %d, step %d, last ops %v):\nexpected queue %s\ngot            %s",
 					"随机操作（种子 %d，第 %d 步，最近的操作 %v）：\n期望的队列 %s\n实际的队列 %s", seed, step, ops[max(0, len(ops)-6):], want, got)
@@ -240,7 +240,7 @@ func lab02OpName(r int, p *Pod, list []any) string {
 	case r < 11:
 		return "Delete " + p.Name
 	case r < 13:
-		return fmt.Sprintf("Replace(%d objects)", len(list))
+		return fmt.Sprintf(labPick("Replace(%d objects)", "Replace（%d 个对象）"), len(list))
 	case r < 14:
 		return "Resync"
 	}

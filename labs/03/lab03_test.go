@@ -162,7 +162,7 @@ func (w *lab03Watcher) Stop() {
 // store until the test ends.
 func lab03Run(t *testing.T, lw ListerWatcher, store Store) *Reflector {
 	r := NewReflector(lw, &Pod{}, store)
-	labRun(t, 3, 1, "Run did not return within 5 s of its context ending", "context 结束 5 秒后 Run 仍未返回", r.Run)
+	labRun(t, 3, 1, "Run did not return within 5 s of its context ending", "上下文（context）结束 5 秒后 Run 仍未返回", r.Run)
 	return r
 }
 

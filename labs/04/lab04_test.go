@@ -48,16 +48,16 @@ func lab04Name(obj any) string {
 	case *Pod:
 		return o.Namespace + "/" + o.Name + "@" + o.ResourceVersion
 	case DeletedFinalStateUnknown:
-		return "tombstone " + o.Key
+		return "tombstone(" + o.Key + ")"
 	}
 	return fmt.Sprintf("%T", obj)
 }
 
 func (h *lab04Heard) handler() ResourceEventHandler {
 	return ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { h.add("add %s", lab04Name(obj)) },
-		UpdateFunc: func(o, n any) { h.add("update %s -> %s", lab04Name(o), lab04Name(n)) },
-		DeleteFunc: func(obj any) { h.add("delete %s", lab04Name(obj)) },
+		AddFunc:    func(obj any) { h.add("OnAdd %s", lab04Name(obj)) },
+		UpdateFunc: func(o, n any) { h.add("OnUpdate %s -> %s", lab04Name(o), lab04Name(n)) },
+		DeleteFunc: func(obj any) { h.add("OnDelete %s", lab04Name(obj)) },
 	}
 }
 
@@ -75,7 +75,7 @@ func lab04Run(t *testing.T, lw ListerWatcher, cache Indexer, h *lab04Heard, clk 
 	}
 	c := New(cfg)
 	labRun(t, 4, 1, "Run did not return within 5 s of its context ending (does it close the queue so that Pop returns?)",
-		"context 结束 5 秒后 Run 仍未返回（它关闭队列让 Pop 返回了吗？）", c.Run)
+		"上下文（context）结束 5 秒后 Run 仍未返回（它关闭队列让 Pop 返回了吗？）", c.Run)
 	return c
 }
 
@@ -95,11 +95,11 @@ func TestLab04RunLoopDeliversEveryChange(t *testing.T) {
 	rv2 := labCreate(t, s, "default", "b", map[string]string{"x": "y"}, true)
 	labDelete(t, s, "default", "a")
 	if !labWaitFor(func() bool { return len(h.get()) == 4 }) {
-		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "事件处理器调用：期望 4 次（初始列表的一次 add，然后依次是 add、update、delete），实际 %v", h.get())
+		labFailf(t, 4, 2, "handler calls: expected 4 (the list's add, then add, update, delete), got %v", "事件处理器调用：期望 4 次（初始列表的一次 OnAdd，然后依次是 OnAdd、OnUpdate、OnDelete），实际 %v", h.get())
 		return
 	}
-	want := []string{"add default/a@" + rvA, "add default/b@" + rv1,
-		"update default/b@" + rv1 + " -> default/b@" + rv2, "delete default/a@" + s.ResourceVersion()}
+	want := []string{"OnAdd default/a@" + rvA, "OnAdd default/b@" + rv1,
+		"OnUpdate default/b@" + rv1 + " -> default/b@" + rv2, "OnDelete default/a@" + s.ResourceVersion()}
 	labExpect(t, 4, 3, "handler calls, in order", "事件处理器调用，按顺序", want, h.get())
 	keys := cache.ListKeys()
 	labExpect(t, 4, 3, "the cache after the changes", "修改之后的缓存", []string{"default/b"}, keys)
@@ -117,11 +117,11 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	if err != nil {
 		labFailf(t, 4, 3, "processDeltas: expected no error, got %v", "processDeltas：期望没有错误，实际 %v", err)
 	}
-	labExpect(t, 4, 3, "Added (new key), Updated, Sync: an add, then updates with the cached object as old", "Added（新键）、Updated、Sync：一次 add，然后以缓存中的对象为旧值的 update",
-		[]string{"add ns/a@1", "update ns/a@1 -> ns/a@2", "update ns/a@2 -> ns/a@2"}, h.get())
+	labExpect(t, 4, 3, "Added (new key), Updated, Sync: an add, then updates with the cached object as old", "Added（新键）、Updated、Sync：一次 OnAdd，然后以缓存中的对象为旧值的 OnUpdate",
+		[]string{"OnAdd ns/a@1", "OnUpdate ns/a@1 -> ns/a@2", "OnUpdate ns/a@2 -> ns/a@2"}, h.get())
 	h.lines = nil
 	_ = processDeltas(h.handler(), cache, Deltas{{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}}}, false)
-	labExpect(t, 4, 3, "a Deleted tombstone: a delete, and the key leaves the cache", "Deleted 墓碑：一次 delete，键离开缓存", "[delete tombstone ns/a] []", fmt.Sprint(h.get(), " ", cache.ListKeys()))
+	labExpect(t, 4, 3, "a Deleted tombstone: a delete, and the key leaves the cache", "Deleted 墓碑：一次 delete，键离开缓存", "[OnDelete tombstone(ns/a)] []", fmt.Sprint(h.get(), " ", cache.ListKeys()))
 	// A handler that reads the cache must find it already written.
 	seen := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	var inCache []string
@@ -176,7 +176,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 	n := 0
 	c := lab04Run(t, labPodsLW(t, s, "default"), cache, h, clock, 10*time.Second, &n)
 	if !labWaitFor(func() bool { return c.HasSynced() && len(h.get()) == 1 }) {
-		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 list 的 add，实际 %v", h.get())
+		labFailf(t, 4, 2, "expected the list's add to be heard, got %v", "期望听到 list 带来的 OnAdd，实际 %v", h.get())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Contains(clock.Waiters(), 10*time.Second) }) {
@@ -188,7 +188,7 @@ func TestLab04ResyncTimer(t *testing.T) {
 		labFailf(t, 4, 4, "after FullResyncPeriod: expected ShouldResync asked and a Sync update of default/a, heard %v", "经过 FullResyncPeriod 后：期望询问 ShouldResync 并听到 default/a 的 Sync update，实际 %v", h.get())
 		return
 	}
-	labExpect(t, 4, 4, "the resync's call", "重新同步触发的调用", "update default/a@2 -> default/a@2", h.get()[1])
+	labExpect(t, 4, 4, "the resync's call", "重新同步触发的调用", "OnUpdate default/a@2 -> default/a@2", h.get()[1])
 }
 
 // TestLab04RandomDeltasMatchAModel feeds random Deltas to processDeltas and
@@ -210,24 +210,24 @@ func TestLab04RandomDeltasMatchAModel(t *testing.T) {
 				dt := types[rng.IntN(len(types))]
 				ds = append(ds, Delta{Type: dt, Object: p})
 				if dt == Deleted {
-					want = append(want, "delete "+lab04Name(p))
+					want = append(want, "OnDelete "+lab04Name(p))
 					delete(model, "ns/"+key)
 					continue
 				}
 				if old, ok := model["ns/"+key]; ok {
-					want = append(want, "update "+lab04Name(old)+" -> "+lab04Name(p))
+					want = append(want, "OnUpdate "+lab04Name(old)+" -> "+lab04Name(p))
 				} else {
-					want = append(want, "add "+lab04Name(p))
+					want = append(want, "OnAdd "+lab04Name(p))
 				}
 				model["ns/"+key] = p
 			}
 			_ = processDeltas(h.handler(), cache, ds, false)
 			if got := h.get(); !slices.Equal(got, want) {
-				labFailf(t, 4, 3, "random deltas (seed %d, step %d): expected calls %v, got %v", "随机 deltas（种子 %d，第 %d 步）：期望调用 %v，实际 %v", seed, step, want, got)
+				labFailf(t, 4, 3, "random deltas (seed %d, step %d): expected calls %v, got %v", "随机 Delta（种子 %d，第 %d 步）：期望调用 %v，实际 %v", seed, step, want, got)
 				return
 			}
 			if len(cache.ListKeys()) != len(model) {
-				labFailf(t, 4, 3, "random deltas (seed %d, step %d): expected %d cached keys, got %v", "随机 deltas（种子 %d，第 %d 步）：期望缓存有 %d 个键，实际 %v", seed, step, len(model), cache.ListKeys())
+				labFailf(t, 4, 3, "random deltas (seed %d, step %d): expected %d cached keys, got %v", "随机 Delta（种子 %d，第 %d 步）：期望缓存有 %d 个键，实际 %v", seed, step, len(model), cache.ListKeys())
 				return
 			}
 		}

@@ -27,7 +27,7 @@ import (
 // lab05Run runs inf until the test ends and waits for it to sync.
 func lab05Run(t *testing.T, inf SharedIndexInformer) bool {
 	labRun(t, 5, 2, "the informer did not stop within 5 s (does pop close nextCh when addCh is closed, so that run returns?)",
-		"informer 5 秒内没有停下（addCh 关闭时 pop 关闭 nextCh、让 run 返回了吗？）", inf.Run)
+		"informer 5 秒内没有停下（addCh 关闭时 `pop` 关闭 nextCh、让 `run` 返回了吗？）", inf.Run)
 	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer scancel()
 	return WaitForCacheSync(sctx, inf.HasSynced)
@@ -68,15 +68,15 @@ func TestLab05EveryHandlerSeesEveryEventInOrder(t *testing.T) {
 		case !ok:
 			rv := create(name, nil, false)
 			live[name] = rv
-			want = append(want, "add default/"+name+"@"+rv)
+			want = append(want, "OnAdd default/"+name+"@"+rv)
 		case rng.IntN(2) == 0:
 			rv := create(name, map[string]string{"s": fmt.Sprint(step)}, true)
 			live[name] = rv
-			want = append(want, "update default/"+name+"@"+old+" -> default/"+name+"@"+rv)
+			want = append(want, "OnUpdate default/"+name+"@"+old+" -> default/"+name+"@"+rv)
 		default:
 			del(name)
 			delete(live, name)
-			want = append(want, "delete default/"+name)
+			want = append(want, "OnDelete default/"+name)
 		}
 	}
 	for i, h := range []*lab04Heard{h1, h2} {
@@ -104,8 +104,8 @@ func lab05PerKey(lines []string) []string {
 	}
 	out := slices.Clone(lines)
 	for i, l := range out {
-		if strings.HasPrefix(l, "delete ") {
-			out[i] = "delete " + keyOf(l)
+		if strings.HasPrefix(l, "OnDelete ") {
+			out[i] = "OnDelete " + keyOf(l)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return strings.Compare(keyOf(a), keyOf(b)) })
@@ -117,7 +117,7 @@ func TestLab05SlowHandlerBlocksNobody(t *testing.T) {
 	inf, create, _ := lab05Informer(t)
 	release := make(chan struct{})
 	stuck, fast := &lab04Heard{}, &lab04Heard{}
-	_, _ = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj any) { <-release; stuck.add("add %s", lab04Name(obj)) }})
+	_, _ = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj any) { <-release; stuck.add("OnAdd %s", lab04Name(obj)) }})
 	_, _ = inf.AddEventHandler(fast.handler())
 	defer close(release)
 	if !lab05Run(t, inf) {
@@ -128,7 +128,7 @@ func TestLab05SlowHandlerBlocksNobody(t *testing.T) {
 		create(fmt.Sprint("p", i), nil, false)
 	}
 	if !labWaitFor(func() bool { return len(fast.get()) == 50 }) {
-		labFailf(t, 5, 2, "with one handler stuck: expected the other to hear all 50 adds, it heard %d", "一个事件处理器卡住时：期望另一个听到全部 50 个 add，实际 %d", len(fast.get()))
+		labFailf(t, 5, 2, "with one handler stuck: expected the other to hear all 50 adds, it heard %d", "一个事件处理器卡住时：期望另一个听到全部 50 个 OnAdd，实际 %d", len(fast.get()))
 	}
 }
 
@@ -150,15 +150,15 @@ func TestLab05LateHandlerGetsTheCacheAsAdds(t *testing.T) {
 		return
 	}
 	if !labWaitFor(func() bool { return len(late.get()) == 4 }) {
-		labFailf(t, 5, 4, "a late handler: expected the cache's 2 objects as adds marked isInInitialList, heard %v", "后加入的事件处理器：期望以 isInInitialList 的 add 收到缓存中的 2 个对象，实际 %v", late.get())
+		labFailf(t, 5, 4, "a late handler: expected the cache's 2 objects as adds marked isInInitialList, heard %v", "后加入的事件处理器：期望以 isInInitialList 的 OnAdd 收到缓存中的 2 个对象，实际 %v", late.get())
 		return
 	}
 	if !labWaitFor(reg.HasSynced) {
-		labFailf(t, 5, 4, "the late handler's HasSynced: expected true once its initial adds were handled, still false", "后加入事件处理器的 HasSynced：处理完初始 add 后应为 true，实际仍为 false")
+		labFailf(t, 5, 4, "the late handler's HasSynced: expected true once its initial adds were handled, still false", "后加入事件处理器的 HasSynced：处理完初始的 OnAdd 后应为 true，实际仍为 false")
 	}
 	rv := create("c", nil, false)
-	if !labWaitFor(func() bool { return slices.Contains(late.get(), "add default/c@"+rv) }) {
-		labFailf(t, 5, 4, "after joining late: expected to hear new events too (add default/c@%s), heard %v", "后加入之后：期望也能听到新事件（add default/c@%s），实际 %v", rv, late.get())
+	if !labWaitFor(func() bool { return slices.Contains(late.get(), "OnAdd default/c@"+rv) }) {
+		labFailf(t, 5, 4, "after joining late: expected to hear new events too (add default/c@%s), heard %v", "后加入之后：期望也能听到新事件（OnAdd default/c@%s），实际 %v", rv, late.get())
 	}
 }
 
@@ -170,10 +170,10 @@ func (h *lab05Marking) OnAdd(obj any, isInInitialList bool) {
 	if isInInitialList {
 		h.add("initial")
 	}
-	h.add("add %s", lab04Name(obj))
+	h.add("OnAdd %s", lab04Name(obj))
 }
-func (h *lab05Marking) OnUpdate(_, newObj any) { h.add("update %s", lab04Name(newObj)) }
-func (h *lab05Marking) OnDelete(obj any)       { h.add("delete %s", lab04Name(obj)) }
+func (h *lab05Marking) OnUpdate(_, newObj any) { h.add("OnUpdate %s", lab04Name(newObj)) }
+func (h *lab05Marking) OnDelete(obj any)       { h.add("OnDelete %s", lab04Name(obj)) }
 
 func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 	defer labStart(t, 5)()
@@ -191,20 +191,20 @@ func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 	select {
 	case <-added:
 	case <-time.After(5 * time.Second):
-		labFailf(t, 5, 2, "add: expected 1000 adds to return with no run goroutine taking them (pop buffers without limit), they blocked", "add：没有 run 取走时，期望 1000 次 add 都能返回（pop 无上限地缓冲），实际阻塞了")
+		labFailf(t, 5, 2, "add: expected 1000 adds to return with no run goroutine taking them (pop buffers without limit), they blocked", "(*processorListener).add：没有 `run` 取走时，期望 1000 次 `add` 都能返回（`pop` 无上限地缓冲），实际阻塞了")
 		close(l.addCh)
 		return
 	}
 	runDone := make(chan struct{})
 	go func() { l.run(); close(runDone) }()
 	if !labWaitFor(func() bool { return len(h.get()) == 1000 }) {
-		labFailf(t, 5, 3, "run: expected the handler to hear 1000 adds, it heard %d", "run：期望事件处理器听到 1000 个 add，实际 %d", len(h.get()))
+		labFailf(t, 5, 3, "run: expected the handler to hear 1000 adds, it heard %d", "(*processorListener).run：期望事件处理器听到 1000 个 OnAdd，实际 %d", len(h.get()))
 		close(l.addCh)
 		return
 	}
 	for i, line := range h.get() {
-		if line != fmt.Sprintf("add ns/p%d@1", i) {
-			labFailf(t, 5, 3, "run: expected the adds in order; call %d was %q", "run：期望按顺序 add；第 %d 次是 %q", i, line)
+		if line != fmt.Sprintf("OnAdd ns/p%d@1", i) {
+			labFailf(t, 5, 3, "run: expected the adds in order; call %d was %q", "(*processorListener).run：期望按顺序 OnAdd；第 %d 次是 %q", i, line)
 			break
 		}
 	}
@@ -213,7 +213,7 @@ func TestLab05ListenerBufferIsUnbounded(t *testing.T) {
 		select {
 		case <-c:
 		case <-time.After(5 * time.Second):
-			labFailf(t, 5, 2, "after addCh was closed: expected pop to close nextCh and both goroutines to end", "addCh 关闭之后：期望 pop 关闭 nextCh，两个 goroutine 都结束")
+			labFailf(t, 5, 2, "after addCh was closed: expected pop to close nextCh and both goroutines to end", "addCh 关闭之后：期望 `pop` 关闭 nextCh，两个 goroutine 都结束")
 			return
 		}
 	}
@@ -249,7 +249,7 @@ func TestLab05HandlersJoinWhileEventsFlow(t *testing.T) {
 	for range 5 {
 		h := &lab04Heard{}
 		var err error
-		labWithin(t, 5, 4, "AddEventHandler while events flow", func() { _, err = inf.AddEventHandler(h.handler()) })
+		labWithin(t, 5, 4, labPick("AddEventHandler while events flow", "事件流动时的 AddEventHandler"), func() { _, err = inf.AddEventHandler(h.handler()) })
 		if err != nil {
 			labFailf(t, 5, 4, "AddEventHandler after Run: expected no error, got %v", "Run 之后 AddEventHandler：期望没有错误，实际 %v", err)
 			return
@@ -257,19 +257,19 @@ func TestLab05HandlersJoinWhileEventsFlow(t *testing.T) {
 		late = append(late, h)
 	}
 	var err error
-	labWithin(t, 5, 4, "creating the pods", func() { err = <-created })
+	labWithin(t, 5, 4, labPick("creating the pods", "创建 Pod"), func() { err = <-created })
 	if err != nil {
 		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
 	}
 	for i, h := range late {
 		if !labWaitFor(func() bool { return len(h.get()) >= pods }) {
 			labFailf(t, 5, 4, "handler %d, added while pods were created: expected %d adds, heard %d",
-				"创建 Pod 期间加入的事件处理器 %d：期望 %d 个 add，实际 %d 个", i+1, pods, len(h.get()))
+				"创建 Pod 期间加入的事件处理器 %d：期望 %d 个 OnAdd，实际 %d 个", i+1, pods, len(h.get()))
 			return
 		}
 		seen := map[string]int{}
 		for _, l := range h.get() {
-			name, _, _ := strings.Cut(strings.TrimPrefix(l, "add default/"), "@")
+			name, _, _ := strings.Cut(strings.TrimPrefix(l, "OnAdd default/"), "@")
 			seen[name]++
 		}
 		for p := range pods {

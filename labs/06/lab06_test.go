@@ -63,7 +63,7 @@ func TestLab06AtomicReplaceIsOneDelta(t *testing.T) {
 	var err error
 	labWithin(t, 6, 2, "Pop", func() { _, err = f.Pop(func(obj any, initial bool) error { got = obj.(Deltas); return nil }) })
 	if err != nil || len(got) != 1 || got[0].Type != ReplacedAll {
-		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll delta，实际 %v、%v", got, err)
+		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll Delta，实际 %v、%v", got, err)
 		return
 	}
 	info, ok := got[0].Object.(ReplacedAllInfo)
@@ -102,7 +102,7 @@ func TestLab06PopEveryNotificationInOrder(t *testing.T) {
 			})
 		})
 		if err != nil {
-			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 delta，实际错误 %v", err)
+			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 Delta，实际错误 %v", err)
 			return
 		}
 	}
@@ -132,7 +132,7 @@ func TestLab06PopBatchRules(t *testing.T) {
 	for i := range want {
 		want[i] = fmt.Sprint(want[i])
 	}
-	labExpect(t, 6, 3, "batches: cut before a key already in the batch; a whole-queue delta alone; a run of one goes to processSingle", "批次：遇到批内已有的键就切开；整队列 delta 单独出队；只有一个时交给 processSingle", lab06Fix(want), got)
+	labExpect(t, 6, 3, "batches: cut before a key already in the batch; a whole-queue delta alone; a run of one goes to processSingle", "批次：遇到批内已有的键就切开；整队列 Delta 单独出队；只有一个时交给 processSingle", lab06Fix(want), got)
 }
 
 // lab06Fix writes SyncAll deltas the way labDescribe does.
@@ -153,7 +153,7 @@ func TestLab06Resync(t *testing.T) {
 	labWithin(t, 6, 2, "Pop", func() {
 		_, _ = f.Pop(func(obj any, _ bool) error { first = obj.(Deltas)[0].Type; return nil })
 	})
-	labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll delta", SyncAll, first)
+	labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll Delta", SyncAll, first)
 	known := NewStore(MetaNamespaceKeyFunc)
 	_ = known.Add(labPod("ns", "x", "1", nil))
 	_ = known.Add(labPod("ns", "y", "2", nil))
@@ -179,20 +179,20 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	spy := ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
-			h.add("add %s", lab04Name(obj))
+			h.add("OnAdd %s", lab04Name(obj))
 		},
-		UpdateFunc: func(o, n any) { h.add("update %s -> %s", lab04Name(o), lab04Name(n)) },
+		UpdateFunc: func(o, n any) { h.add("OnUpdate %s -> %s", lab04Name(o), lab04Name(n)) },
 		DeleteFunc: func(obj any) {
 			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
-			h.add("delete %s", lab04Name(obj))
+			h.add("OnDelete %s", lab04Name(obj))
 		},
 	}
 	info := ReplacedAllInfo{ResourceVersion: "9", Objects: []any{labPod("ns", "b", "9", nil), labPod("ns", "c", "9", nil)}}
 	if err := processReplacedAllInfo(spy, info, cache, false, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
 		labFailf(t, 6, 5, "processReplacedAllInfo: expected no error, got %v", "processReplacedAllInfo：期望没有错误，实际 %v", err)
 	}
-	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "事件处理器调用：先删除（墓碑），再按列表顺序 update 和 add",
-		[]string{"delete tombstone ns/a", "update ns/b@2 -> ns/b@9", "add ns/c@9"}, h.get())
+	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "事件处理器调用：先删除（墓碑），再按列表顺序 OnUpdate 和 OnAdd",
+		[]string{"OnDelete tombstone(ns/a)", "OnUpdate ns/b@2 -> ns/b@9", "OnAdd ns/c@9"}, h.get())
 	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次事件处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
 	labExpect(t, 6, 5, "the cache's version", "缓存的版本", "9", cache.LastStoreSyncResourceVersion())
 
@@ -201,8 +201,8 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	_ = processDeltas(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "10",
 		Objects: []any{labPod("ns", "d", "10", nil)}}}}, false)
 	labExpect(t, 6, 5, "a ReplacedAll popped from the RealFIFO: processReplacedAllInfo's deletions, then adds",
-		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 add",
-		[]string{"add ns/d@10", "delete tombstone ns/b", "delete tombstone ns/c"}, lab01Sorted(h.get()))
+		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 OnAdd",
+		[]string{"OnAdd ns/d@10", "OnDelete tombstone(ns/b)", "OnDelete tombstone(ns/c)"}, lab01Sorted(h.get()))
 }
 
 // TestLab06RandomBatchesMatchAModel queues random notifications and

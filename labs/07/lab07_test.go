@@ -107,7 +107,7 @@ func TestLab07GetWaitsForAnAdd(t *testing.T) {
 			"空队列上的 Get 在任何 Add 之前就返回了 %+v：它必须等待（在循环里调用 sync.Cond 的 Wait）", early)
 		return
 	}
-	labWithin(t, 7, 1, "Add(a) while a Get waits", func() { q.Add("a") })
+	labWithin(t, 7, 1, labPick("Add(a) while a Get waits", "有 Get 在等待时 Add(a)"), func() { q.Add("a") })
 	r, ok := lab07Receive(got)
 	if !ok {
 		labFailf(t, 7, 1, "a waiting Get did not return within 5 s of Add(a): does Add wake a waiting Get?",
@@ -126,7 +126,7 @@ func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 	q.Add("a")
 	first := lab07Get(t, q, 1, "Get with a waiting")
 	labExpect(t, 7, 1, "the first Get", "第一次 Get", lab07Got{"a", false}, first)
-	labWithin(t, 7, 1, "Add(a) while a worker has a", func() { q.Add("a") })
+	labWithin(t, 7, 1, labPick("Add(a) while a worker has a", "工作协程拿着 a 时 Add(a)"), func() { q.Add("a") })
 	labExpect(t, 7, 1, "Len after Add(a) while a worker has a (not queued until Done)",
 		"有工作协程拿着 a 时 Add(a) 之后的 Len（Done 之前不入队）", 0, q.Len())
 	second := lab07GetAsync(q)
@@ -135,7 +135,7 @@ func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 			"第一个工作协程还拿着 a，第二个工作协程的 Get 就返回了 %+v：正在处理的键不能再交出去", early)
 		return
 	}
-	labWithin(t, 7, 1, "Add(b) while a is being processed", func() { q.Add("b") })
+	labWithin(t, 7, 1, labPick("Add(b) while a is being processed", "a 在处理中时 Add(b)"), func() { q.Add("b") })
 	r, ok := lab07Receive(second)
 	if !ok {
 		labFailf(t, 7, 1, "the second worker's Get did not return within 5 s of Add(b)", "Add(b) 之后 5 秒内第二个工作协程的 Get 没有返回")
@@ -158,7 +158,7 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	q.Add("a")
 	lab07Get(t, q, 1, "Get with a waiting")
 	for range 3 {
-		labWithin(t, 7, 1, "Add(a) while a is being processed", func() { q.Add("a") })
+		labWithin(t, 7, 1, labPick("Add(a) while a is being processed", "a 在处理中时 Add(a)"), func() { q.Add("a") })
 	}
 	labExpect(t, 7, 1, "Len after three Add(a) while a is being processed", "a 正在处理时三次 Add(a) 之后的 Len", 0, q.Len())
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
@@ -170,8 +170,8 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	lab07Get(t, q, 1, "Get after Done(a)")
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
 	labExpect(t, 7, 1, "Len after the second Done(a), with no Add meanwhile (Get cleared its dirty mark)",
-		"第二次 Done(a) 之后的 Len，期间没有 Add（Get 已清除了它的 dirty 标记）", 0, q.Len())
-	labWithin(t, 7, 1, "Add(a) once nobody has it", func() { q.Add("a") })
+		"第二次 Done(a) 之后的 Len，期间没有 Add（Get 已清除了它的 `dirty` 标记）", 0, q.Len())
+	labWithin(t, 7, 1, labPick("Add(a) once nobody has it", "没人拿着 a 之后 Add(a)"), func() { q.Add("a") })
 	labExpect(t, 7, 1, "Len after Add(a) once nobody has it", "没人拿着 a 时 Add(a) 之后的 Len", 1, q.Len())
 }
 
@@ -186,11 +186,11 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 	lab07Get(t, q, 1, "Get with a and b waiting")
 	labWithin(t, 7, 2, "ShutDown", q.ShutDown)
 	labExpect(t, 7, 2, "ShuttingDown after ShutDown", "ShutDown 之后的 ShuttingDown", true, q.ShuttingDown())
-	labWithin(t, 7, 2, "Add after ShutDown", func() {
+	labWithin(t, 7, 2, labPick("Add after ShutDown", "ShutDown 之后的 Add"), func() {
 		q.Add("c")
 		q.Add("a") // being processed: it would be queued again after Done
 	})
-	labWithin(t, 7, 2, "Done(a) after ShutDown", func() { q.Done("a") })
+	labWithin(t, 7, 2, labPick("Done(a) after ShutDown", "ShutDown 之后的 Done(a)"), func() { q.Done("a") })
 	labExpect(t, 7, 2, "Len after ShutDown, then Add c, Add a and Done a (Adds are ignored, b still waits)",
 		"ShutDown 后 Add c、Add a、Done a 之后的 Len（Add 被忽略，b 还在排队）", 1, q.Len())
 	labExpect(t, 7, 2, "Get after ShutDown with b waiting", "ShutDown 后 b 还在排队时的 Get", lab07Got{"b", false},
@@ -208,7 +208,7 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 		labFailf(t, 7, 1, "a Get on an empty queue returned %+v before any Add or ShutDown", "空队列上的 Get 在任何 Add 或 ShutDown 之前就返回了 %+v", early)
 		return
 	}
-	labWithin(t, 7, 2, "ShutDown with three Gets waiting", q2.ShutDown)
+	labWithin(t, 7, 2, labPick("ShutDown with three Gets waiting", "三个 Get 在等待时 ShutDown"), q2.ShutDown)
 	for i, ch := range waiting {
 		r, ok := lab07Receive(ch)
 		if !ok {
@@ -245,22 +245,22 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	}
 	labExpect(t, 7, 2, "Get during the drain, b waiting (workers finish what is queued)",
 		"排空期间 b 还在排队时的 Get（工作协程把排队的做完）", lab07Got{"b", false}, lab07Get(t, q, 2, "Get during the drain"))
-	labWithin(t, 7, 2, "Done(a) during the drain", func() { q.Done("a") })
+	labWithin(t, 7, 2, labPick("Done(a) during the drain", "排空期间的 Done(a)"), func() { q.Done("a") })
 	if _, none := lab07NotWithin(drained, 50*time.Millisecond); !none {
 		labFailf(t, 7, 2, "ShutDownWithDrain returned while b was still being processed", "b 还在处理中，ShutDownWithDrain 就返回了")
 		return
 	}
-	labWithin(t, 7, 2, "Done(b) during the drain", func() { q.Done("b") })
+	labWithin(t, 7, 2, labPick("Done(b) during the drain", "排空期间的 Done(b)"), func() { q.Done("b") })
 	if _, ok := lab07Receive(drained); !ok {
 		labFailf(t, 7, 2, "ShutDownWithDrain did not return within 5 s of the last Done: does Done wake it when nothing is left in processing?",
-			"最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回：processing 清空时 Done 唤醒它了吗？")
+			"最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回：`processing` 清空时 Done 唤醒它了吗？")
 		return
 	}
 
 	// With nothing in hand it returns at once, leaving what is queued.
 	q2 := NewTyped[string]()
 	q2.Add("queued")
-	labWithin(t, 7, 2, "ShutDownWithDrain with nothing being processed", q2.ShutDownWithDrain)
+	labWithin(t, 7, 2, labPick("ShutDownWithDrain with nothing being processed", "没有条目在处理中时 ShutDownWithDrain"), q2.ShutDownWithDrain)
 	labExpect(t, 7, 2, "Len after ShutDownWithDrain with nothing being processed (it does not empty the queue)",
 		"没有键在处理时 ShutDownWithDrain 之后的 Len（它不清空队列）", 1, q2.Len())
 
@@ -276,7 +276,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	if !labWaitFor(q3.ShuttingDown) {
 		return
 	}
-	labWithin(t, 7, 2, "ShutDown while a drain waits", q3.ShutDown)
+	labWithin(t, 7, 2, labPick("ShutDown while a drain waits", "排空在等待时 ShutDown"), q3.ShutDown)
 	if _, ok := lab07Receive(stuck); !ok {
 		labFailf(t, 7, 2, "a ShutDownWithDrain waiting for a key never Done did not return within 5 s of ShutDown: ShutDown ends the wait",
 			"ShutDownWithDrain 在等一个永远不会 Done 的键；ShutDown 之后 5 秒内它没有返回：ShutDown 应结束这次等待")
@@ -324,7 +324,7 @@ func TestLab07ExponentialBackoff(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 7, 3, "When and NumRequeues from 8 goroutines", wg.Wait)
+	labWithin(t, 7, 3, labPick("When and NumRequeues from 8 goroutines", "8 个 goroutine 同时调用 When 和 NumRequeues"), wg.Wait)
 	labExpect(t, 7, 3, "NumRequeues after 400 failures counted from 8 goroutines", "8 个 goroutine 共计 400 次失败之后的 NumRequeues",
 		400, many.NumRequeues("k"))
 }
@@ -513,7 +513,7 @@ func TestLab07WorkersNeverShareAKeyAndMissNoAdd(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 7, 1, "2,000 Adds while 8 workers Get and Done", func() {
+	labWithin(t, 7, 1, labPick("2,000 Adds while 8 workers Get and Done", "8 个工作协程 Get 和 Done 时 2,000 次 Add"), func() {
 		for i := range adds {
 			k := i % keys
 			added[k].Add(1) // counted before the Add: a Get after the Add sees it
@@ -536,13 +536,13 @@ func TestLab07WorkersNeverShareAKeyAndMissNoAdd(t *testing.T) {
 		var missed []string
 		for k := range keys {
 			if processed[k].Load() != added[k].Load() {
-				missed = append(missed, fmt.Sprintf("%d (added %d times, last processed after add %d)", k, added[k].Load(), processed[k].Load()))
+				missed = append(missed, fmt.Sprintf(labPick("%d (added %d times, last processed after add %d)", "%d（Add 了 %d 次，最后一次处理是在第 %d 次 Add 之后）"), k, added[k].Load(), processed[k].Load()))
 			}
 		}
 		labFailf(t, 7, 1, "keys whose last Add was never followed by a processing: %v (Len %d): an Add while a key is processed must queue it again at Done",
 			"最后一次 Add 之后再也没有被处理的键：%v（Len %d）：键在处理中时的 Add，要在 Done 时让它重新入队", missed, q.Len())
 	}
-	labWithin(t, 7, 2, "ShutDown, then the workers' last Gets", func() {
+	labWithin(t, 7, 2, labPick("ShutDown, then the workers' last Gets", "ShutDown，然后工作协程最后的 Get"), func() {
 		q.ShutDown()
 		wg.Wait()
 	})
