@@ -177,6 +177,7 @@ func cmdBugs(args []string) error {
 	fs.IntVar(&o.jobs, "j", 2, "how many bugs are proved at once")
 	fs.BoolVar(&o.verbose, "v", false, "print the failures of every bug")
 	fs.BoolVar(&o.all, "all", false, "run every grader of the lab for each bug, not only those it expects to fail")
+	fs.StringVar(&o.out, "out", "", "write what each bug's graders print, as labs test prints it, to DIR/lab-NN-PATCH.out")
 	fs.Parse(args)
 	root, err := projectRoot()
 	if err != nil {
@@ -295,6 +296,7 @@ type proveOptions struct {
 	workers, jobs  int
 	zh, verbose    bool
 	all            bool
+	out            string // a folder for each bug's graders' output, or ""
 }
 
 // proveBug grades one bug: dir with the bug's file replaced by src, patched.
@@ -324,7 +326,28 @@ func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][
 	out.Hung = ctx.Err() != nil
 	out.results = results
 	judgeBug(&out, results, built)
+	if o.out != "" {
+		if err := writeBugOutput(o, lab, b, results); err != nil && out.Problem == "" {
+			out.Caught, out.Problem = false, err.Error()
+		}
+	}
 	return out
+}
+
+// writeBugOutput writes what the graders of one bug printed, as
+// `labs test` prints it, to a file of o.out.
+func writeBugOutput(o proveOptions, lab Lab, b bug, results []graderResult) error {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(o.out, fmt.Sprintf("lab-%02d-%s.out", lab.N, strings.TrimSuffix(filepath.Base(b.Path), ".patch"))))
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
+		printResult(f, res, o.zh)
+	}
+	return f.Close()
 }
 
 // printOutcome prints one line per bug, and the failures below it when

@@ -13,7 +13,7 @@
 //     `go ` or a NAME= setting to the end of the run of Latin text); a
 //     token with a digit, a capital after its first letter, or any of
 //     ./_()[]{}*=@#<>&|%$:' (keys, paths, versions); a call with its
-//     arguments, IndexKeys(app, web);
+//     arguments, IndexKeys(app, web); a list of values, [cache db web];
 //     an identifier the student repository spells (Pop, Added); a name the
 //     Kubernetes Chinese docs keep (Informer, Pod, Kubernetes); an API
 //     verb, kept as they keep it (list, watch, get, create, update, delete,
@@ -77,6 +77,7 @@ var (
 	codeCharsRE     = regexp.MustCompile(`[0-9./_()\[\]{}*=@#<>&|%$:'\\+-]`)
 	lettersRE       = regexp.MustCompile(`^[A-Za-z]+$`)
 	exitStatusRE    = regexp.MustCompile(`^exit status \d+$`)
+	listRE          = regexp.MustCompile(`\[[^\[\]\p{Han}]*\]`)
 	callRE          = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_.]*\([^()\p{Han}]*\)`)
 )
 
@@ -87,6 +88,7 @@ func englishWords(line string, spelled map[string]bool) []string {
 	line = quotedSpanRE.ReplaceAllString(line, " ")
 	line = commandRE2.ReplaceAllString(line, " ")
 	line = callRE.ReplaceAllString(line, " ")
+	line = listRE.ReplaceAllString(line, " ")
 	line = glossRE.ReplaceAllString(line, "$1 ")
 	var words []string
 	for _, tok := range strings.FieldsFunc(line, func(r rune) bool {

@@ -87,7 +87,7 @@ func TestLab07AddQueuesAKeyOnce(t *testing.T) {
 		"依次 Add a、b、a、a、c、b 之后的 Len（每个在排队的键只算一次）", 3, q.Len())
 	var order []string
 	for q.Len() > 0 && len(order) < 6 {
-		got := lab07Get(t, q, 1, "Get with keys waiting")
+		got := lab07Get(t, q, 1, labPick("Get with keys waiting", "有键在排队时的 Get"))
 		order = append(order, got.item)
 		labWithin(t, 7, 1, "Done("+got.item+")", func() { q.Done(got.item) })
 	}
@@ -118,13 +118,46 @@ func TestLab07GetWaitsForAnAdd(t *testing.T) {
 		lab07Got{"a", false}, r)
 }
 
+// TestLab07GetWokenWithNothingQueuedWaitsOn: a Get woken while the queue
+// is still empty and open waits again. Done signals when processing
+// becomes empty (a ShutDownWithDrain may wait for that), and the signal can
+// wake a waiting Get: with an if around cond.Wait instead of a for, that
+// Get returns shutdown true with the queue open, and its worker ends.
+func TestLab07GetWokenWithNothingQueuedWaitsOn(t *testing.T) {
+	defer labStart(t, 7)()
+	q := NewTyped[string]()
+	q.Add("a")
+	labExpect(t, 7, 1, "the first Get", "第一次 Get", lab07Got{"a", false},
+		lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get")))
+	waiting := lab07GetAsync(q)
+	if early, none := lab07NotWithin(waiting, 50*time.Millisecond); !none {
+		labFailf(t, 7, 1, "a Get on an empty queue returned %+v before any Add or ShutDown", "空队列上的 Get 在任何 Add 或 ShutDown 之前就返回了 %+v", early)
+		return
+	}
+	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
+	if early, none := lab07NotWithin(waiting, 100*time.Millisecond); !none {
+		labFailf(t, 7, 1, "after Done(a), the Get waiting on the empty queue returned %+v, with nothing queued and no ShutDown:"+
+			" woken, it must look again and wait on (a for around cond.Wait, not an if)",
+			"Done(a) 之后，在空队列上等待的 Get 返回了 %+v，而队列里什么都没有、也没有 ShutDown："+
+				"被唤醒后它必须再看一次、继续等待（cond.Wait 外面是 for，不是 if）", early)
+		return
+	}
+	labWithin(t, 7, 1, labPick("Add(b) while a Get waits", "有 Get 在等待时 Add(b)"), func() { q.Add("b") })
+	r, ok := lab07Receive(waiting)
+	if !ok {
+		labFailf(t, 7, 1, "a waiting Get did not return within 5 s of Add(b)", "Add(b) 之后 5 秒内，正在等待的 Get 没有返回")
+		return
+	}
+	labExpect(t, 7, 1, "what the waiting Get returned after Add(b)", "Add(b) 之后正在等待的 Get 返回的内容", lab07Got{"b", false}, r)
+}
+
 // TestLab07NeverTwoWorkersOnOneKey: a key being processed is not handed to
 // a second worker, even when it is added again; Done puts it back.
 func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 	defer labStart(t, 7)()
 	q := NewTyped[string]()
 	q.Add("a")
-	first := lab07Get(t, q, 1, "Get with a waiting")
+	first := lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get"))
 	labExpect(t, 7, 1, "the first Get", "第一次 Get", lab07Got{"a", false}, first)
 	labWithin(t, 7, 1, labPick("Add(a) while a worker has a", "工作协程拿着 a 时 Add(a)"), func() { q.Add("a") })
 	labExpect(t, 7, 1, "Len after Add(a) while a worker has a (not queued until Done)",
@@ -145,7 +178,7 @@ func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
 	labExpect(t, 7, 1, "Len after Done(a), a having been added again meanwhile (queued again, once)",
 		"Done(a) 之后的 Len（期间 a 又被加入过：重新入队，只一次）", 1, q.Len())
-	third := lab07Get(t, q, 1, "Get after Done(a)")
+	third := lab07Get(t, q, 1, labPick("Get after Done(a)", "Done(a) 之后的 Get"))
 	labExpect(t, 7, 1, "the Get after Done(a)", "Done(a) 之后的 Get", lab07Got{"a", false}, third)
 }
 
@@ -156,7 +189,7 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	defer labStart(t, 7)()
 	q := NewTyped[string]()
 	q.Add("a")
-	lab07Get(t, q, 1, "Get with a waiting")
+	lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get"))
 	for range 3 {
 		labWithin(t, 7, 1, labPick("Add(a) while a is being processed", "a 在处理中时 Add(a)"), func() { q.Add("a") })
 	}
@@ -167,7 +200,7 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	if q.Len() != 1 {
 		return
 	}
-	lab07Get(t, q, 1, "Get after Done(a)")
+	lab07Get(t, q, 1, labPick("Get after Done(a)", "Done(a) 之后的 Get"))
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
 	labExpect(t, 7, 1, "Len after the second Done(a), with no Add meanwhile (Get cleared its dirty mark)",
 		"第二次 Done(a) 之后的 Len，期间没有 Add（Get 已清除了它的 `dirty` 标记）", 0, q.Len())
@@ -183,7 +216,7 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 	q := NewTyped[string]()
 	q.Add("a")
 	q.Add("b")
-	lab07Get(t, q, 1, "Get with a and b waiting")
+	lab07Get(t, q, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
 	labWithin(t, 7, 2, "ShutDown", q.ShutDown)
 	labExpect(t, 7, 2, "ShuttingDown after ShutDown", "ShutDown 之后的 ShuttingDown", true, q.ShuttingDown())
 	labWithin(t, 7, 2, labPick("Add after ShutDown", "ShutDown 之后的 Add"), func() {
@@ -194,9 +227,9 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 	labExpect(t, 7, 2, "Len after ShutDown, then Add c, Add a and Done a (Adds are ignored, b still waits)",
 		"ShutDown 后 Add c、Add a、Done a 之后的 Len（Add 被忽略，b 还在排队）", 1, q.Len())
 	labExpect(t, 7, 2, "Get after ShutDown with b waiting", "ShutDown 后 b 还在排队时的 Get", lab07Got{"b", false},
-		lab07Get(t, q, 2, "Get after ShutDown with b waiting"))
+		lab07Get(t, q, 2, labPick("Get after ShutDown with b waiting", "ShutDown 之后 b 还在排队时的 Get")))
 	labExpect(t, 7, 2, "Get after ShutDown on the empty queue", "ShutDown 后在空队列上 Get", lab07Got{"", true},
-		lab07Get(t, q, 2, "Get after ShutDown on the empty queue"))
+		lab07Get(t, q, 2, labPick("Get after ShutDown on the empty queue", "ShutDown 之后在空队列上 Get")))
 
 	// Three workers wait in Get; one ShutDown must wake them all.
 	q2 := NewTyped[string]()
@@ -209,13 +242,24 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 		return
 	}
 	labWithin(t, 7, 2, labPick("ShutDown with three Gets waiting", "三个 Get 在等待时 ShutDown"), q2.ShutDown)
-	for i, ch := range waiting {
-		r, ok := lab07Receive(ch)
-		if !ok {
-			labFailf(t, 7, 2, "%d of the 3 Gets waiting on an empty queue returned within 5 s of ShutDown: it must wake every waiting Get (Broadcast, not Signal)",
-				"ShutDown 之后 5 秒内，在空队列上等待的 3 个 Get 只有 %d 个返回：它必须唤醒所有等待的 Get（Broadcast，不是 Signal）", i)
-			return
+	// Count the Gets that returned within 5 s, whichever they are: one
+	// Signal wakes any one of them.
+	deadline := make(chan struct{})
+	timer := time.AfterFunc(5*time.Second, func() { close(deadline) })
+	defer timer.Stop()
+	var returned []lab07Got
+	for _, ch := range waiting {
+		select {
+		case r := <-ch:
+			returned = append(returned, r)
+		case <-deadline:
 		}
+	}
+	if len(returned) < len(waiting) {
+		labFailf(t, 7, 2, "%d of the 3 Gets waiting on an empty queue returned within 5 s of ShutDown: it must wake every waiting Get (Broadcast, not Signal)",
+			"ShutDown 之后 5 秒内，在空队列上等待的 3 个 Get 只有 %d 个返回：它必须唤醒所有等待的 Get（Broadcast，不是 Signal）", len(returned))
+	}
+	for _, r := range returned {
 		labExpect(t, 7, 2, "a waiting Get after ShutDown", "ShutDown 之后正在等待的 Get", lab07Got{"", true}, r)
 	}
 }
@@ -228,7 +272,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	q := NewTyped[string]()
 	q.Add("a")
 	q.Add("b")
-	lab07Get(t, q, 1, "Get with a and b waiting")
+	lab07Get(t, q, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
 	drained := make(chan struct{}, 1)
 	go func() {
 		q.ShutDownWithDrain()
@@ -244,7 +288,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 		return
 	}
 	labExpect(t, 7, 2, "Get during the drain, b waiting (workers finish what is queued)",
-		"排空期间 b 还在排队时的 Get（工作协程把排队的做完）", lab07Got{"b", false}, lab07Get(t, q, 2, "Get during the drain"))
+		"排空期间 b 还在排队时的 Get（工作协程把排队的做完）", lab07Got{"b", false}, lab07Get(t, q, 2, labPick("Get during the drain", "排空期间的 Get")))
 	labWithin(t, 7, 2, labPick("Done(a) during the drain", "排空期间的 Done(a)"), func() { q.Done("a") })
 	if _, none := lab07NotWithin(drained, 50*time.Millisecond); !none {
 		labFailf(t, 7, 2, "ShutDownWithDrain returned while b was still being processed", "b 还在处理中，ShutDownWithDrain 就返回了")
@@ -267,7 +311,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	// A worker that never calls Done: ShutDown ends the wait.
 	q3 := NewTyped[string]()
 	q3.Add("stuck")
-	lab07Get(t, q3, 1, "Get with stuck waiting")
+	lab07Get(t, q3, 1, labPick("Get with stuck waiting", "stuck 在排队时的 Get"))
 	stuck := make(chan struct{}, 1)
 	go func() {
 		q3.ShutDownWithDrain()
@@ -358,7 +402,7 @@ func TestLab07RateLimitedRetries(t *testing.T) {
 			labFailf(t, 7, 4, "failure %d: a was not queued once its wait had passed", "第 %d 次失败：等待过去之后 a 没有入队", failure)
 			return false
 		}
-		got := lab07Get(t, q, 4, "Get after the wait")
+		got := lab07Get(t, q, 4, labPick("Get after the wait", "等待之后的 Get"))
 		labWithin(t, 7, 4, "Done(a)", func() { q.Done(got.item) })
 		return true
 	}
