@@ -102,7 +102,7 @@ func parseBug(path string, text string) (bug, error) {
 	switch {
 	case b.What == "" || b.WhatZH == "":
 		return b, fmt.Errorf("%s: say what the bug is in both languages (Bug: and Bug-zh: lines)", path)
-	case len(b.Expect) == 0:
+	case len(b.Expect) == 0 && !strings.HasPrefix(b.What, "(try)"):
 		return b, fmt.Errorf("%s: name the graders that must fail (Expect: lines)", path)
 	case len(b.Hunks) == 0:
 		return b, fmt.Errorf("%s: the diff has no hunk", path)
@@ -178,6 +178,7 @@ func cmdBugs(args []string) error {
 	fs.BoolVar(&o.verbose, "v", false, "print the failures of every bug")
 	fs.BoolVar(&o.all, "all", false, "run every grader of the lab for each bug, not only those it expects to fail")
 	fs.StringVar(&o.out, "out", "", "write what each bug's graders print, as labs test prints it, to DIR/lab-NN-PATCH.out")
+	try := fs.Bool("try", false, "try the bugs in the patch files given (with -lab N): every grader runs; it says which caught each, or that it escaped")
 	fs.Parse(args)
 	root, err := projectRoot()
 	if err != nil {
@@ -194,6 +195,9 @@ func cmdBugs(args []string) error {
 		return err
 	}
 	o.zh = readerChinese()
+	if *try {
+		return tryBugs(root, mod.Path, *only, fs.Args(), o)
+	}
 	var outcomes []bugOutcome
 	labsDone := 0
 	for _, lab := range Labs {
@@ -297,6 +301,7 @@ type proveOptions struct {
 	zh, verbose    bool
 	all            bool
 	out            string // a folder for each bug's graders' output, or ""
+	try            bool   // bugs being tried: caught when any grader fails
 }
 
 // proveBug grades one bug: dir with the bug's file replaced by src, patched.
@@ -363,7 +368,10 @@ func printOutcome(lab Lab, o bugOutcome, opts proveOptions) {
 	}
 	fmt.Printf("lab %d: %s: %s (%s; %.0fs, %d graders failed)\n", lab.N, filepath.Base(o.Bug.Path), status, what,
 		o.Elapsed.Seconds(), len(o.Failed))
-	if opts.verbose || !o.Caught {
+	if opts.try && o.Caught {
+		fmt.Printf("    caught by: %s\n", strings.Join(o.Failed, " "))
+	}
+	if opts.verbose || !o.Caught && !opts.try {
 		for _, res := range o.results {
 			if res.Status != "pass" {
 				printResult(os.Stdout, res, opts.zh)
@@ -401,6 +409,15 @@ func judgeBug(o *bugOutcome, results []graderResult, built bool) {
 	if o.Hung {
 		problems = append(problems, "the grading did not end within its bound")
 	}
+	if o.Bug.lab != 0 && len(o.Bug.Expect) == 0 {
+		// A bug being tried (bugs -try): caught when any grader failed.
+		if len(failed) == 0 {
+			o.Problem = "escaped: every grader passed"
+			return
+		}
+		o.Caught = true
+		return
+	}
 	for _, want := range o.Bug.Expect {
 		res, ok := failed[want]
 		switch {
@@ -415,6 +432,46 @@ func judgeBug(o *bugOutcome, results []graderResult, built bool) {
 		return
 	}
 	o.Caught = true
+}
+
+// tryBugs runs every grader of lab n on each bug of the patch files given
+// (a bug being tried needs no Expect line) and says, for each, which
+// graders caught it, or that it escaped. It is how a teacher, or the kit's
+// maintainer, looks for the graders' next hole.
+func tryBugs(root, module string, n int, paths []string, o proveOptions) error {
+	lab, ok := labByNumber(n)
+	if !ok || len(paths) == 0 {
+		return errors.New("bugs -try -lab N PATCH...: give the lab and the patch files")
+	}
+	var bugs []bug
+	for _, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(text), "\nExpect:") && !strings.HasPrefix(string(text), "Expect:") {
+			text = []byte(strings.Replace(string(text), "Bug: ", "Bug: (try) ", 1))
+		}
+		b, err := parseBug(p, string(text))
+		if err != nil {
+			return err
+		}
+		b.lab = n
+		bugs = append(bugs, b)
+	}
+	o.all, o.try = true, true
+	outcomes, err := proveLab(root, module, lab, bugs, o)
+	if err != nil {
+		return err
+	}
+	escaped := 0
+	for _, out := range outcomes {
+		if !out.Caught {
+			escaped++
+		}
+	}
+	fmt.Printf("lab %d: %d bugs tried, %d caught, %d escaped\n", n, len(outcomes), len(outcomes)-escaped, escaped)
+	return nil
 }
 
 // applyBugTo applies the patch at path to the repository repo, in place.

@@ -77,6 +77,12 @@ func TestLab01StoreAddGetUpdateDelete(t *testing.T) {
 	if _, ok, _ := s.GetByKey("default/a"); ok {
 		labFailf(t, 1, 3, "GetByKey after Delete: expected absent, still there", "Delete 之后 GetByKey：期望不存在，实际还在")
 	}
+	// An absent key is no error: the DeltaFIFO and the listers ask for keys
+	// that may be gone, and take an error as a failure (client-go's
+	// cache.GetByKey returns nil, false, nil).
+	got, ok, err = s.GetByKey("default/never")
+	labExpect(t, 1, 2, "GetByKey of a key never stored (absent is not an error)", "GetByKey 一个从未存过的键（不存在不是错误）",
+		"<nil> false <nil>", fmt.Sprint(got, " ", ok, " ", labShow(err)))
 	if err := s.Delete(labPod("default", "never", "", nil)); err != nil {
 		labFailf(t, 1, 3, "Delete of an absent key: expected no error, got %v", "删除不存在的键：期望没有错误，实际 %v", err)
 	}
