@@ -13,11 +13,13 @@
 package informer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,6 +132,51 @@ func TestLab04ProcessDeltas(t *testing.T) {
 	_ = processDeltas(lookHandler, seen, Deltas{{Type: Added, Object: a1}, {Type: Updated, Object: a2}, {Type: Deleted, Object: a2}}, false)
 	labExpect(t, 4, 3, "is the object in the cache when OnAdd, OnUpdate, OnDelete run? (write the cache first, then call the handler)", "OnAdd、OnUpdate、OnDelete 运行时对象在缓存里吗？（先写缓存，再调用事件处理器）",
 		[]string{"true", "true", "false"}, inCache)
+
+	// isInInitialList goes to OnAdd as Pop said it.
+	var initial []string
+	flags := lab04Flags{add: func(obj any, first bool) { initial = append(initial, fmt.Sprint(lab04Name(obj), " ", first)) }}
+	fresh := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	_ = processDeltas(flags, fresh, Deltas{{Type: Replaced, Object: labPod("ns", "x", "1", nil)}}, true)
+	_ = processDeltas(flags, fresh, Deltas{{Type: Added, Object: labPod("ns", "y", "2", nil)}}, false)
+	labExpect(t, 4, 3, "OnAdd's isInInitialList, as Pop said it (true for the initial list's item, then false)",
+		"OnAdd 收到的 isInInitialList，与 Pop 说的一致（初始列表的条目为 true，之后为 false）",
+		[]string{"ns/x@1 true", "ns/y@2 false"}, initial)
+
+	// A write the cache refuses (an index function fails) is returned, and
+	// no handler hears of it: the handlers never see what the cache lacks.
+	refusing := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{"bad": func(obj any) ([]string, error) {
+		if obj.(*Pod).Labels["bad"] != "" {
+			return nil, errors.New("cannot index a bad pod")
+		}
+		return nil, nil
+	}})
+	h.lines = nil
+	good, bad := labPod("ns", "r", "1", nil), labPod("ns", "r", "2", map[string]string{"bad": "yes"})
+	err = processDeltas(h.handler(), refusing, Deltas{{Type: Added, Object: good}, {Type: Updated, Object: bad}}, false)
+	labExpect(t, 4, 3, "an update the cache refuses: an error returned?, the calls heard, the cached version",
+		"缓存拒绝的更新：是否返回错误、听到的调用、缓存里的版本",
+		"true [OnAdd ns/r@1] 1", fmt.Sprint(err != nil, " ", h.get(), " ", lab04CachedRV(refusing, "ns/r")))
+	h.lines = nil
+	err = processDeltas(h.handler(), refusing, Deltas{{Type: Added, Object: labPod("ns", "s", "3", map[string]string{"bad": "yes"})}}, false)
+	labExpect(t, 4, 3, "an add the cache refuses: an error, and no call", "缓存拒绝的新增：返回错误，没有调用",
+		"true []", fmt.Sprint(err != nil, " ", h.get()))
+}
+
+// lab04Flags is a handler that hears OnAdd with its isInInitialList.
+type lab04Flags struct{ add func(obj any, isInInitialList bool) }
+
+func (f lab04Flags) OnAdd(obj any, isInInitialList bool) { f.add(obj, isInInitialList) }
+func (f lab04Flags) OnUpdate(_, _ any)                    {}
+func (f lab04Flags) OnDelete(any)                         {}
+
+// lab04CachedRV is the version of the object cache holds under key, or "".
+func lab04CachedRV(cache Indexer, key string) string {
+	obj, ok, _ := cache.GetByKey(key)
+	if !ok {
+		return ""
+	}
+	return obj.(*Pod).ResourceVersion
 }
 
 // TestLab04ProcessLoopGoesOnAfterAFailure runs processLoop over a closed
@@ -189,6 +236,85 @@ func TestLab04ResyncTimer(t *testing.T) {
 		return
 	}
 	labExpect(t, 4, 4, "the resync's call", "重新同步触发的调用", "OnUpdate default/a@2 -> default/a@2", h.get()[1])
+
+	// No handler due (ShouldResync says false): the timer fires, the queue
+	// is not asked to resync, nobody hears anything.
+	s2 := labServer(t)
+	labCreate(t, s2, "default", "a", nil, false)
+	h2 := &lab04Heard{}
+	clock2 := testingclock.NewFakeClock(time.Unix(1000, 0))
+	var asked atomic.Int64
+	cache2 := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: cache2, EmitDeltaTypeReplaced: true})
+	c2 := New(&Config{Queue: fifo, ListerWatcher: labPodsLW(t, s2, "default"), ObjectType: &Pod{}, Clock: clock2, FullResyncPeriod: 10 * time.Second,
+		Process:      func(obj any, initial bool) error { return processDeltas(h2.handler(), cache2, obj.(Deltas), initial) },
+		ShouldResync: func() bool { asked.Add(1); return false }})
+	labRun(t, 4, 1, "Run did not return within 5 s of its context ending", "上下文（context）结束 5 秒后 Run 仍未返回", c2.Run)
+	if !labWaitFor(func() bool { return c2.HasSynced() && len(h2.get()) == 1 && slices.Contains(clock2.Waiters(), 10*time.Second) }) {
+		labFailf(t, 4, 4, "expected the list's add and a resync timer, got %v and timers %v", "期望听到 list 带来的 OnAdd 并有一个重新同步定时器，实际 %v、%v", h2.get(), clock2.Waiters())
+		return
+	}
+	clock2.Step(10 * time.Second)
+	if !labWaitFor(func() bool { return asked.Load() > 0 }) {
+		labFailf(t, 4, 4, "after FullResyncPeriod: expected ShouldResync to be asked", "经过 FullResyncPeriod 后：期望询问 ShouldResync")
+		return
+	}
+	if !labWaitFor(func() bool { return slices.Contains(clock2.Waiters(), 10*time.Second) }) {
+		labFailf(t, 4, 4, "after the timer fired: expected it set again for the next period, got timers %v", "定时器触发之后：期望它为下一个周期重新设置，实际 %v", clock2.Waiters())
+		return
+	}
+	labExpect(t, 4, 4, "calls heard when ShouldResync says no handler is due (the queue is not resynced)",
+		"ShouldResync 说没有事件处理器到期时听到的调用（队列不重新同步）", []string{"OnAdd default/a@2"}, h2.get())
+}
+
+// TestLab04RunWaitsForItsGoroutines: Run returns only once the goroutines
+// it started (the Reflector, the resync timer) have ended: a Run that
+// returns while the Reflector still runs leaves a goroutine behind.
+func TestLab04RunWaitsForItsGoroutines(t *testing.T) {
+	defer labStart(t, 4)()
+	s := labServer(t)
+	release := make(chan struct{})
+	var inWatch atomic.Bool
+	lw := labPodsLW(t, s, "default")
+	slow := &ListWatch{ListFunc: lw.ListFunc, WatchFunc: func(ctx context.Context, o ListOptions) (Watcher, error) {
+		inWatch.Store(true)
+		<-ctx.Done()
+		<-release // the Reflector's goroutine is held here after the stop
+		return nil, ctx.Err()
+	}}
+	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: cache, EmitDeltaTypeReplaced: true})
+	c := New(&Config{Queue: fifo, ListerWatcher: slow, ObjectType: &Pod{}, FullResyncPeriod: time.Hour,
+		Process: func(obj any, initial bool) error { return processDeltas(ResourceEventHandlerFuncs{}, cache, obj.(Deltas), initial) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx); close(done) }()
+	defer func() {
+		cancel()
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	if !labWaitFor(inWatch.Load) {
+		labFailf(t, 4, 1, "expected the Reflector to list, then watch", "期望 Reflector 先 list，再 watch")
+		return
+	}
+	cancel()
+	select {
+	case <-done:
+		labFailf(t, 4, 1, "Run returned while the Reflector's goroutine was still running: it must wait for every goroutine it started",
+			"Reflector 的 goroutine 还在运行，Run 就返回了：它必须等它启动的每个 goroutine 都结束")
+		return
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		labFailf(t, 4, 1, "Run did not return within 5 s once the Reflector could end", "Reflector 可以结束之后 5 秒内 Run 没有返回")
+	}
 }
 
 // TestLab04RandomDeltasMatchAModel feeds random Deltas to processDeltas and
