@@ -18,6 +18,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -161,6 +163,124 @@ func TestLab05LateHandlerGetsTheCacheAsAdds(t *testing.T) {
 		labFailf(t, 5, 4, "after joining late: expected to hear new events too (add default/c@%s), heard %v", "后加入之后：期望也能听到新事件（OnAdd default/c@%s），实际 %v", rv, late.get())
 	}
 }
+
+// TestLab05LateHandlerHoldsDeltasAndSyncsLast checks, in a running
+// informer, what AddEventHandlerWithResyncPeriod owes the handler that
+// joins late: a nil handler is an error; the join waits while a change is
+// being processed (it holds blockDeltas, as HandleDeltas does, so that no
+// change slips between the listener's start and its initial adds); its
+// registration has synced only once the handler has finished the last
+// initial add, not when run took it; a period below minimumResyncPeriod is
+// raised to it (before Run, the informer's check period shrinks to it);
+// and once the informer has stopped, a handler is refused.
+func TestLab05LateHandlerHoldsDeltasAndSyncsLast(t *testing.T) {
+	defer labStart(t, 5)()
+	inf, create, _ := lab05Informer(t)
+	create("a", nil, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { inf.Run(ctx); close(stopped) }()
+	defer func() {
+		cancel()
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			labFailf(t, 5, 2, "the informer did not stop within 5 s", "Informer 5 秒内没有停下")
+		}
+	}()
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	if !WaitForCacheSync(sctx, inf.HasSynced) {
+		labFailf(t, 5, 4, "the informer did not sync within 5 s", "Informer 5 秒内没有同步")
+		return
+	}
+	if reg, err := inf.AddEventHandler(nil); err == nil {
+		labFailf(t, 5, 4, "AddEventHandler(nil): expected an error, got a registration %v", "AddEventHandler(nil)：期望返回错误，实际得到注册句柄 %v", reg)
+	}
+
+	// The join waits for a change being processed.
+	s := inf.(*sharedIndexInformer)
+	release := make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	defer unblock() // a handler left waiting in OnAdd would keep the informer from stopping
+	blocking := &lab05Blocking{release: release}
+	s.blockDeltas.Lock()
+	joined := make(chan ResourceEventHandlerRegistration, 1)
+	go func() {
+		reg, _ := inf.AddEventHandlerWithResyncPeriod(blocking, 10*time.Millisecond)
+		joined <- reg
+	}()
+	select {
+	case <-joined:
+		s.blockDeltas.Unlock()
+		labFailf(t, 5, 4, "AddEventHandler on a running informer returned while a change was being processed (blockDeltas held): it must hold blockDeltas while it adds the listener and the cache's adds",
+			"正在处理一个变化（持有 blockDeltas）时，运行中的 Informer 上的 AddEventHandler 就返回了：加入监听者和缓存的 add 期间它必须持有 blockDeltas")
+		return
+	case <-time.After(100 * time.Millisecond):
+	}
+	s.blockDeltas.Unlock()
+	var reg ResourceEventHandlerRegistration
+	labWithin(t, 5, 4, labPick("AddEventHandler once the change was processed", "变化处理完之后的 AddEventHandler"), func() { reg = <-joined })
+
+	// Synced only when the handler has finished its initial add.
+	if !labWaitFor(blocking.inAdd.Load) {
+		labFailf(t, 5, 3, "the late handler did not get its initial add", "后加入的事件处理器没有收到它的初始 add")
+		return
+	}
+	if reg.HasSynced() {
+		labFailf(t, 5, 3, "the registration's HasSynced was true while the handler was still in OnAdd of its last initial add: count an initial add done after the handler returns",
+			"事件处理器还在它最后一个初始 add 的 OnAdd 里，注册句柄的 HasSynced 就为 true 了：要在事件处理器返回之后才把初始 add 计为完成")
+	}
+	unblock()
+	if !labWaitFor(reg.HasSynced) {
+		labFailf(t, 5, 3, "the registration's HasSynced: expected true once the handler returned from its initial add", "注册句柄的 HasSynced：事件处理器从初始 add 返回后应为 true")
+	}
+
+	// The periods: before Run, a period below minimumResyncPeriod is
+	// raised to it, and the informer's check period shrinks to it.
+	early := NewSharedIndexInformer(&ListWatch{}, &Pod{}, 30*time.Second, Indexers{}).(*sharedIndexInformer)
+	ereg, err := early.AddEventHandlerWithResyncPeriod((&lab04Heard{}).handler(), 10*time.Millisecond)
+	if l, ok := ereg.(*processorListener); err != nil || !ok {
+		labFailf(t, 5, 4, "AddEventHandlerWithResyncPeriod before Run: expected a *processorListener, got %T, %v", "Run 之前 AddEventHandlerWithResyncPeriod：期望得到 *processorListener，实际 %T、%v", ereg, err)
+	} else {
+		labExpect(t, 5, 4, "before Run, a handler asking for 10ms: its resync period and the informer's check period (both raised to minimumResyncPeriod)",
+			"Run 之前，要求 10ms 的事件处理器：它的重新同步周期和 Informer 的检查周期（都提高到 minimumResyncPeriod）",
+			"1s 1s", l.resyncPeriod.String()+" "+early.resyncCheckPeriod.String())
+	}
+
+	// A stopped informer takes no handler.
+	cancel()
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		labFailf(t, 5, 2, "the informer did not stop within 5 s", "Informer 5 秒内没有停下")
+		return
+	}
+	var late ResourceEventHandlerRegistration
+	labWithin(t, 5, 4, labPick("AddEventHandler after the informer stopped", "Informer 停止之后的 AddEventHandler"), func() {
+		late, err = inf.AddEventHandler((&lab04Heard{}).handler())
+	})
+	if err == nil {
+		labFailf(t, 5, 4, "AddEventHandler after the informer stopped: expected an error, got a registration %v", "Informer 停止之后 AddEventHandler：期望返回错误，实际得到注册句柄 %v", late)
+	}
+}
+
+// lab05Blocking is a handler whose OnAdd of an initial-list object waits
+// until release is closed.
+type lab05Blocking struct {
+	release chan struct{}
+	inAdd   atomic.Bool
+}
+
+func (h *lab05Blocking) OnAdd(_ any, isInInitialList bool) {
+	if isInInitialList {
+		h.inAdd.Store(true)
+		<-h.release
+	}
+}
+func (h *lab05Blocking) OnUpdate(_, _ any) {}
+func (h *lab05Blocking) OnDelete(any)      {}
 
 // lab05Marking records adds, with a line "initial" before each one that is
 // marked isInInitialList.
