@@ -16,7 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -203,6 +205,96 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	labExpect(t, 6, 5, "a ReplacedAll popped from the RealFIFO: processReplacedAllInfo's deletions, then adds",
 		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 OnAdd",
 		[]string{"OnAdd ns/d@10", "OnDelete tombstone(ns/b)", "OnDelete tombstone(ns/c)"}, lab01Sorted(h.get()))
+}
+
+// TestLab06PopWaitsSyncsAfterProcessAndHoldsBack: a Pop waiting on an
+// empty RealFIFO is woken by Close and returns ErrFIFOClosed; the initial
+// list counts as processed only once process has returned (HasSynced is
+// still false inside process of its last delta); with
+// UnlockWhileProcessing the lock is let go while process runs, but held
+// once two batches are queued (the queue then holds the Reflector back);
+// and a ReplacedAll of the initial list tells OnAdd isInInitialList.
+func TestLab06PopWaitsSyncsAfterProcessAndHoldsBack(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	closed := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				closed <- fmt.Errorf("panic: %v", p)
+			}
+		}()
+		_, err := f.Pop(func(any, bool) error { return nil })
+		closed <- err
+	}()
+	if !labWaitFor(func() bool { return lab06PopsWaiting() == 1 }) {
+		labFailf(t, 6, 2, "a Pop on an empty RealFIFO: expected it to wait", "空的 RealFIFO 上的 Pop：期望它等待")
+		f.Close()
+		return
+	}
+	f.Close()
+	var err error
+	labWithin(t, 6, 2, labPick("the waiting Pop after Close", "Close 之后等待中的 Pop"), func() { err = <-closed })
+	if !errors.Is(err, ErrFIFOClosed) {
+		labFailf(t, 6, 2, "a Pop waiting on an empty RealFIFO, woken by Close: expected ErrFIFOClosed, got %v (woken, waitLocked must look again: a for around cond.Wait, not an if)",
+			"空的 RealFIFO 上等待的 Pop 被 Close 唤醒：期望 ErrFIFOClosed，实际 %v（被唤醒后 waitLocked 必须再看一次：cond.Wait 外面是 for，不是 if）", labShow(err))
+	}
+
+	// HasSynced only after process of the initial list's last delta.
+	u := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+	_ = u.Replace([]any{labPod("ns", "a", "1", nil)}, "1")
+	var during bool
+	labWithin(t, 6, 2, "Pop", func() {
+		_, _ = u.Pop(func(any, bool) error { during = u.HasSynced(); return nil })
+	})
+	labExpect(t, 6, 2, "HasSynced while process handles the initial list, then after Pop returned (counted off only once process returned)",
+		"process 处理初始列表期间的 HasSynced，以及 Pop 返回之后的（process 返回之后才计数减掉）", "false true", fmt.Sprint(during, " ", u.HasSynced()))
+
+	// The lock while processing: let go, unless two batches are queued.
+	held := func(queued int) bool {
+		q := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+		q.batchSize = 2
+		for i := range queued {
+			_ = q.Add(labPod("ns", fmt.Sprint("p", i), "1", nil))
+		}
+		var locked bool
+		labWithin(t, 6, 2, "Pop", func() {
+			_, _ = q.Pop(func(any, bool) error {
+				if q.lock.TryLock() {
+					q.lock.Unlock()
+					return nil
+				}
+				locked = true
+				return nil
+			})
+		})
+		return locked
+	}
+	labExpect(t, 6, 2, "the lock held while process runs, with UnlockWhileProcessing and a batch size of 2: with 2 queued (1 left after the Pop), with 6 queued (5 left: more than two batches)",
+		"UnlockWhileProcessing、批大小为 2 时，process 运行期间是否持有锁：排队 2 个（Pop 后剩 1 个）、排队 6 个（剩 5 个：超过两批）",
+		"false true", fmt.Sprint(held(2), " ", held(6)))
+
+	// isInInitialList reaches OnAdd through a ReplacedAll.
+	var initial []string
+	flags := lab04Flags{add: func(obj any, first bool) { initial = append(initial, fmt.Sprint(lab04Name(obj), " ", first)) }}
+	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	_ = processReplacedAllInfo(flags, ReplacedAllInfo{ResourceVersion: "1", Objects: []any{labPod("ns", "x", "1", nil)}}, cache, true,
+		DeletionHandlingMetaNamespaceKeyFunc)
+	labExpect(t, 6, 5, "OnAdd's isInInitialList for the initial list's ReplacedAll", "初始列表的 ReplacedAll 带给 OnAdd 的 isInInitialList",
+		[]string{"ns/x@1 true"}, initial)
+}
+
+// lab06PopsWaiting counts the goroutines parked in RealFIFO.Pop on its
+// condition variable, read from a dump of every goroutine's stack.
+func lab06PopsWaiting() int {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*RealFIFO).Pop") {
+			n++
+		}
+	}
+	return n
 }
 
 // TestLab06RandomBatchesMatchAModel queues random notifications and
