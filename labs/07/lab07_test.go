@@ -301,6 +301,34 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 		return
 	}
 
+	// A Done that puts a key back signals too: the drain must look again.
+	q4 := NewTyped[string]()
+	q4.Add("a")
+	q4.Add("b")
+	lab07Get(t, q4, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
+	lab07Get(t, q4, 1, labPick("Get with b waiting", "b 在排队时的 Get"))
+	labWithin(t, 7, 1, labPick("Add(a) while a is being processed", "a 在处理中时 Add(a)"), func() { q4.Add("a") })
+	drained4 := make(chan struct{}, 1)
+	go func() {
+		q4.ShutDownWithDrain()
+		drained4 <- struct{}{}
+	}()
+	if !labWaitFor(q4.ShuttingDown) {
+		labFailf(t, 7, 2, "ShuttingDown is still false 5 s after ShutDownWithDrain was called", "调用 ShutDownWithDrain 5 秒后 ShuttingDown 仍是 false")
+		return
+	}
+	labWithin(t, 7, 2, labPick("Done(a), which puts a back, during the drain", "排空期间把 a 放回队列的 Done(a)"), func() { q4.Done("a") })
+	if _, none := lab07NotWithin(drained4, 100*time.Millisecond); !none {
+		labFailf(t, 7, 2, "ShutDownWithDrain returned after Done(a) put a back, while b was still being processed: woken, it must look again (a for around cond.Wait, not an if)",
+			"Done(a) 把 a 放回队列之后 ShutDownWithDrain 就返回了，而 b 还在处理中：被唤醒后它必须再看一次（cond.Wait 外面是 for，不是 if）")
+		return
+	}
+	labWithin(t, 7, 2, labPick("Done(b) during the drain", "排空期间的 Done(b)"), func() { q4.Done("b") })
+	if _, ok := lab07Receive(drained4); !ok {
+		labFailf(t, 7, 2, "ShutDownWithDrain did not return within 5 s of the last Done", "最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回")
+		return
+	}
+
 	// With nothing in hand it returns at once, leaving what is queued.
 	q2 := NewTyped[string]()
 	q2.Add("queued")
@@ -371,6 +399,22 @@ func TestLab07ExponentialBackoff(t *testing.T) {
 	labWithin(t, 7, 3, labPick("When and NumRequeues from 8 goroutines", "8 个 goroutine 同时调用 When 和 NumRequeues"), wg.Wait)
 	labExpect(t, 7, 3, "NumRequeues after 400 failures counted from 8 goroutines", "8 个 goroutine 共计 400 次失败之后的 NumRequeues",
 		400, many.NumRequeues("k"))
+
+	// Forget, too, from many goroutines at once, beside failures of other
+	// keys (run with -race: every method holds failuresLock).
+	var wg2 sync.WaitGroup
+	for g := range 8 {
+		wg2.Go(func() {
+			key := fmt.Sprint("k", g)
+			for range 50 {
+				many.When(key)
+				many.Forget(key)
+			}
+		})
+	}
+	labWithin(t, 7, 3, labPick("When and Forget from 8 goroutines", "8 个 goroutine 同时调用 When 和 Forget"), wg2.Wait)
+	labExpect(t, 7, 3, "NumRequeues of a key each goroutine forgot last", "每个 goroutine 最后都 Forget 了的键的 NumRequeues",
+		0, many.NumRequeues("k3"))
 }
 
 // TestLab07RateLimitedRetries: AddRateLimited puts a key back after the
