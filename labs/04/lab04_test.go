@@ -164,11 +164,13 @@ func TestLab04ProcessDeltas(t *testing.T) {
 }
 
 // lab04Flags is a handler that hears OnAdd with its isInInitialList.
-type lab04Flags struct{ add func(obj any, isInInitialList bool) }
+type lab04Flags struct {
+	add func(obj any, isInInitialList bool)
+}
 
 func (f lab04Flags) OnAdd(obj any, isInInitialList bool) { f.add(obj, isInInitialList) }
-func (f lab04Flags) OnUpdate(_, _ any)                    {}
-func (f lab04Flags) OnDelete(any)                         {}
+func (f lab04Flags) OnUpdate(_, _ any)                   {}
+func (f lab04Flags) OnDelete(any)                        {}
 
 // lab04CachedRV is the version of the object cache holds under key, or "".
 func lab04CachedRV(cache Indexer, key string) string {
@@ -250,7 +252,9 @@ func TestLab04ResyncTimer(t *testing.T) {
 		Process:      func(obj any, initial bool) error { return processDeltas(h2.handler(), cache2, obj.(Deltas), initial) },
 		ShouldResync: func() bool { asked.Add(1); return false }})
 	labRun(t, 4, 1, "Run did not return within 5 s of its context ending", "上下文（context）结束 5 秒后 Run 仍未返回", c2.Run)
-	if !labWaitFor(func() bool { return c2.HasSynced() && len(h2.get()) == 1 && slices.Contains(clock2.Waiters(), 10*time.Second) }) {
+	if !labWaitFor(func() bool {
+		return c2.HasSynced() && len(h2.get()) == 1 && slices.Contains(clock2.Waiters(), 10*time.Second)
+	}) {
 		labFailf(t, 4, 4, "expected the list's add and a resync timer, got %v and timers %v", "期望听到 list 带来的 OnAdd 并有一个重新同步定时器，实际 %v、%v", h2.get(), clock2.Waiters())
 		return
 	}
@@ -285,7 +289,9 @@ func TestLab04RunWaitsForItsGoroutines(t *testing.T) {
 	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: cache, EmitDeltaTypeReplaced: true})
 	c := New(&Config{Queue: fifo, ListerWatcher: slow, ObjectType: &Pod{}, FullResyncPeriod: time.Hour,
-		Process: func(obj any, initial bool) error { return processDeltas(ResourceEventHandlerFuncs{}, cache, obj.(Deltas), initial) }})
+		Process: func(obj any, initial bool) error {
+			return processDeltas(ResourceEventHandlerFuncs{}, cache, obj.(Deltas), initial)
+		}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
