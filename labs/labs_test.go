@@ -327,6 +327,8 @@ func TestGradersSpeakChinese(t *testing.T) {
 			continue
 		case rel == filepath.Join("labs", "generate.go"):
 			continue // the student README and lab_stub.go's source: both languages side by side, read as a file
+		case rel == filepath.Join("labs", "handouts.go"):
+			continue // reads the handouts: its Chinese is in patterns, not printed
 		case slices.Contains(notYetSpeakingChinese, filepath.ToSlash(filepath.Dir(rel))):
 			continue
 		}

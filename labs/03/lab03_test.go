@@ -388,7 +388,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	// current one must have been stopped.
 	if !labWaitFor(func() bool { return lw.unstopped() <= 1 }) {
 		labFailf(t, 3, 3, "after the relist and the new watch: expected every earlier watcher stopped, %d are not (does watch call Stop once handleWatch returns?)",
-			"重新 list 并开始新的 watch 之后：期望之前的 watcher 都已停止，实际还有 %d 个没有停止（handleWatch 返回后 watch 调用 Stop 了吗？）", lw.unstopped()-1)
+			"重新 list 并开始新的 watch 之后：期望之前的 `watcher` 都已停止，实际还有 %d 个没有停止（handleWatch 返回后 watch 调用 Stop 了吗？）", lw.unstopped()-1)
 	}
 }
 
@@ -589,7 +589,7 @@ func TestLab03BacksOffBeforeTryingAgain(t *testing.T) {
 	waiting := func() bool { return clock.HasWaiters() }
 	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 1 && waiting() }) {
 		labFailf(t, 3, 3, "a watch refused (connection refused): expected the Reflector to wait a backoff on its clock (r.backoff), got the request log %v and no wait",
-			"watch 被拒绝（connection refused）：期望 Reflector 在它的时钟上等待退避（r.backoff），实际请求日志为 %v，没有等待", lw.requests())
+			"watch 被拒绝（连接被拒绝）：期望 Reflector 在它的时钟上等待退避（r.backoff），实际请求日志为 %v，没有等待", lw.requests())
 		return
 	}
 	labExpect(t, 3, 3, "the requests while the backoff after a refused watch waits (no retry before it, no relist)",

@@ -215,7 +215,7 @@ func TestLab05LateHandlerHoldsDeltasAndSyncsLast(t *testing.T) {
 	case <-joined:
 		s.blockDeltas.Unlock()
 		labFailf(t, 5, 4, "AddEventHandler on a running informer returned while a change was being processed (blockDeltas held): it must hold blockDeltas while it adds the listener and the cache's adds",
-			"正在处理一个变化（持有 blockDeltas）时，运行中的 Informer 上的 AddEventHandler 就返回了：加入监听者和缓存的 add 期间它必须持有 blockDeltas")
+			"正在处理一个变化（持有 blockDeltas）时，运行中的 Informer 上的 AddEventHandler 就返回了：加入监听者、发出缓存内容的 OnAdd 期间它必须持有 blockDeltas")
 		return
 	case <-time.After(100 * time.Millisecond):
 	}
@@ -225,16 +225,16 @@ func TestLab05LateHandlerHoldsDeltasAndSyncsLast(t *testing.T) {
 
 	// Synced only when the handler has finished its initial add.
 	if !labWaitFor(blocking.inAdd.Load) {
-		labFailf(t, 5, 3, "the late handler did not get its initial add", "后加入的事件处理器没有收到它的初始 add")
+		labFailf(t, 5, 3, "the late handler did not get its initial add", "后加入的事件处理器没有收到它初始的 OnAdd")
 		return
 	}
 	if reg.HasSynced() {
 		labFailf(t, 5, 3, "the registration's HasSynced was true while the handler was still in OnAdd of its last initial add: count an initial add done after the handler returns",
-			"事件处理器还在它最后一个初始 add 的 OnAdd 里，注册句柄的 HasSynced 就为 true 了：要在事件处理器返回之后才把初始 add 计为完成")
+			"事件处理器还在它最后一个初始的 OnAdd 里，注册句柄的 HasSynced 就为 true 了：要在事件处理器返回之后才把初始的 OnAdd 计为完成")
 	}
 	unblock()
 	if !labWaitFor(reg.HasSynced) {
-		labFailf(t, 5, 3, "the registration's HasSynced: expected true once the handler returned from its initial add", "注册句柄的 HasSynced：事件处理器从初始 add 返回后应为 true")
+		labFailf(t, 5, 3, "the registration's HasSynced: expected true once the handler returned from its initial add", "注册句柄的 HasSynced：事件处理器从初始的 OnAdd 返回后应为 true")
 	}
 
 	// The periods: before Run, a period below minimumResyncPeriod is

@@ -248,7 +248,7 @@ func TestLab06PopWaitsSyncsAfterProcessAndHoldsBack(t *testing.T) {
 		_, _ = u.Pop(func(any, bool) error { during = u.HasSynced(); return nil })
 	})
 	labExpect(t, 6, 2, "HasSynced while process handles the initial list, then after Pop returned (counted off only once process returned)",
-		"process 处理初始列表期间的 HasSynced，以及 Pop 返回之后的（process 返回之后才计数减掉）", "false true", fmt.Sprint(during, " ", u.HasSynced()))
+		"`process` 处理初始列表期间的 HasSynced，以及 Pop 返回之后的（`process` 返回之后才计数减掉）", "false true", fmt.Sprint(during, " ", u.HasSynced()))
 
 	// The lock while processing: let go, unless two batches are queued.
 	held := func(queued int) bool {
@@ -271,7 +271,7 @@ func TestLab06PopWaitsSyncsAfterProcessAndHoldsBack(t *testing.T) {
 		return locked
 	}
 	labExpect(t, 6, 2, "the lock held while process runs, with UnlockWhileProcessing and a batch size of 2: with 2 queued (1 left after the Pop), with 6 queued (5 left: more than two batches)",
-		"UnlockWhileProcessing、批大小为 2 时，process 运行期间是否持有锁：排队 2 个（Pop 后剩 1 个）、排队 6 个（剩 5 个：超过两批）",
+		"UnlockWhileProcessing、批大小为 2 时，`process` 运行期间是否持有锁：排队 2 个（Pop 后剩 1 个）、排队 6 个（剩 5 个：超过两批）",
 		"false true", fmt.Sprint(held(2), " ", held(6)))
 
 	// isInInitialList reaches OnAdd through a ReplacedAll.

@@ -339,7 +339,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	// A worker that never calls Done: ShutDown ends the wait.
 	q3 := NewTyped[string]()
 	q3.Add("stuck")
-	lab07Get(t, q3, 1, labPick("Get with stuck waiting", "stuck 在排队时的 Get"))
+	lab07Get(t, q3, 1, labPick("Get with stuck waiting", "`stuck` 在排队时的 Get"))
 	stuck := make(chan struct{}, 1)
 	go func() {
 		q3.ShutDownWithDrain()
