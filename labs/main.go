@@ -9,16 +9,19 @@
 //
 // A teacher, in the project (the kit):
 //
-//	go run ./labs course DIR                a student repository: every lab stubbed
+//	go run ./labs course DIR                a student repository: every lab stubbed, a git repository
+//	go run ./labs course -update DIR        bring the course repository DIR up to this kit, as a commit
 //	go run ./labs new -lab N DIR            the same, with the reference of the labs before N
-//	go run ./labs reference -before N REPO  fill in the reference of the labs before N
-//	go run ./labs grade REPO...             grade a class: a table, CSV and JSON; exit 1 on failure
+//	go run ./labs reference -labs 2-6 REPO  fill in the reference of those labs' stubs (-before N: labs < N)
+//	go run ./labs grade REPO...             grade a class: a table, a summary, CSV and JSON; exit 1 on failure
 //	go run ./labs bugs [-lab N]             prove the graders: every planted bug is caught
+//	go run ./labs bugs -try -lab N PATCH... try a bug of your own against every grader of lab N
 //	go run ./labs list                      the labs, their functions and graders
 //	go run ./labs reading [-stats] N DIR    write reading N (1-3) as a module of its own
 //
 // And for CI: `graders -lab N`, `readme-check`, `handout-check`,
-// `leak-check DIR`, `new -solved DIR`, `new -through N DIR`.
+// `leak-check DIR`, `zh-check [-catalog] [FILE...]`, `new -solved DIR`,
+// `new -through N DIR`.
 //
 // The handouts are labs/NN/README.md (English) and README.zh-CN.md
 // (Chinese); the teacher's guide is docs/teaching.md.
@@ -76,14 +79,18 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   go run ./labs test N                      grade lab N in this repository (a learner's command)
   go run ./labs course DIR                  write a student repository, every lab stubbed
+  go run ./labs course -update DIR          bring the course repository DIR up to this kit, as a new commit
   go run ./labs new -lab N DIR              the same, with the reference of the labs before N
-  go run ./labs reference -before N REPO    fill in the reference of the labs before N in REPO
-  go run ./labs grade [-labs 1-3] [-o PREFIX] REPO...
+  go run ./labs reference -labs 2-6 REPO    fill in the reference of those labs where REPO still has stubs
+                                            (-before N: the labs before N; -force: the learner's own too, after a backup)
+  go run ./labs grade [-labs 1-3] [-o PREFIX] [-roster FILE] [-weights FILE] [-deadline TIME] REPO...
                                             grade a class; writes PREFIX.csv and PREFIX.json
   go run ./labs bugs [-lab N]               apply every planted bug and prove the graders catch it
+  go run ./labs bugs -try -lab N PATCH...   try bugs of your own against every grader of lab N
   go run ./labs list                        list the labs
   go run ./labs reading [-stats] N DIR      write reading N (1-3) to DIR as a module of its own
-  go run ./labs readme-check                check the README's first-reading table`)
+  go run ./labs readme-check                check the README's first-reading table
+  go run ./labs zh-check [-catalog] [FILE]  find English outside code in what labs test printed for a Chinese reader`)
 	os.Exit(2)
 }
 

@@ -88,7 +88,13 @@ func englishWords(line string, spelled map[string]bool) []string {
 	line = quotedSpanRE.ReplaceAllString(line, " ")
 	line = commandRE2.ReplaceAllString(line, " ")
 	line = callRE.ReplaceAllString(line, " ")
-	line = listRE.ReplaceAllString(line, " ")
+	for { // lists in lists: the innermost first
+		next := listRE.ReplaceAllString(line, " ")
+		if next == line {
+			break
+		}
+		line = next
+	}
 	line = glossRE.ReplaceAllString(line, "$1 ")
 	var words []string
 	for _, tok := range strings.FieldsFunc(line, func(r rune) bool {

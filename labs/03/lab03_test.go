@@ -377,7 +377,7 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	}
 	if next := after()[0]; next != relist {
 		labFailf(t, 3, 3, "after the watch's 410 Expired: expected a relist from the last version seen (%s), got %s; the request log: %v",
-			"watch 得到 410 Expired 之后：期望从最后看到的版本（%s）重新 list，实际是 %s；请求日志：%v", relist, next, lw.requests())
+			"watch 得到 410 Expired 之后：期望从最后看到的版本重新 list（`%s`），实际是 `%s`；请求日志：%v", relist, next, lw.requests())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {
