@@ -27,7 +27,7 @@ import (
 )
 
 // Queue is the run loop's queue: the Reflector writes into it, the loop
-// pops it. *DeltaFIFO and *RealFIFO are queues.
+// pops it. newQueueFIFO chooses which queue an informer gets.
 type Queue interface {
 	ReflectorStore
 	// Pop waits for an item, removes it and calls process with it.

@@ -11,18 +11,18 @@
 
 package informer
 
-// DeltaType says what happened to an object.
+// DeltaType says what happened to an object: one of the constants below
+// (an informer ignores any other).
 type DeltaType string
 
-// The kinds of change a queue records. The first five concern one object;
-// the last three (a RealFIFO's, client-go 1.33–1.37) concern the whole queue.
+// The kinds of change a queue records.
 const (
 	// Added: the object was created (a watch ADDED event).
 	Added DeltaType = "Added"
 	// Updated: the object changed (a watch MODIFIED event).
 	Updated DeltaType = "Updated"
-	// Deleted: the object is gone. The Delta's Object is its last state
-	// known, or a DeletedFinalStateUnknown when a relist found it missing.
+	// Deleted: the object is gone (a watch DELETED event, or a relist that
+	// no longer lists it: see DeltaFIFO.Replace).
 	Deleted DeltaType = "Deleted"
 	// Replaced: a relist listed the object. The queue cannot tell whether
 	// it changed since the last time, so the informer treats it like an
@@ -32,7 +32,7 @@ const (
 	Replaced DeltaType = "Replaced"
 	// Sync: a resync re-delivered the object; nothing on the server changed.
 	Sync DeltaType = "Sync"
-	// Reading 2: the three deltas of a whole queue, which only an atomic RealFIFO queues.
+	// Reading 2: deltas about the whole queue, which only an atomic RealFIFO queues (1.33–1.37).
 	// ReplacedAll: a whole relist in one delta, queued by a RealFIFO with
 	// AtomicEvents instead of one Replaced per object. Its Object is a
 	// ReplacedAllInfo (realfifo.go).
@@ -47,13 +47,11 @@ const (
 	// End of reading 2.
 )
 
-// Delta is one change: what happened, and the object's state after it (for
-// a deletion, its last state before it).
+// Delta is one change: its Type says what happened, its Object is the
+// object's state after it (for Deleted, the last state known, or a
+// DeletedFinalStateUnknown).
 type Delta struct {
-	// Type says what happened.
-	Type DeltaType
-	// Object is the object after the change; for Deleted, the last state
-	// known, or a DeletedFinalStateUnknown.
+	Type   DeltaType
 	Object any
 }
 
@@ -90,8 +88,7 @@ func (d Deltas) Newest() *Delta {
 //		...
 //	}
 type DeletedFinalStateUnknown struct {
-	// Key is the object's key (namespace/name), always set.
+	// Key is the object's key (namespace/name), always set; Obj may be nil.
 	Key string
-	// Obj is the last state known: maybe stale, maybe nil.
 	Obj any
 }

@@ -43,15 +43,13 @@
 // `go run ./labs reading 1 DIR` writes the first reading as a module of its
 // own, with the marked code removed; it builds and passes its tests alone.
 // The second reading is what client-go 1.33–1.37 changed, which v0.37.2
-// runs by default and so does this package: a RealFIFO (one delta per event,
-// in order; a relist is one ReplacedAll), popped in batches, after a
-// streaming list (features.go, realfifo*.go, store_transaction.go,
-// reflector_watchlist.go; PipelineGates132() switches back, per informer).
+// runs by default and so does this package: a queue of one delta per
+// event, in order (a relist is one delta), popped in batches, after a
+// streaming list; a pipeline option switches back to 1.32's, per informer.
 // The third is the real wire: TLS and pings, how a watch ends, failures as
-// client-go reads them, any kind as Unstructured, lossless typed objects
-// (transport.go, status_errors.go, unstructured.go, lossless*.go,
-// selector.go, restclient_write.go). The one-pass JSON decoding
-// (internal/jsonread) exists only for speed: skip it.
+// client-go reads them, objects of any kind, typed objects that lose
+// nothing. The README's reading path lists each reading's files. The
+// one-pass JSON decoding (internal/jsonread) exists only for speed: skip it.
 //
 // `go test -v -run Step .` tells the same story as narrated tests, Step01 to
 // Step11; the extras, each in a package of its own (retry, dynamic, diff,
@@ -73,6 +71,6 @@
 //	go inf.Run(ctx)
 //	informer.WaitForCacheSync(ctx, inf.HasSynced)
 //
-// Objects in the cache are shared with every reader: never change one; call
-// DeepCopy first.
+// The objects a handler or a lister gets are the cache's own: read the rule
+// on Store before changing one.
 package informer

@@ -18,15 +18,13 @@ import (
 	"sync"
 )
 
-// KeyLister lists the keys of the objects something holds.
+// KeyLister lists the keys of the objects something holds, as Store does.
 type KeyLister interface {
-	// ListKeys returns every key, in no particular order.
 	ListKeys() []string
 }
 
-// KeyGetter looks an object up by its key.
+// KeyGetter looks an object up by its key, as Store does.
 type KeyGetter interface {
-	// GetByKey returns the object stored under key, and whether there is one.
 	GetByKey(key string) (value any, exists bool, err error)
 }
 
@@ -42,8 +40,8 @@ type KeyListerGetter interface {
 // TransformFunc changes an object before it is queued, typically to drop
 // fields nobody reads so the cache holds less. It sees the object first, so
 // it may change it in place. It runs under the queue's lock on every object
-// that enters: keep it quick. It should be idempotent: a streaming list
-// applies it twice to the same object (reflector_watchlist.go).
+// that enters: keep it quick. It should be idempotent, as client-go asks:
+// the streaming list of the second reading applies it twice to an object.
 type TransformFunc func(obj any) (any, error)
 
 // PopProcessFunc handles one popped item. isInInitialList is true while the
@@ -97,8 +95,7 @@ type DeltaFIFO struct {
 	// initialPopulationCount counts the keys of the first Replace not yet
 	// popped: HasSynced waits for it to reach zero.
 	initialPopulationCount int
-	// closed is set by Close.
-	closed bool
+	closed                 bool
 
 	keyFunc               KeyFunc
 	knownObjects          KeyListerGetter
@@ -106,7 +103,8 @@ type DeltaFIFO struct {
 	transformer           TransformFunc
 }
 
-// NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
+// NewDeltaFIFOWithOptions returns an empty DeltaFIFO. An informer's queue
+// has KnownObjects and EmitDeltaTypeReplaced (see newQueueFIFO).
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = MetaNamespaceKeyFunc
@@ -137,7 +135,8 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 	return f.keyFunc(obj)
 }
 
-// Add queues an Added delta for obj.
+// Add queues an Added delta for obj, transformed (see TransformFunc). An
+// object without a key is refused with a KeyError and nothing is queued.
 func (f *DeltaFIFO) Add(obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -146,7 +145,7 @@ func (f *DeltaFIFO) Add(obj any) error {
 	return err
 }
 
-// Update queues an Updated delta for obj.
+// Update is Add with an Updated delta.
 func (f *DeltaFIFO) Update(obj any) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -249,7 +248,8 @@ func isDeletionDup(newer, older *Delta) *Delta {
 // updated before Delete, Replace or Resync can read it: a relist never
 // compares itself with a cache that is one Pop behind. So process must be
 // quick and must not call the queue. A popped item is not queued again,
-// even if process fails: a later relist or resync delivers it anew.
+// even if process fails: only a relist delivers it anew (a resync re-sends
+// what the cache holds, which may not be it).
 //
 // Once the queue is closed Pop still hands out what is queued; when it is
 // empty, it returns ErrFIFOClosed.
@@ -392,7 +392,8 @@ func (f *DeltaFIFO) Close() {
 	f.cond.Broadcast()
 }
 
-// IsClosed reports whether Close was called.
+// IsClosed reports whether Close was called; Pop may still have keys to
+// hand out.
 func (f *DeltaFIFO) IsClosed() bool {
 	f.lock.RLock()
 	defer f.lock.RUnlock()

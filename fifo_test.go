@@ -79,13 +79,6 @@ func fifoDeltas(f *DeltaFIFO, key string) (Deltas, bool) {
 	return slices.Clone(d), ok
 }
 
-// fifoClosed reports whether Close was called (IsClosed is in features.go, a later reading).
-func fifoClosed(f *DeltaFIFO) bool {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	return f.closed
-}
-
 // checkFIFOInvariant fails if the queue and the items map disagree, or if a
 // key holds no deltas: then Pop could hand out nothing.
 func checkFIFOInvariant(t *testing.T, f *DeltaFIFO) {
@@ -439,7 +432,7 @@ func TestDeltaFIFOPopAfterClose(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	must(t, f.Add(pod("a", "1")))
 	f.Close()
-	if !fifoClosed(f) {
+	if !f.IsClosed() {
 		t.Fatal("closed = false after Close")
 	}
 	// What was queued before Close is still delivered, as in client-go.

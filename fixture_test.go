@@ -218,7 +218,7 @@ func (r *recordingLW) calls() (lists, watches []ListOptions) {
 
 // fullLists returns the full lists in the order they were asked for: plain
 // lists, and the watches that stream the initial list
-// (sendInitialEvents=true, the WatchListClient way).
+// (sendInitialEvents=true).
 func (r *recordingLW) fullLists() []ListOptions {
 	r.mu.Lock()
 	defer r.mu.Unlock()

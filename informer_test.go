@@ -344,13 +344,13 @@ func TestStep06Reflector(t *testing.T) {
 	createPod(t, s, "default", "web-2", nil)
 	createPod(t, s, "kube-system", "dns", nil) // another namespace: not ours
 
-	// The WatchListClient gate of the pipeline this run tests decides how
-	// the Reflector gets its initial list (client-go: Reflector.ListAndWatchWithContext
-	// in tools/cache reflector.go asks r.useWatchList, then Reflector.watchList).
 	lw := &recordingLW{inner: podsLW(t, s, "default"), tap: true}
 	store := NewStore(MetaNamespaceKeyFunc)
 	var options ReflectorOptions
 	// Reading 2: the streaming list, when the pipeline under test has it.
+	// The WatchListClient gate of the pipeline this run tests decides how
+	// the Reflector gets its initial list (client-go: Reflector.ListAndWatchWithContext
+	// in tools/cache reflector.go asks r.useWatchList, then Reflector.watchList).
 	options.UseWatchList = defaultPipelineGates.WatchListClient
 	// End of reading 2.
 	r := NewReflectorWithOptions(lw, &Pod{}, store, options)
@@ -412,7 +412,7 @@ func TestStep06Reflector(t *testing.T) {
 }
 
 // step06Listed tells and checks Step 6's list then watch: client-go 1.32's
-// way, and the way with the WatchListClient gate off (client-go:
+// way, and v0.37.2's with the streaming list off (client-go:
 // Reflector.list, then Reflector.watch, in tools/cache reflector.go).
 func step06Listed(t *testing.T, list, w ListOptions) {
 	sayDiffers(t, "WatchListClient is off (client-go 1.32's gates): the Reflector lists, then watches.",
@@ -608,7 +608,7 @@ func TestStep08RunLoop(t *testing.T) {
 	say(t, "Cancelling the context closes the FIFO; Pop returns ErrFIFOClosed, the loop ends, Run returns.", "取消 context 会关闭 FIFO；Pop 返回 ErrFIFOClosed，循环结束，Run 返回。")
 	cancel()
 	receive(t, "Run to return after the cancel", done)
-	if !fifoClosed(fifo) {
+	if !fifo.IsClosed() {
 		t.Fatal("the FIFO should be closed")
 	}
 }

@@ -19,9 +19,9 @@ import (
 // Set is a set of labels, such as {"app": "web"}.
 type Set map[string]string
 
-// Selector decides which label sets it selects.
+// Selector picks objects by their labels; Everything and SelectorFromSet
+// make one.
 type Selector interface {
-	// Matches reports whether labels are selected.
 	Matches(labels Set) bool
 	// Empty reports whether it selects everything.
 	Empty() bool
@@ -36,7 +36,6 @@ func Everything() Selector { return setSelector(nil) }
 // SelectorFromSet selects the objects that have every label of set.
 func SelectorFromSet(set Set) Selector { return setSelector(maps.Clone(set)) }
 
-// setSelector selects the label sets that hold each of its labels.
 type setSelector Set
 
 // Empty implements Selector.
@@ -64,18 +63,17 @@ func (s setSelector) String() string {
 }
 
 // PodLister lists pods from an Indexer: the informer's cache, so a read
-// costs no request. The pods are the cache's own: DeepCopy one before
-// changing it.
+// costs no request, and may be a little behind the server. The pods are
+// the cache's own (see Store).
 type PodLister interface {
-	// List returns the pods of every namespace whose labels selector matches.
+	// List returns the pods of every namespace whose labels selector
+	// matches, in no particular order.
 	List(selector Selector) ([]*Pod, error)
-	// Pods returns a lister of one namespace's pods.
 	Pods(namespace string) PodNamespaceLister
 }
 
-// PodNamespaceLister lists and gets the pods of one namespace.
+// PodNamespaceLister is a PodLister for one namespace, which can also Get.
 type PodNamespaceLister interface {
-	// List returns the namespace's pods whose labels selector matches.
 	List(selector Selector) ([]*Pod, error)
 	// Get returns the named pod, or an error for which IsNotFound is true.
 	Get(name string) (*Pod, error)

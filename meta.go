@@ -25,12 +25,12 @@ import (
 	"time"
 )
 
-// TypeMeta says what kind of object a JSON document is. The items of a list
-// carry none, and typed objects drop it (see withoutTypeMeta, watch.go).
+// TypeMeta says what kind of object a JSON document is: its Kind ("Pod")
+// and APIVersion, the group and version ("v1", "apps/v1"). The items of a
+// list carry none, and typed objects drop it (see withoutTypeMeta), so
+// code must not rely on it: the Go type says the kind.
 type TypeMeta struct {
-	// Kind is the kind, such as "Pod".
-	Kind string `json:"kind,omitzero"`
-	// APIVersion is the group and version, such as "v1" or "apps/v1".
+	Kind       string `json:"kind,omitzero"`
 	APIVersion string `json:"apiVersion,omitzero"`
 }
 
@@ -52,17 +52,18 @@ type ObjectMeta struct {
 	ResourceVersion string `json:"resourceVersion,omitzero"`
 	// Generation counts the changes to the object's spec.
 	Generation int64 `json:"generation,omitzero"`
-	// CreationTimestamp is when the server created the object.
+	// CreationTimestamp is set by the server; a client's value is ignored.
 	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
-	// DeletionTimestamp is set when a graceful delete begins.
-	DeletionTimestamp *time.Time `json:"deletionTimestamp,omitzero"`
-	// DeletionGracePeriodSeconds is how long that delete waits.
-	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitzero"`
+	// DeletionTimestamp is set when a graceful delete begins: the object
+	// is still there (an update, not a delete event) until it ends.
+	DeletionTimestamp          *time.Time `json:"deletionTimestamp,omitzero"`
+	DeletionGracePeriodSeconds *int64     `json:"deletionGracePeriodSeconds,omitzero"`
 	// Labels are what selectors and indexes read.
 	Labels map[string]string `json:"labels,omitzero"`
 	// Annotations are for tools; selectors ignore them.
 	Annotations map[string]string `json:"annotations,omitzero"`
-	// OwnerReferences name the objects that own this one.
+	// OwnerReferences are what the garbage collector follows: when every
+	// owner is gone, the object is deleted too.
 	OwnerReferences []OwnerReference `json:"ownerReferences,omitzero"`
 	// Finalizers must all be removed before a delete completes.
 	Finalizers []string `json:"finalizers,omitzero"`
@@ -70,16 +71,14 @@ type ObjectMeta struct {
 	unknownFields
 }
 
-// OwnerReference names an object that owns another, in the same namespace.
+// OwnerReference names an object that owns another, in the same namespace
+// (or a cluster-scoped one), by APIVersion, Kind ("apps/v1" "ReplicaSet"),
+// Name and UID: a new owner with the same name is not it.
 type OwnerReference struct {
-	// APIVersion is the owner's group and version, such as "apps/v1".
 	APIVersion string `json:"apiVersion,omitzero"`
-	// Kind is the owner's kind, such as "ReplicaSet".
-	Kind string `json:"kind,omitzero"`
-	// Name is the owner's name.
-	Name string `json:"name,omitzero"`
-	// UID is the owner's UID: a new owner with the same name is not it.
-	UID string `json:"uid,omitzero"`
+	Kind       string `json:"kind,omitzero"`
+	Name       string `json:"name,omitzero"`
+	UID        string `json:"uid,omitzero"`
 	// Controller is true for the one owner that manages the object.
 	Controller *bool `json:"controller,omitzero"`
 	// BlockOwnerDeletion makes a foreground delete of the owner wait for
@@ -102,7 +101,6 @@ type Object interface {
 	// GetResourceVersion returns the resource version: an opaque string,
 	// to compare for equality only.
 	GetResourceVersion() string
-	// SetResourceVersion sets the resource version.
 	SetResourceVersion(version string)
 	// GetLabels returns the labels; the map is the object's own.
 	GetLabels() map[string]string
@@ -147,16 +145,17 @@ func (m *ObjectMeta) DeepCopyInto(out *ObjectMeta) {
 	}
 }
 
-// DeepCopyInto copies r into out.
+// DeepCopyInto copies r into out; they share no pointer.
 func (r *OwnerReference) DeepCopyInto(out *OwnerReference) {
 	*out = *r
 	out.Controller = clonePointer(r.Controller)
 	out.BlockOwnerDeletion = clonePointer(r.BlockOwnerDeletion)
 }
 
-// unknownFields holds the JSON members a typed struct does not model, raw,
-// so that an object read and written back loses nothing (lossless.go). The
-// first reading decodes with plain encoding/json, which leaves it empty.
+// unknownFields holds, raw, the JSON members a typed struct does not model,
+// so that an object read and written back loses nothing. Plain
+// encoding/json, the first reading's decoder, leaves it empty; the third
+// reading's decoder fills it and its encoder writes it back.
 type unknownFields []byte
 
 // KeyFunc names an object in a cache: the key under which it is stored.
@@ -172,7 +171,6 @@ type namespacedName interface {
 	GetName() string
 }
 
-// errNoMeta is the error for an object without metadata.
 var errNoMeta = errors.New("object has no metadata " +
 	"(it does not implement GetNamespace and GetName)")
 

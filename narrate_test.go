@@ -37,9 +37,9 @@ import (
 // in the other language.
 func narrationLanguage() string { return readerLanguage(os.Getenv) }
 
-// narrationOff silences say: TestMain (pipelines_test.go) sets it while the
-// suite runs again in the other pipeline, so the story is told once; only
-// sayDiffers speaks there, for what that pipeline does differently.
+// narrationOff silences say while the suite runs again in another pipeline
+// (the second reading's), so the story is told once; only sayDiffers
+// speaks there, for what that pipeline does differently.
 var narrationOff bool
 
 // readerLanguage picks the narration's language from environment variables.

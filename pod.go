@@ -5,7 +5,7 @@
 // generated DeepCopy (zz_generated.deepcopy.go).
 //
 // Tutorial: 004 §3.2 (a kind on the minimal metadata contract); 000 §2.3
-// (deep copies: cached objects are shared, copy one before changing it).
+// (deep copies).
 
 package informer
 
@@ -16,9 +16,8 @@ import (
 )
 
 // Pod is a core/v1 Pod, the tutorial's sample kind, with the fields the
-// tutorial and a typical controller read. It is not the whole Pod: each of
-// its structs keeps the members no field models in unknownFields, so that
-// nothing the server sent is lost when a Pod is written back (lossless.go).
+// tutorial and a typical controller read. It is not the whole Pod: what no
+// field models goes to each struct's unknownFields.
 type Pod struct {
 	TypeMeta
 	ObjectMeta `json:"metadata,omitzero"`
@@ -29,7 +28,7 @@ type Pod struct {
 	unknownFields
 }
 
-// PodSpec is the desired state of a Pod.
+// PodSpec is what whoever creates a pod asks for.
 type PodSpec struct {
 	// Containers are the pod's containers; there is at least one.
 	Containers []Container `json:"containers,omitzero"`
@@ -43,31 +42,26 @@ type PodSpec struct {
 	unknownFields
 }
 
-// Container is one container of a Pod.
+// Container is one container of a Pod: its Name, unique in the pod, its
+// Image ("nginx:1.27"), and what it runs.
 type Container struct {
-	// Name is unique within the pod.
-	Name string `json:"name,omitzero"`
-	// Image is the container image, such as "nginx:1.27".
+	Name  string `json:"name,omitzero"`
 	Image string `json:"image,omitzero"`
-	// Command replaces the image's entrypoint.
+	// Command replaces the image's entrypoint; Args, its arguments.
 	Command []string `json:"command,omitzero"`
-	// Args are the entrypoint's arguments.
-	Args []string `json:"args,omitzero"`
-	// Ports are the ports the container listens on (informational).
-	Ports []ContainerPort `json:"ports,omitzero"`
-	// Resources are the compute resources it asks for.
+	Args    []string `json:"args,omitzero"`
+	// Ports are informational: a port not listed is still reachable.
+	Ports     []ContainerPort      `json:"ports,omitzero"`
 	Resources ResourceRequirements `json:"resources,omitzero"`
 	unknownFields
 }
 
-// ContainerPort is one port a container listens on.
+// ContainerPort is a port a container listens on. Its Name lets a Service
+// refer to the port by name; Protocol is TCP (the default), UDP or SCTP.
 type ContainerPort struct {
-	// Name lets a Service refer to the port by name.
-	Name string `json:"name,omitzero"`
-	// ContainerPort is the port number.
-	ContainerPort int32 `json:"containerPort,omitzero"`
-	// Protocol is TCP, UDP or SCTP.
-	Protocol string `json:"protocol,omitzero"`
+	Name          string `json:"name,omitzero"`
+	ContainerPort int32  `json:"containerPort,omitzero"`
+	Protocol      string `json:"protocol,omitzero"`
 	unknownFields
 }
 
@@ -81,36 +75,34 @@ type ResourceRequirements struct {
 	unknownFields
 }
 
-// PodStatus is the observed state of a Pod.
+// PodStatus is what the kubelet observed; it is written through the
+// status subresource, so an update of the whole pod leaves it as it was.
 type PodStatus struct {
 	// Phase is Pending, Running, Succeeded, Failed or Unknown.
-	Phase string `json:"phase,omitzero"`
-	// Conditions are the pod's conditions, such as Ready.
+	Phase      string         `json:"phase,omitzero"`
 	Conditions []PodCondition `json:"conditions,omitzero"`
-	// PodIP is the pod's IP address, once it has one.
+	// PodIP is "" until the pod has an address.
 	PodIP string `json:"podIP,omitzero"`
 	// StartTime is when the kubelet accepted the pod.
 	StartTime *time.Time `json:"startTime,omitzero"`
 	unknownFields
 }
 
-// PodCondition is one condition of a pod, such as Ready.
+// PodCondition is one condition of a pod: Type (PodScheduled, Initialized,
+// ContainersReady, Ready...) is Status "True", "False" or "Unknown" since
+// LastTransitionTime, with a one-word CamelCase Reason for programs and a
+// Message for people.
 type PodCondition struct {
-	// Type is PodScheduled, Initialized, ContainersReady, Ready...
-	Type string `json:"type,omitzero"`
-	// Status is "True", "False" or "Unknown".
-	Status string `json:"status,omitzero"`
-	// LastTransitionTime is when Status last changed.
+	Type               string    `json:"type,omitzero"`
+	Status             string    `json:"status,omitzero"`
 	LastTransitionTime time.Time `json:"lastTransitionTime,omitzero"`
-	// Reason is a one-word, CamelCase cause.
-	Reason string `json:"reason,omitzero"`
-	// Message says it for people.
-	Message string `json:"message,omitzero"`
+	Reason             string    `json:"reason,omitzero"`
+	Message            string    `json:"message,omitzero"`
 	unknownFields
 }
 
-// DeepCopy returns a copy of p that shares nothing changeable with it. Cached
-// objects are shared by every reader: copy one before you change it.
+// DeepCopy returns a copy of p that shares nothing changeable with it: what
+// a handler changes instead of the cache's own Pod (see Store).
 func (p *Pod) DeepCopy() *Pod {
 	if p == nil {
 		return nil

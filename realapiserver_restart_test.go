@@ -3,11 +3,12 @@
 // own, the test restarts the server (etcd's data kept) with the command in
 // KUBE_APISERVER_RESTART, writes again, and waits until the cache equals a
 // fresh list. It runs only when KUBE_APISERVER_URL and
-// KUBE_APISERVER_RESTART are set, e.g. with ../shared/kube-apiserver:
+// KUBE_APISERVER_RESTART are set, e.g. on the kit's kube-apiserver
+// (docs/real-cluster.md), whose KEEP_DATA=1 start comes back at the same
+// address with etcd's data:
 //
-//	P=/tmp/peer-$USER; source $P/run/env
-//	export KUBE_APISERVER_RESTART="PEERS=$P /work/shared/kube-apiserver/stop.sh &&
-//	  PEERS=$P KEEP_DATA=1 APISERVER_PORT=${KUBE_APISERVER_URL##*:} ETCD_PORT=${ETCD_URL##*:} /work/shared/kube-apiserver/start.sh"
+//	kit/start.sh && source .kit/run/env
+//	export KUBE_APISERVER_RESTART='kit/stop.sh && KEEP_DATA=1 kit/start.sh'
 //	go test -run RealAPIServerRestart -v .
 //
 // Tutorial: 000 §4.3 (when things go wrong). docs: the reliability chapter.

@@ -1,8 +1,9 @@
 // realapiserver_test.go is the opt-in check against a real kube-apiserver.
 // It runs only when KUBE_APISERVER_URL is set (KUBE_TOKEN and KUBE_CACERT
-// are used when set; through `kubectl proxy` neither is needed):
+// are used when set; through `kubectl proxy` neither is needed), e.g. on
+// the kit's kube-apiserver (docs/real-cluster.md):
 //
-//	source ~/.cache/kube-apiserver-peer/run/env && go test -run RealAPIServer -v
+//	kit/start.sh && source .kit/run/env && go test -run RealAPIServer -v
 //	KUBE_APISERVER_URL=http://127.0.0.1:8001 go test -run RealAPIServer -v
 //
 // In a namespace of its own it creates, updates and deletes a pod and checks
@@ -62,8 +63,8 @@ func TestRealAPIServer(t *testing.T) {
 	}
 	podsPath := "/api/v1/namespaces/" + ns + "/pods"
 	t.Cleanup(func() {
-		// Delete the pod too: without a controller manager (as with
-		// ../shared/kube-apiserver) nothing empties a deleted namespace.
+		// Delete the pod too: without a controller manager (as on the
+		// kit's server without KCM=1) nothing empties a deleted namespace.
 		_, _ = send(c, http.MethodDelete, podsPath+"/before", "application/json", map[string]any{"gracePeriodSeconds": 0})
 		_, _ = send(c, http.MethodDelete, "/api/v1/namespaces/"+ns, "application/json", nil)
 	})

@@ -25,18 +25,16 @@ import (
 // ReplacedAllInfo is the Object of a ReplacedAll delta: the list of a Replace
 // call, already transformed, and the resource version it was listed at.
 type ReplacedAllInfo struct {
-	// ResourceVersion is the version Replace was given.
 	ResourceVersion string
-	// Objects are the listed objects, in list order.
-	Objects []any
+	Objects         []any // in list order
 }
 
 // SyncAllInfo is the Object of a SyncAll delta; it carries nothing.
 type SyncAllInfo struct{}
 
-// BookmarkInfo is the Object of a Bookmark delta.
+// BookmarkInfo is the Object of a Bookmark delta: the version the stream
+// has reached, with no object changed.
 type BookmarkInfo struct {
-	// ResourceVersion is the version of the bookmark.
 	ResourceVersion string
 }
 
@@ -162,10 +160,10 @@ func (f *RealFIFO) keyOf(obj any) (string, error) {
 	return f.keyFunc(obj)
 }
 
-// Add queues an Added delta for obj.
+// Add queues an Added delta for obj, transformed (see TransformFunc).
 func (f *RealFIFO) Add(obj any) error { return f.notify(Added, obj) }
 
-// Update queues an Updated delta for obj.
+// Update is Add with an Updated delta.
 func (f *RealFIFO) Update(obj any) error { return f.notify(Updated, obj) }
 
 // Delete queues a Deleted delta for obj. Unlike the DeltaFIFO it does not
@@ -248,7 +246,8 @@ func (f *RealFIFO) Close() {
 	f.cond.Broadcast()
 }
 
-// IsClosed reports whether Close was called.
+// IsClosed reports whether Close was called; Pop may still have deltas to
+// hand out.
 func (f *RealFIFO) IsClosed() bool {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -328,5 +327,6 @@ func (f *RealFIFO) processedLocked(n int) {
 	f.initialPopulationCount = max(f.initialPopulationCount-n, 0)
 }
 
-// Transformer returns the transform function the queue applies.
+// Transformer returns the transform function the queue applies (nil if
+// none): the streaming list applies it too.
 func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }

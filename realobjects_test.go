@@ -1,10 +1,11 @@
 // realobjects_test.go makes the real answers in testdata/real/ and checks
 // that they round-trip through the typed kinds. It is opt-in: it runs only
 // when KUBE_APISERVER_URL is set (KUBE_TOKEN and KUBE_CACERT too), e.g.
-// against the loopback kube-apiserver v1.37.2 of ../shared/kube-apiserver:
+// against the kit's loopback kube-apiserver v1.37.2 (docs/real-cluster.md):
 //
-//	source /tmp/peer-objects/run/env && go test -run TestRealObjects -v .
-//	source /tmp/peer-objects/run/env && UPDATE_TESTDATA=1 go test -run TestRealObjects -v .
+//	kit/start.sh && source .kit/run/env
+//	go test -run TestRealObjects -v .
+//	UPDATE_TESTDATA=1 go test -run TestRealObjects -v .
 //
 // The first checks the live answers; the second also saves them (indented,
 // otherwise as the server sent them). It creates, in the namespace "demo",

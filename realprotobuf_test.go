@@ -4,10 +4,11 @@
 // protobuf_test.go checks on the saved ones: every object decodes over
 // protobuf into what it decodes into over JSON. It is opt-in: it runs only
 // when KUBE_APISERVER_URL is set (KUBE_TOKEN and KUBE_CACERT too), e.g.
-// against the loopback kube-apiserver v1.37.2 of ../shared/kube-apiserver:
+// against the kit's loopback kube-apiserver v1.37.2 (docs/real-cluster.md):
 //
-//	source ~/.cache/kube-apiserver-peer/run/env && go test -run TestRealProtobufAnswers -v .
-//	source ~/.cache/kube-apiserver-peer/run/env && UPDATE_TESTDATA=1 go test -run TestRealProtobufAnswers -v .
+//	kit/start.sh && source .kit/run/env
+//	go test -run TestRealProtobufAnswers -v .
+//	UPDATE_TESTDATA=1 go test -run TestRealProtobufAnswers -v .
 //
 // The second also saves the answers, byte for byte as sent.
 // fakeapi/testdata/protobuf/README.md lists the files and the requests.

@@ -30,18 +30,16 @@ import (
 )
 
 // ReflectorStore is what a Reflector writes into: an informer's queue, or
-// any Store. Every method must be safe to call from the Reflector's
-// goroutine while others read.
+// any Store. Add, Update and Delete record a watch's ADDED, MODIFIED and
+// DELETED events; Replace records a whole list (everything, as of
+// resourceVersion); Resync asks a queue to re-deliver what its consumer
+// holds. Every method must be safe to call from the Reflector's goroutine
+// while others read.
 type ReflectorStore interface {
-	// Add records that obj was created.
 	Add(obj any) error
-	// Update records that obj changed.
 	Update(obj any) error
-	// Delete records that obj was deleted.
 	Delete(obj any) error
-	// Replace records a full list: list is everything, as of resourceVersion.
 	Replace(list []any, resourceVersion string) error
-	// Resync asks a queue to re-deliver what its consumer holds.
 	Resync() error
 }
 
@@ -103,8 +101,8 @@ type ReflectorOptions struct {
 // ends normally. A watch that fails with 410 Expired ends the cycle: the
 // version it asked for is older than the server's history, so the next
 // cycle relists, and a relist that gets 410 too lists again at "" (the
-// newest), after which the store holds the server's state once more, with
-// a tombstone for every object deleted while nobody watched. Between
+// newest), after which the store holds the server's state once more (the
+// queue finds what was deleted meanwhile: see DeltaFIFO.Replace). Between
 // cycles the Reflector backs off (reflector_watch.go).
 type Reflector struct {
 	name              string
@@ -182,7 +180,7 @@ func describeType(expectedType any) string {
 	return reflect.TypeOf(expectedType).String()
 }
 
-// Name returns the Reflector's name.
+// Name returns the Reflector's name, as its log messages give it.
 func (r *Reflector) Name() string {
 	return r.name
 }
@@ -316,22 +314,20 @@ func listPage(ctx context.Context, lw ListerWatcher, options ListOptions) (*Obje
 	return page, err
 }
 
-// LastSyncResourceVersion returns the version of the last list or event seen.
+// LastSyncResourceVersion returns the version of the last list or event
+// seen: where the next watch starts. Safe from any goroutine.
 func (r *Reflector) LastSyncResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.lastSyncResourceVersion
 }
 
-// setLastSyncResourceVersion records the version of a list or an event.
 func (r *Reflector) setLastSyncResourceVersion(v string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastSyncResourceVersion = v
 }
 
-// setIsLastSyncResourceVersionUnavailable records whether the last version
-// seen is still usable.
 func (r *Reflector) setIsLastSyncResourceVersionUnavailable(unavailable bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -136,7 +136,6 @@ func newTransformingStore(dst ReflectorStore) Store {
 	return transformingStore{Store: store, transform: t.Transformer()}
 }
 
-// Add transforms obj, then adds it.
 func (s transformingStore) Add(obj any) error {
 	obj, err := s.transform(obj)
 	if err != nil {
@@ -145,5 +144,4 @@ func (s transformingStore) Add(obj any) error {
 	return s.Store.Add(obj)
 }
 
-// Update transforms obj, then stores it.
 func (s transformingStore) Update(obj any) error { return s.Add(obj) }

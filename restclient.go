@@ -36,24 +36,24 @@ const NamespaceAll = ""
 // ListOptions is the query of a list or a watch: the fields of client-go's
 // metav1.ListOptions that a Reflector sends.
 type ListOptions struct {
-	// LabelSelector selects objects by label, such as "app=web".
+	// LabelSelector ("app=web") and FieldSelector ("spec.nodeName=n1") are
+	// applied by the server, to lists and watches alike.
 	LabelSelector string
-	// FieldSelector selects objects by field, such as "spec.nodeName=n1".
 	FieldSelector string
 	// ResourceVersion is, for a list, how fresh the answer must be: ""
 	// the newest (read from etcd), "0" anything the server has cached, a
 	// version "at least this new" (or exactly it, with ResourceVersionMatch).
 	// For a watch, the version to start after.
-	ResourceVersion string
-	// ResourceVersionMatch says how a list reads ResourceVersion.
+	ResourceVersion      string
 	ResourceVersionMatch ResourceVersionMatch
-	// Limit asks for at most this many items per page (0: no paging).
-	Limit int64
-	// Continue is the previous page's continue token.
+	// Limit asks for at most this many items per page (0: no paging); the
+	// next page is asked for with Continue, the token of the one before.
+	Limit    int64
 	Continue string
 	// TimeoutSeconds makes the server end a watch after that long.
 	TimeoutSeconds *int64
-	// AllowWatchBookmarks asks for BOOKMARK events.
+	// AllowWatchBookmarks lets the server send BOOKMARK events; it may
+	// send none.
 	AllowWatchBookmarks bool
 	// Reading 2: the streaming list (client-go 1.35+).
 	// SendInitialEvents asks a watch to start with the current objects as
@@ -73,12 +73,13 @@ const (
 	ResourceVersionMatchExact ResourceVersionMatch = "Exact"
 )
 
-// ListMeta is the metadata of a list.
+// ListMeta is what a list says of itself: the version it was read at and,
+// when it comes in pages, where the next one starts.
 type ListMeta struct {
 	// ResourceVersion is the version the list was read at: a watch started
 	// from it misses nothing and repeats nothing.
 	ResourceVersion string `json:"resourceVersion,omitempty"`
-	// Continue is the next page's token, or "" on the last page.
+	// Continue is "" on the last page.
 	Continue string `json:"continue,omitempty"`
 	// RemainingItemCount estimates the items left after this page.
 	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"`
@@ -89,7 +90,6 @@ type ListMeta struct {
 type ObjectList struct {
 	TypeMeta
 	ListMeta
-	// Items are the listed objects.
 	Items []Object
 }
 
@@ -98,7 +98,8 @@ type ObjectList struct {
 type ListerWatcher interface {
 	// List returns the objects (one page, with options.Limit).
 	List(ctx context.Context, options ListOptions) (*ObjectList, error)
-	// Watch starts a watch from options.ResourceVersion.
+	// Watch starts a watch of the changes after options.ResourceVersion,
+	// in the order the server made them.
 	Watch(ctx context.Context, options ListOptions) (Watcher, error)
 }
 
@@ -111,16 +112,14 @@ type WatchFunc func(ctx context.Context, options ListOptions) (Watcher, error)
 // ListWatch is a ListerWatcher made of two functions, so that a test or a
 // program can list and watch from anywhere (tutorial 004 §2.4).
 type ListWatch struct {
-	// ListFunc lists.
-	ListFunc ListFunc
-	// WatchFunc watches.
+	ListFunc  ListFunc
 	WatchFunc WatchFunc
 	// DisableChunking makes List drop options.Limit, for a source that
 	// cannot answer in pages.
 	DisableChunking bool
 }
 
-// List calls ListFunc.
+// List calls ListFunc; a nil one is an error, not a panic.
 func (lw *ListWatch) List(ctx context.Context, options ListOptions) (*ObjectList, error) {
 	if lw.ListFunc == nil {
 		return nil, errors.New("ListWatch.List: the function for this call is nil")
@@ -131,7 +130,7 @@ func (lw *ListWatch) List(ctx context.Context, options ListOptions) (*ObjectList
 	return lw.ListFunc(ctx, options)
 }
 
-// Watch calls WatchFunc.
+// Watch calls WatchFunc; a nil one is an error, not a panic.
 func (lw *ListWatch) Watch(ctx context.Context, options ListOptions) (Watcher, error) {
 	if lw.WatchFunc == nil {
 		return nil, errors.New("ListWatch.Watch: the function for this call is nil")
@@ -205,13 +204,11 @@ type RESTConfig struct {
 }
 
 // GroupVersionResource names a resource: {"", "v1", "pods"} or
-// {"apps", "v1", "deployments"}.
+// {"apps", "v1", "deployments"}. Group "" is the core group, served under
+// /api; Resource is the plural, lowercase name the URL uses.
 type GroupVersionResource struct {
-	// Group is the API group, "" for the core group served under /api.
-	Group string
-	// Version is the group's version, such as "v1".
-	Version string
-	// Resource is the plural resource name, such as "pods".
+	Group    string
+	Version  string
 	Resource string
 }
 
@@ -222,15 +219,15 @@ type RESTClient struct {
 	// client has no Timeout: a watch lasts minutes; contexts end requests.
 	client *http.Client
 	// Reading 3: content negotiation (restclient_content.go).
-	// contentType is RESTConfig.ContentType.
-	contentType string
+	contentType string // RESTConfig.ContentType
 	// notAcceptable is set once the server refused protobuf with a 406:
 	// from then on every request asks for JSON.
 	notAcceptable atomic.Bool
 	// End of reading 3.
 }
 
-// NewRESTClient checks cfg and returns a client for it.
+// NewRESTClient checks cfg and returns a client for it. It sends nothing:
+// a wrong token or an unreachable host shows in the first request.
 func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 	base, err := url.Parse(strings.TrimSuffix(cfg.Host, "/"))
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -375,7 +372,6 @@ func errorFromResponse(resp *http.Response, body []byte) error {
 	return &StatusError{ErrStatus: s}
 }
 
-// list sends one list request and decodes the answer.
 func (c *RESTClient) list(ctx context.Context, path string, o ListOptions, r GroupVersionResource,
 	newObject func() Object) (*ObjectList, error) {
 	if newObject == nil {
@@ -418,8 +414,8 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 }
 
 // errNoGoType refuses a resource that no Go type decodes: in the first
-// reading, anything but pods (the third reading's Unstructured takes any
-// resource that has a name).
+// reading, anything but pods (the third reading decodes any resource that
+// has a name).
 func errNoGoType(r GroupVersionResource) error {
 	return fmt.Errorf("resource %q: no Go type to decode it into", r.Resource)
 }

@@ -6,7 +6,7 @@
 // client-go counterpart: metav1.Status, StatusDetails, StatusCause;
 // k8s.io/apimachinery/pkg/api/errors (StatusError, FromObject,
 // IsResourceExpired, IsGone, IsTooManyRequests, IsTimeout, HasStatusCause,
-// NewNotFound, IsNotFound; status_errors.go has the rest).
+// NewNotFound, IsNotFound; the third reading adds the rest).
 //
 // Tutorial: 000 §4.3 (410 Gone → relist).
 
@@ -19,10 +19,11 @@ import (
 	"strconv"
 )
 
-// StatusReason is a machine-readable reason for a failure, such as "Expired".
+// StatusReason is why a request failed, for programs: compare it with the
+// constants, never parse the message.
 type StatusReason string
 
-// The reasons the Reflector looks at (status_errors.go has more).
+// The reasons the Reflector looks at.
 const (
 	// StatusReasonUnknown: the server gave no reason; the code says it.
 	StatusReasonUnknown StatusReason = ""
@@ -44,57 +45,53 @@ const (
 // version the server has not reached yet.
 const CauseTypeResourceVersionTooLarge = "ResourceVersionTooLarge"
 
-// Status is the body of an API error, and the object of an ERROR watch event.
+// Status is the body of an API error, and the object of an ERROR watch
+// event: Status "Failure", the HTTP Code, a Message for people and a Reason
+// for programs. Decide by Reason (the Is* functions below do), never by
+// Message, which may change from one version to the next.
 type Status struct {
 	TypeMeta
-	// Status is "Success" or "Failure".
-	Status string `json:"status,omitzero"`
-	// Message says what went wrong, for people.
-	Message string `json:"message,omitzero"`
-	// Reason says it for programs; "" when the server gave none.
-	Reason StatusReason `json:"reason,omitzero"`
-	// Details name the object at fault, the causes, when to retry.
+	Status  string       `json:"status,omitzero"`
+	Message string       `json:"message,omitzero"`
+	Reason  StatusReason `json:"reason,omitzero"`
+	// Details are set for some reasons only: nil is usual.
 	Details *StatusDetails `json:"details,omitzero"`
-	// Code is the HTTP status code.
-	Code int32 `json:"code,omitzero"`
-	// unknownFields keeps metadata and anything newer, raw (lossless.go).
+	Code    int32          `json:"code,omitzero"`
 	unknownFields
 }
 
 // StatusDetails names the object a failure is about, its causes, and when
 // to retry.
 type StatusDetails struct {
-	// Name is the object's name.
-	Name string `json:"name,omitzero"`
-	// Group is its API group, "" for the core group.
-	Group string `json:"group,omitzero"`
-	// Kind is its kind or resource, such as "pods".
-	Kind string `json:"kind,omitzero"`
-	// Causes are the failure's causes, one invalid field each, say.
+	Name  string `json:"name,omitzero"`
+	Group string `json:"group,omitzero"` // "" for the core group
+	// Kind is a kind or, as often, a resource ("pods").
+	Kind   string        `json:"kind,omitzero"`
 	Causes []StatusCause `json:"causes,omitzero"`
-	// RetryAfterSeconds is how long the server asks the client to wait.
+	// RetryAfterSeconds, with a 429 or a 5xx, is how long to wait before
+	// asking again.
 	RetryAfterSeconds int32 `json:"retryAfterSeconds,omitzero"`
 	unknownFields
 }
 
-// StatusCause is one cause of a failure, such as one invalid field.
+// StatusCause is one cause of a failure, such as one invalid field: its
+// Type (JSON "reason", as the server spells it), a Message for people, and
+// the path of the Field at fault, if any.
 type StatusCause struct {
-	// Type is the cause's kind, such as "ResourceVersionTooLarge".
-	Type string `json:"reason,omitzero"`
-	// Message says it for people.
+	Type    string `json:"reason,omitzero"`
 	Message string `json:"message,omitzero"`
-	// Field is the path of the field at fault, if any.
-	Field string `json:"field,omitzero"`
+	Field   string `json:"field,omitzero"`
 	unknownFields
 }
 
-// StatusError is an error the API server answered with.
+// StatusError is the error of a request the API server refused; ErrStatus
+// is the Status it sent, or one made of the HTTP code when the body was
+// not a Status (a proxy's answer, say).
 type StatusError struct {
-	// ErrStatus is the Status the server sent (or one made of the code).
 	ErrStatus Status
 }
 
-// Error returns the server's message.
+// Error returns the server's message, or says the code when there is none.
 func (e *StatusError) Error() string {
 	if e.ErrStatus.Message != "" {
 		return e.ErrStatus.Message

@@ -16,6 +16,12 @@ import "fmt"
 // Store is a keyed collection of objects. The Indexer behind an informer is
 // one; so is each queue, which is why a Reflector can fill either.
 // Every method is safe for concurrent use.
+//
+// The objects a Store hands out are its own, shared with every reader (an
+// informer's handlers, listers, other goroutines) and never copied on the
+// way out: never change one. Change a DeepCopy, and send that to the
+// server; the cache changes when the watch reports the write. This is the
+// rule the rest of the package refers to.
 type Store interface {
 	// Add inserts obj, or replaces the object with obj's key.
 	Add(obj any) error
@@ -27,9 +33,8 @@ type Store interface {
 	List() []any
 	// ListKeys returns every key, in no particular order.
 	ListKeys() []string
-	// Get returns the object with obj's key, and whether there is one.
+	// Get is GetByKey for obj's key; it fails only if the key does.
 	Get(obj any) (item any, exists bool, err error)
-	// GetByKey returns the object stored under key, and whether there is one.
 	GetByKey(key string) (item any, exists bool, err error)
 	// Replace swaps the whole contents for list, listed at resourceVersion.
 	Replace(list []any, resourceVersion string) error
@@ -70,16 +75,18 @@ type Indexer interface {
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	// ListIndexFuncValues returns every value the index holds, sorted.
 	ListIndexFuncValues(indexName string) []string
-	// ByIndex returns the objects with the index value.
+	// ByIndex returns the objects with the index value; an unknown index
+	// name is an error, a value nothing has is an empty list.
 	ByIndex(indexName, indexedValue string) ([]any, error)
-	// GetIndexers returns the index functions.
+	// GetIndexers returns a copy: changing it changes no index.
 	GetIndexers() Indexers
 	// AddIndexers adds indexes, filing the objects already stored in them.
 	// A name already taken is an error.
 	AddIndexers(newIndexers Indexers) error
 }
 
-// NamespaceIndex is the name of the conventional index by namespace.
+// NamespaceIndex is the index name listers look for: with it (computed by
+// MetaNamespaceIndexFunc), listing one namespace reads only that namespace.
 const NamespaceIndex = "namespace"
 
 // MetaNamespaceIndexFunc indexes an object by its namespace.
@@ -91,11 +98,9 @@ func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 	return []string{o.GetNamespace()}, nil
 }
 
-// KeyError reports that an object's key could not be computed.
+// KeyError reports that the key function failed (Err) for an object (Obj).
 type KeyError struct {
-	// Obj is the object without a key.
 	Obj any
-	// Err is why: the key function's error.
 	Err error
 }
 
@@ -143,7 +148,6 @@ func newCache(keyFunc KeyFunc, indexers Indexers) *cache {
 	return &cache{threadSafeStore: newThreadSafeStore(indexers), keyFunc: keyFunc}
 }
 
-// key returns obj's key, or a KeyError.
 func (c *cache) key(obj any) (string, error) {
 	key, err := c.keyFunc(obj)
 	if err != nil {
@@ -162,22 +166,23 @@ func (c *cache) Add(obj any) error {
 	return c.threadSafeStore.Update(key, obj)
 }
 
-// Update is the same as Add.
 func (c *cache) Update(obj any) error {
 	return c.Add(obj)
 }
 
-// Delete removes the object with obj's key; an absent key is no error.
 func (c *cache) Delete(obj any) error {
 	key, err := c.key(obj)
 	if err != nil {
 		return err
 	}
-	c.threadSafeStore.Delete(key, obj)
+	c.threadSafeStore.Delete(key,
+		// Reading 2: its version becomes the store's.
+		obj,
+		// End of reading 2.
+	)
 	return nil
 }
 
-// Get returns the object with obj's key, and whether there is one.
 func (c *cache) Get(obj any) (item any, exists bool, err error) {
 	key, err := c.key(obj)
 	if err != nil {
@@ -186,7 +191,6 @@ func (c *cache) Get(obj any) (item any, exists bool, err error) {
 	return c.GetByKey(key)
 }
 
-// GetByKey returns the object stored under key, and whether there is one.
 func (c *cache) GetByKey(key string) (item any, exists bool, err error) {
 	item, exists = c.threadSafeStore.Get(key)
 	return item, exists, nil
@@ -207,15 +211,12 @@ func (c *cache) Replace(list []any, resourceVersion string) error {
 	return c.threadSafeStore.Replace(items, resourceVersion)
 }
 
-// Resync does nothing: a plain store has no queue to resync.
 func (c *cache) Resync() error {
 	return nil
 }
 
 // Reading 2: the version the cache is up to, with the AtomicFIFO gate.
 
-// LastStoreSyncResourceVersion returns the resource version of the last
-// Replace, write or Bookmark; "" when the informer's AtomicFIFO gate is off.
 func (c *cache) LastStoreSyncResourceVersion() string {
 	if c.hideStoreVersion {
 		return ""
@@ -223,7 +224,6 @@ func (c *cache) LastStoreSyncResourceVersion() string {
 	return c.threadSafeStore.resourceVersion()
 }
 
-// Bookmark records that the cache is up to date as of rv.
 func (c *cache) Bookmark(rv string) {
 	c.threadSafeStore.bookmark(rv)
 }

@@ -25,12 +25,11 @@ const (
 	TransactionTypeDelete TransactionType = "Delete"
 )
 
-// Transaction is one write of a batch: what to do, and to which object.
+// Transaction is one write of a batch: its Type says whether Object is
+// added, updated or deleted.
 type Transaction struct {
-	// Object is the object to add, update or delete.
 	Object any
-	// Type says which.
-	Type TransactionType
+	Type   TransactionType
 }
 
 // TransactionStore is a store that can apply several writes at once.
@@ -47,7 +46,6 @@ type TransactionError struct {
 	// SuccessfulIndices are the positions, in the Transaction's
 	// arguments, of the writes that were applied.
 	SuccessfulIndices []int
-	// TotalTransactions is how many writes the Transaction was given.
 	TotalTransactions int
 	// Errors are why the others were not.
 	Errors []error

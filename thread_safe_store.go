@@ -28,10 +28,8 @@ import (
 type threadSafeStore struct {
 	// lock guards every field below: held for reading by every read, for
 	// writing by every write, for the whole of the change.
-	lock sync.RWMutex
-	// items maps each key to its object.
-	items map[string]any
-	// indexers are the index functions, by index name.
+	lock     sync.RWMutex
+	items    map[string]any
 	indexers Indexers
 	// names are the index names, sorted: the order of the [][]string of
 	// values that indexValues returns.
@@ -45,7 +43,6 @@ type threadSafeStore struct {
 	// End of reading 2.
 }
 
-// newThreadSafeStore returns an empty store that keeps the given indexes.
 func newThreadSafeStore(indexers Indexers) *threadSafeStore {
 	s := &threadSafeStore{
 		items:    map[string]any{},
@@ -94,7 +91,6 @@ func updateIndices(indices Indices, names []string, key string, oldValues, newVa
 	}
 }
 
-// addKey files key under each of values.
 func (index Index) addKey(key string, values []string) {
 	for _, v := range values {
 		if index[v] == nil {
@@ -147,9 +143,12 @@ func (s *threadSafeStore) updateLocked(key string, obj any) error {
 	return nil
 }
 
-// Delete removes key and its index entries. obj is the deleted object as
-// the caller knows it (maybe nil).
-func (s *threadSafeStore) Delete(key string, obj any) {
+// Delete removes key and its index entries.
+func (s *threadSafeStore) Delete(key string,
+	// Reading 2: the deleted object as the caller knows it (maybe nil), for its version.
+	obj any,
+	// End of reading 2.
+) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	s.deleteLocked(key)
@@ -170,7 +169,6 @@ func (s *threadSafeStore) deleteLocked(key string) {
 	delete(s.items, key)
 }
 
-// Get returns the object stored under key, and whether there is one.
 func (s *threadSafeStore) Get(key string) (item any, exists bool) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -226,21 +224,18 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	return nil
 }
 
-// List returns every object, in no particular order.
 func (s *threadSafeStore) List() []any {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]any, 0, len(s.items)), maps.Values(s.items))
 }
 
-// ListKeys returns every key, in no particular order.
 func (s *threadSafeStore) ListKeys() []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.AppendSeq(make([]string, 0, len(s.items)), maps.Keys(s.items))
 }
 
-// GetIndexers returns a copy of the index functions.
 func (s *threadSafeStore) GetIndexers() Indexers {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -267,7 +262,6 @@ func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	return s.objectsLocked(keys), nil
 }
 
-// IndexKeys returns the keys of the objects with the index value, sorted.
 func (s *threadSafeStore) IndexKeys(indexName, value string) ([]string, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -277,7 +271,6 @@ func (s *threadSafeStore) IndexKeys(indexName, value string) ([]string, error) {
 	return slices.Sorted(maps.Keys(s.indices[indexName][value])), nil
 }
 
-// ByIndex returns the objects with the index value.
 func (s *threadSafeStore) ByIndex(indexName, value string) ([]any, error) {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
@@ -287,19 +280,18 @@ func (s *threadSafeStore) ByIndex(indexName, value string) ([]any, error) {
 	return s.objectsLocked(s.indices[indexName][value]), nil
 }
 
-// ListIndexFuncValues returns every value the index holds, sorted.
 func (s *threadSafeStore) ListIndexFuncValues(indexName string) []string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return slices.Sorted(maps.Keys(s.indices[indexName]))
 }
 
-// unknownIndex is the error for an index name nobody added.
 func unknownIndex(name string) error {
 	return fmt.Errorf("index %q does not exist", name)
 }
 
-// objectsLocked returns the objects of a set of keys.
+// objectsLocked returns the objects of a set of keys; the caller holds the
+// lock, at least for reading.
 func (s *threadSafeStore) objectsLocked(keys map[string]struct{}) []any {
 	out := make([]any, 0, len(keys))
 	for key := range keys {
@@ -317,14 +309,12 @@ func (s *threadSafeStore) observeLocked(obj any) {
 	}
 }
 
-// resourceVersion returns the version of the last Replace, write or Bookmark.
 func (s *threadSafeStore) resourceVersion() string {
 	s.lock.RLock()
 	defer s.lock.RUnlock()
 	return s.rv
 }
 
-// bookmark records that the store is up to date as of rv.
 func (s *threadSafeStore) bookmark(rv string) {
 	s.lock.Lock()
 	defer s.lock.Unlock()

@@ -2,7 +2,7 @@
 // IP, and its validation.
 //
 // A new service of type ClusterIP, NodePort or LoadBalancer gets a cluster
-// IP from 10.0.0.0/24 (the range ../shared/kube-apiserver runs with; .1 is
+// IP from 10.0.0.0/24 (the range kit/start.sh's kube-apiserver has; .1 is
 // the "kubernetes" service's), chosen at random as the real allocator does,
 // and a NodePort service a node port from 30000-32767. Its ports default to
 // protocol TCP and a targetPort equal to the port.

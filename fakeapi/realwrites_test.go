@@ -1,16 +1,17 @@
 // realwrites_test.go: writes checked against a real kube-apiserver's answers.
 //
 // A scenario is a few requests in a namespace of its own. Its answers were
-// recorded from a real kube-apiserver v1.37.2 (../shared/kube-apiserver) and
+// recorded from a real kube-apiserver v1.37.2 (the kit's, kit/start.sh) and
 // saved, normalised, in testdata/writes/<scenario>.json; TestWritesLikeReal
 // sends the same requests to fakeapi and compares: the code and the whole
 // Status of a failure, the chosen fields of a success, the watch events,
 // and, for requests marked same, that fakeapi stored nothing (no new
 // resourceVersion, so no event). To record again, on a freshly started
-// server (start.sh wipes etcd, and scenario namespaces cannot be deleted
-// there: no controller manager empties them):
+// server (kit/start.sh begins with an empty etcd, and scenario namespaces
+// cannot be deleted there: no controller manager empties them), from the
+// repository's root:
 //
-//	set -a; source $PEERS/run/env; set +a  # the env file has no export lines
+//	kit/start.sh && source .kit/run/env
 //	FAKEAPI_CAPTURE=1 go test -run TestCaptureWrites ./fakeapi
 //
 // The scenarios live in writes_*_test.go, one file per topic.

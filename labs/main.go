@@ -39,6 +39,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 func main() {
@@ -296,6 +297,14 @@ func cmdReading(args []string) error {
 	if err != nil {
 		return err
 	}
+	full, err := buildReading(root, lastReading)
+	if err != nil {
+		return err
+	}
+	left, err := leftovers(n, files, full)
+	if err != nil {
+		return err
+	}
 	dir := fs.Arg(1)
 	// A reading written here before is replaced, so the command can be run
 	// again as printed; any other non-empty directory is refused.
@@ -307,6 +316,10 @@ func cmdReading(args []string) error {
 	files[readingStamp] = []byte("written by go run ./labs reading: running it again replaces this folder\n")
 	if err := writeFiles(dir, files); err != nil {
 		return err
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("reading %d, written to %s, keeps %d leftover(s) of the cut (labs/leftovers.go):\n  %s",
+			n, dir, len(left), strings.Join(left, "\n  "))
 	}
 	if !*stats {
 		fmt.Printf("wrote reading %d to %s: %d files\n", n, fs.Arg(1), len(files))

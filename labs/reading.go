@@ -162,8 +162,9 @@ func cutReading(src []byte, m markedFile, n int) (out []byte, changed bool) {
 	return []byte(b.String()), changed
 }
 
-// tidyCut drops the imports that the removed code alone used and formats
-// the file as gofmt would. names maps an in-module import path to its
+// tidyCut drops the imports that the removed code alone used, closes a
+// list the cut left open on a line of its own, and formats the file as
+// gofmt would. names maps an in-module import path to its
 // package name (which need not be the path's last element).
 func tidyCut(name string, src []byte, names map[string]string) ([]byte, error) {
 	fset := token.NewFileSet()
@@ -172,7 +173,11 @@ func tidyCut(name string, src []byte, names map[string]string) ([]byte, error) {
 		return nil, fmt.Errorf("%s, after removing the marked blocks: %w", name, err)
 	}
 	removeUnusedImports(file, names)
-	return render(fset, file)
+	out, err := render(fset, file)
+	if err != nil {
+		return nil, err
+	}
+	return joinDanglingLists(out)
 }
 
 // module is what go.mod says: the module path and the go line.
@@ -428,8 +433,8 @@ func writeFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// readingStats are the figures of a reading's root package, counted as
-// /work/shared/tools/readcheck counts them.
+// readingStats are the figures of a reading's root package: files, lines,
+// lines that hold only a comment, and exported names without a doc comment.
 type readingStats struct {
 	Files, Lines, CommentLines int
 	Undocumented               []string // "file.go: Name"

@@ -30,18 +30,18 @@ func TestReadingKeepsItsFilesAndBlocks(t *testing.T) {
 		has, not []string // in a.go
 	}{
 		{1,
-			[]string{"LICENSE", "a.go", "a_test.go", "go.mod", "helper/data/data.txt", "helper/data/gen.go",
+			[]string{"LICENSE", "a.go", "a_test.go", "c.go", "go.mod", "helper/data/data.txt", "helper/data/gen.go",
 				"helper/helper.go", "helper/testdata/h.txt", "testdata/x.txt"},
 			[]string{`"fmt"`, `return fmt.Sprintf("hello, %s", name)`},
 			[]string{`"strings"`, `"strconv"`, "HELLO", "Number", "Reading 2", "End of reading"}},
 		{2,
-			[]string{"LICENSE", "a.go", "a_test.go", "b.go", "b_test.go", "deep/deep.go", "go.mod",
+			[]string{"LICENSE", "a.go", "a_test.go", "b.go", "b_test.go", "c.go", "deep/deep.go", "go.mod",
 				"helper/data/data.txt", "helper/data/gen.go", "helper/helper.go", "helper/testdata/h.txt",
 				"sub/sub.go", "testdata/x.txt"},
 			[]string{`"strings"`, "HELLO", "// Reading 2: shouting", "// End of reading 2."},
 			[]string{`"strconv"`, "Number"}},
 		{3,
-			[]string{"LICENSE", "a.go", "a_test.go", "b.go", "b_test.go", "deep/deep.go", "go.mod",
+			[]string{"LICENSE", "a.go", "a_test.go", "b.go", "b_test.go", "c.go", "deep/deep.go", "go.mod",
 				"helper/data/data.txt", "helper/data/gen.go", "helper/helper.go", "helper/testdata/h.txt",
 				"sub/sub.go", "testdata/x.txt"},
 			[]string{`"strconv"`, "Number", "HELLO"},
@@ -72,6 +72,65 @@ func TestReadingKeepsItsFilesAndBlocks(t *testing.T) {
 				t.Errorf("reading 3 changed a.go, which has no block above reading 3:\n%s", a)
 			}
 		}
+	}
+}
+
+// TestReadingTidiesWhatTheCutLeaves checks c.go of reading 1: the import
+// groups around a removed one become one group, and a parameter list whose
+// last lines were removed closes on its first line; reading 1 then has no
+// leftovers.
+func TestReadingTidiesWhatTheCutLeaves(t *testing.T) {
+	files, err := buildReading(fixtureRoot(t), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := string(files["c.go"])
+	for _, want := range []string{"import (\n\t\"fmt\"\n\t\"strings\"\n)\n",
+		"func Join(a, b string) string {\n"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("c.go lacks %q:\n%s", want, c)
+		}
+	}
+	full, err := buildReading(fixtureRoot(t), lastReading)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left, err := leftovers(1, files, full); err != nil || len(left) != 0 {
+		t.Errorf("leftovers in reading 1: %v %q", err, left)
+	}
+}
+
+// TestLeftoversNamed gives leftovers a reading that keeps one of each kind.
+func TestLeftoversNamed(t *testing.T) {
+	full := map[string][]byte{
+		"a.go":     []byte("package a\n\n// A is a.\ntype A int\n"),
+		"later.go": []byte("package a\n\n// LaterQueue is later.\ntype LaterQueue int\n\nfunc newLater(gates int) {}\n"),
+		"del.go":   []byte("package a\n\n// Del deletes key; obj gives its version.\nfunc Del(key string, obj any) { _, _ = key, obj }\n"),
+	}
+	reading := map[string][]byte{
+		"a.go": []byte("package a\n\nimport (\n\t\"fmt\"\n\n\t\"os\"\n)\n\n" +
+			"// A is a, as in later.go; a *LaterQueue is a queue too, and the\n" +
+			"// gates (`gates`, newLater()) choose. Later queues are English, so\n" +
+			"// is _, and Later.\n" +
+			"type A int\n\nvar _, _ = fmt.Sprint(1,\n), os.Args\n\nfunc f(a int,\n) {}\n\nvar  b = 1\n"),
+		"del.go": []byte("package a\n\n// Del deletes key; obj gives its version.\nfunc Del(key string, obj any) { _ = key }\n"),
+	}
+	got, err := leftovers(1, reading, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a.go:9: the comment names later.go, which reading 1 does not have",
+		"a.go:9: the comment names LaterQueue, which reading 1 does not have",
+		"a.go:10: the comment names newLater, which reading 1 does not have",
+		"a.go:6: a blank line inside a group of imports (what the cut removed was there)",
+		"a.go:15: a list whose elements all sit on its first line closes on a later one",
+		"a.go:18: a list whose elements all sit on its first line closes on a later one",
+		"a.go: gofmt would change it",
+		"del.go:4: the doc speaks of obj, which Del uses only in a later reading",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("leftovers\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -302,11 +302,16 @@ func importName(is *ast.ImportSpec, names map[string]string) string {
 	return base
 }
 
-// render prints file and formats it as gofmt would.
+// render prints file and formats it as gofmt would, with no blank line
+// left where an import was removed (closeImportGaps).
 func render(fset *token.FileSet, file *ast.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, file); err != nil {
 		return nil, err
 	}
-	return format.Source(buf.Bytes())
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return closeImportGaps(out)
 }

@@ -5,7 +5,7 @@
 // and nothing but the label changes. It runs only when KUBE_APISERVER_URL is
 // set (KUBE_TOKEN, KUBE_CACERT too); it needs default/web to be free:
 //
-//	source /tmp/peer-objects/run/env && go test -run RealAPIServerUpdate -v ./retry
+//	kit/start.sh && source .kit/run/env && go test -run RealAPIServerUpdate -v ./retry
 //
 // It also checks that the docs show addLabel's code.
 //

@@ -11,8 +11,8 @@
 // converges after each step and says so, then the program exits.
 //
 // With -server it runs against a real API server until Ctrl-C (or -for)
-// and keeps the ReplicaSets there; the one in /work/shared/kube-apiserver
-// runs without kube-controller-manager, so nothing else does this job. On a
+// and keeps the ReplicaSets there; the project's kit/start.sh runs one
+// without kube-controller-manager, so nothing else does this job. On a
 // full cluster the cluster's own ReplicaSet controller already does, and
 // the two would fight: use a cluster without it.
 //

@@ -5,10 +5,10 @@
 // deleted pod comes back, and a pod of someone else holding a wanted name
 // is reported, not overwritten. It runs only when KUBE_APISERVER_URL is set
 // (KUBE_TOKEN, KUBE_CACERT too), in a namespace of its own, against a
-// server without kube-controller-manager (the scripts of
-// /work/shared/kube-apiserver start one):
+// server without kube-controller-manager (kit/start.sh starts one; see
+// docs/real-cluster.md):
 //
-//	source $PEERS/run/env && go test -run RealAPIServer -v ./examples/controller
+//	kit/start.sh && source .kit/run/env && go test -run RealAPIServer -v ./examples/controller
 //
 // The namespace stays behind, Terminating: without kube-controller-manager
 // nothing empties it.

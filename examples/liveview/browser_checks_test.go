@@ -28,11 +28,15 @@ func checkFirstPaint(p page, began time.Time) {
 	if p.eval(`feed.filter(e => e.kind === "BOOKMARK").length > 1`) == true {
 		p.t.Fatalf("the panels were filled only after the first BOOKMARK (%v after the start)", time.Since(began))
 	}
-	if r := p.str(`last.informer.resyncPeriod + " " + document.getElementById("resync-period").value + " " +
-		document.querySelector("[data-control=resync]").disabled + " " + document.querySelector("button.kind.on").dataset.kind`); r != "0s 0s true RealFIFO" {
+	if r := p.str(`last.informer.resyncPeriod + " " + document.querySelector("[data-control=resyncperiod][aria-pressed=true]").dataset.period + " " +
+		document.querySelector("[data-control=resync]").getAttribute("aria-disabled") + " " + document.querySelector("button.kind.on").dataset.kind`); r != "0s 0s true RealFIFO" {
 		p.t.Fatalf("resync period, its control, Resync now disabled, the queue: %q, want resync off and the RealFIFO", r)
 	}
 	p.checkLayout("on the first paint at 1024x700")
+	p.size(360, 740) // a small phone (issue 38): no sideways scroll
+	p.frames()
+	p.checkLayout("on the first paint at 360x740")
+	p.size(1024, 700)
 	p.clean("on the first paint")
 }
 
@@ -113,7 +117,7 @@ func checkCacheBeforeHandlers(p page, key string) {
 func checkNoBankedStep(p page) {
 	p.t.Helper()
 	p.control("pause")
-	p.wait("an empty paused queue", `last.queue.paused && last.queue.deltas.every(d => d.type === "Bookmark") && document.getElementById("step").disabled`)
+	p.wait("an empty paused queue", `last.queue.paused && last.queue.deltas.every(d => d.type === "Bookmark") && document.getElementById("step").getAttribute("aria-disabled") === "true"`)
 	n := p.num(`answers`)
 	p.eval(`post("step")`) // as a click that got through would
 	p.wait("the refusal", fmt.Sprintf(`answers > %v`, n))

@@ -117,8 +117,8 @@ func (p page) waitLive(what string) {
 
 // click scrolls the element of selector into view and clicks its middle
 // with the mouse, as a learner does: it waits up to 10 s for a button that
-// is disabled (the page has not shown what enables it yet); one missing,
-// hidden or covered fails.
+// is off (disabled or aria-disabled: the page has not shown what turns it
+// on yet); one missing, hidden or covered fails.
 func (p page) click(selector string) {
 	p.t.Helper()
 	var r map[string]any
@@ -129,8 +129,8 @@ func (p page) click(selector string) {
 			if (!e) return null;
 			e.scrollIntoView({block: "center", inline: "center"});
 			const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-			const hit = document.elementFromPoint(x, y);
-			return {x, y, disabled: !!e.disabled, ok: !e.disabled && (hit === e || e.contains(hit))};
+			const hit = document.elementFromPoint(x, y), off = e.disabled || e.getAttribute("aria-disabled") === "true";
+			return {x, y, disabled: off, ok: !off && (hit === e || e.contains(hit))};
 		})()`, selector)).(map[string]any)
 		if r != nil && (r["ok"] == true || r["disabled"] != true) || time.Now().After(deadline) {
 			break
@@ -144,6 +144,35 @@ func (p page) click(selector string) {
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
 		if err := p.tb.call("Input.dispatchMouseEvent", map[string]any{
 			"type": typ, "x": r["x"], "y": r["y"], "button": "left", "clickCount": 1}, nil); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+// key presses a key on the keyboard: "Tab", "Shift+Tab", "Enter", " "
+// (Space), "ArrowDown", "ArrowUp", as a learner's keyboard sends it.
+func (p page) key(name string) {
+	p.t.Helper()
+	k, mods := name, 0
+	if rest, ok := strings.CutPrefix(name, "Shift+"); ok {
+		k, mods = rest, 8
+	}
+	codes := map[string]struct {
+		code string
+		vk   int
+		text string
+	}{"Tab": {"Tab", 9, ""}, "Enter": {"Enter", 13, "\r"}, " ": {"Space", 32, " "},
+		"ArrowDown": {"ArrowDown", 40, ""}, "ArrowUp": {"ArrowUp", 38, ""}, "Escape": {"Escape", 27, ""}}
+	c, ok := codes[k]
+	if !ok {
+		p.t.Fatalf("no key %q", name)
+	}
+	down := map[string]any{"type": "keyDown", "key": k, "code": c.code, "windowsVirtualKeyCode": c.vk, "modifiers": mods}
+	if c.text != "" {
+		down["text"] = c.text
+	}
+	for _, ev := range []map[string]any{down, {"type": "keyUp", "key": k, "code": c.code, "windowsVirtualKeyCode": c.vk, "modifiers": mods}} {
+		if err := p.tb.call("Input.dispatchKeyEvent", ev, nil); err != nil {
 			p.t.Fatal(err)
 		}
 	}

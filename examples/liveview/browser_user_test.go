@@ -227,6 +227,7 @@ func checkTheStreamChangesHands(p page) {
 func checkRestartOnTheSamePort(p page, a *app, others ...*tab) *app {
 	p.t.Helper()
 	addr := hostPort(a)
+	p.control("update") // an answer of the old program, which must not stay (issue 38)
 	tabs := append([]*tab{p.tb}, others...)
 	for _, tb := range tabs {
 		if tb != nil {
@@ -244,6 +245,9 @@ func checkRestartOnTheSamePort(p page, a *app, others ...*tab) *app {
 	p.wait("the new program's feed", `feed.length > 0 && feed[0].seq === 1 && feed.some(e => e.kind === "informer started") &&
 		feed.some(e => e.kind === "Replace") && feed.some(e => e.kind === "OnAdd" && e.note === "initial list") &&
 		document.querySelector("#feed li") && document.querySelector("#feed li").dataset.seq === "1"`)
+	if p.eval(`(a => a.textContent === t("answer.newProgram", {at: a.textContent.match(/\d\d:\d\d:\d\d/)?.[0]}))(document.getElementById("answer"))`) != true {
+		p.t.Fatalf("after the restart, beside the buttons: %q (the old program's answer?)", p.str(`document.getElementById("answer").textContent`))
+	}
 	refused := 0
 	for _, tb := range tabs {
 		if tb != nil {
@@ -320,7 +324,7 @@ func checkStaleAndLate(p page, a *app) {
 	p.tb.setDown(true)
 	a.Close()
 	p.wait("the stale page", `document.body.classList.contains("stale") && !document.getElementById("stale").hidden &&
-		[...document.querySelectorAll("#controls button, #controls select")].every(b => b.disabled)`)
+		[...document.querySelectorAll("#controls button")].every(b => b.getAttribute("aria-disabled") === "true" && b.title)`)
 	if stale := p.str(`document.getElementById("stale").textContent`); !regexpClock.MatchString(stale) || strings.Contains(stale, "M ") {
 		p.t.Fatalf("the stale banner says %q: no 15:04:05 time of day", stale)
 	}

@@ -19,7 +19,9 @@ import (
 // jumpClock is a clock.Clock whose time can jump forward.
 type jumpClock struct {
 	resyncPeriod time.Duration
-	onBackoff    func(d time.Duration)
+	// onBackoff is told of each backoff timer: the wait the Reflector
+	// asked for, and how long it really runs.
+	onBackoff func(asked, real time.Duration)
 	// backoffScale, when above 0, shortens the backoff timers' real
 	// durations by that factor (tests only: the page shows the backoff the
 	// Reflector asked for).
@@ -32,7 +34,7 @@ type jumpClock struct {
 
 var _ clock.Clock = (*jumpClock)(nil)
 
-func newJumpClock(resyncPeriod time.Duration, onBackoff func(time.Duration)) *jumpClock {
+func newJumpClock(resyncPeriod time.Duration, onBackoff func(asked, real time.Duration)) *jumpClock {
 	return &jumpClock{resyncPeriod: resyncPeriod, onBackoff: onBackoff, timers: map[*jumpTimer]struct{}{}}
 }
 
@@ -58,9 +60,10 @@ func (c *jumpClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 func (c *jumpClock) NewTimer(d time.Duration) clock.Timer {
 	c.mu.Lock()
 	backoff := d != c.resyncPeriod && c.onBackoff != nil
+	real := c.realLocked(d, backoff)
 	c.mu.Unlock()
 	if backoff {
-		c.onBackoff(d)
+		c.onBackoff(d, real)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

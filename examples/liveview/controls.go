@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/learn-k8s/informer/fakeapi"
@@ -120,7 +121,8 @@ func loopbackOnly(next http.Handler) http.Handler {
 	})
 }
 
-// podNames lists the pods on the server, in key order.
+// podNames lists the pods on the server in the order the panels show them
+// (pod-2 before pod-10): "the first pod" is the one at the top.
 func (a *app) podNames() []string {
 	items, _ := a.api.List(fakeapi.Pods, "default")
 	names := make([]string, 0, len(items))
@@ -130,6 +132,7 @@ func (a *app) podNames() []string {
 			names = append(names, n)
 		}
 	}
+	slices.SortFunc(names, naturalCompare)
 	return names
 }
 

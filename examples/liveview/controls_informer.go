@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -35,7 +36,8 @@ func (a *app) burst(r *http.Request) (message, error) {
 			return message{}, err
 		}
 	}
-	return msg("burst", fmt.Sprintf("%d updates", n), "n", fmt.Sprint(n)), nil
+	over := strings.Join(names, ", ")
+	return msg("burst", fmt.Sprintf("%d updates over %s", n, over), "n", fmt.Sprint(n), "pods", over), nil
 }
 
 func (a *app) down(*http.Request) (message, error) {

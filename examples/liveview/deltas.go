@@ -20,7 +20,9 @@ type delta struct {
 	Key       string `json:"key,omitempty"`
 	RV        string `json:"rv,omitempty"`
 	Tombstone bool   `json:"tombstone,omitempty"`
-	N         int    `json:"n,omitempty"` // a ReplacedAll's objects: the list's length
+	// N is how many objects a whole-queue delta stands for: a ReplacedAll's
+	// list, a SyncAll's cache.
+	N int `json:"n,omitempty"`
 }
 
 // queuedKey is one queued key of a DeltaFIFO and its Deltas, oldest first.
@@ -52,8 +54,8 @@ func deltasOf(ds []informer.Delta) []delta {
 	return out
 }
 
-// describeDeltas renders Deltas as "Added@5 Updated@6 Deleted@6(DeletedFinalStateUnknown)",
-// with the keys when they are not all the same.
+// describeDeltas renders Deltas as "Added rv 5, Updated rv 6, Deleted rv 6
+// (DeletedFinalStateUnknown)", with the keys when they are not all the same.
 func describeDeltas(ds informer.Deltas) string {
 	parts := make([]string, len(ds))
 	keys := map[string]bool{}
@@ -66,13 +68,13 @@ func describeDeltas(ds informer.Deltas) string {
 		}
 		parts[i] += d.Type
 		if d.RV != "" {
-			parts[i] += "@" + d.RV
+			parts[i] += " rv " + d.RV
 		}
 		if d.Tombstone {
-			parts[i] += "(DeletedFinalStateUnknown)"
+			parts[i] += " (DeletedFinalStateUnknown)"
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, ", ")
 }
 
 // listSize returns, for Deltas that hold a relist's ReplacedAll, the

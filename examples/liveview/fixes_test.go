@@ -83,7 +83,7 @@ func TestNoStepIsBankedAndBookmarksPass(t *testing.T) {
 	st := openStream(t, a)
 	st.waitState(t, "a synced RealFIFO", func(s state) bool { return s.Informer.Synced && s.Queue.Real })
 	post(t, a, "pause", nil)
-	st.expect(t, match{panel: "queue", kind: "Bookmark"}, match{panel: "queue", kind: "Pop", text: "Bookmark@"})
+	st.expect(t, match{panel: "queue", kind: "Bookmark"}, match{panel: "queue", kind: "Pop", text: "Bookmark rv"})
 	if _, ok, text := tryPost(t, a, "step", nil); ok {
 		t.Fatalf("a step on an empty queue was accepted: %s", text)
 	}

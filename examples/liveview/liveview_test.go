@@ -25,7 +25,7 @@ func TestPodControlsTravelThroughEveryStage(t *testing.T) {
 		match{panel: "control", kind: "create"},
 		match{panel: "wire", kind: "ADDED", key: key},
 		match{panel: "queue", kind: "Add", key: key},
-		match{panel: "queue", kind: "Pop", key: key, text: "Added@"},
+		match{panel: "queue", kind: "Pop", key: key, text: "Added rv"},
 		match{panel: "handlers", kind: "OnAdd", key: key, text: "main.fastHandler"},
 	)
 	if s := st.waitState(t, "the pod in the cache", func(s state) bool { return len(s.Cache.Objects) == 1 }); s.Cache.Objects[0].Key != key {
@@ -36,7 +36,7 @@ func TestPodControlsTravelThroughEveryStage(t *testing.T) {
 		match{panel: "control", kind: "update"},
 		match{panel: "wire", kind: "MODIFIED", key: key},
 		match{panel: "queue", kind: "Update", key: key},
-		match{panel: "queue", kind: "Pop", key: key, text: "Updated@"},
+		match{panel: "queue", kind: "Pop", key: key, text: "Updated rv"},
 		match{panel: "handlers", kind: "OnUpdate", key: key},
 	)
 	post(t, a, "burst", url.Values{"n": {"3"}})
@@ -46,7 +46,7 @@ func TestPodControlsTravelThroughEveryStage(t *testing.T) {
 		match{panel: "control", kind: "delete"},
 		match{panel: "wire", kind: "DELETED", key: key},
 		match{panel: "queue", kind: "Delete", key: key},
-		match{panel: "queue", kind: "Pop", key: key, text: "Deleted@"},
+		match{panel: "queue", kind: "Pop", key: key, text: "Deleted rv"},
 		match{panel: "handlers", kind: "OnDelete", key: key},
 	)
 	s := st.waitState(t, "an empty cache", func(s state) bool { return len(s.Cache.Objects) == 0 })
@@ -129,7 +129,7 @@ func TestStepModePopsExactlyOneItemPerStep(t *testing.T) {
 	post(t, a, "step", nil)
 	st.expect(t,
 		match{kind: "step"},
-		match{panel: "queue", kind: "Pop", key: first, text: "Added@"},
+		match{panel: "queue", kind: "Pop", key: first, text: "Added rv"},
 		match{panel: "cache", kind: "cache: stored", key: first},
 	)
 	s = st.waitState(t, "the first key handled", func(s state) bool { return len(s.Cache.Objects) == 1 })
@@ -168,7 +168,7 @@ func TestHandlerControls(t *testing.T) {
 
 	post(t, a, "resync", nil)
 	st.expect(t, match{kind: "resync"}, match{panel: "queue", kind: "Resync"},
-		match{panel: "queue", kind: "Pop", text: "Sync@"},
+		match{panel: "queue", kind: "Pop", text: "Sync rv"},
 		match{panel: "handlers", kind: "OnUpdate", text: "same version: relist or resync"})
 }
 

@@ -34,7 +34,10 @@ type queueState struct {
 	Paused bool        `json:"paused"`
 	Steps  int         `json:"steps"` // steps granted, not yet taken
 	Pops   int64       `json:"pops"`
-	Popped []popped    `json:"popped"` // the last Pops, newest last: what just left the queue
+	// BookmarkPops counts the Pops that took a RealFIFO's
+	// Bookmark alone: they change neither the cache nor the handlers.
+	BookmarkPops int64    `json:"bookmarkPops"`
+	Popped       []popped `json:"popped"` // the last Pops, newest last: what just left the queue
 }
 
 // popped is one Pop (or PopBatch) and the deltas it handed out.
@@ -69,8 +72,10 @@ type pacedQueue struct {
 	steps  int
 	closed bool
 	pops   int64
-	mirror []informer.Delta // a RealFIFO's deltas, oldest first
-	popped []popped         // the last maxPopped Pops, oldest first
+	// bookmarkPops counts the Pops of a Bookmark alone.
+	bookmarkPops int64
+	mirror       []informer.Delta // a RealFIFO's deltas, oldest first
+	popped       []popped         // the last maxPopped Pops, oldest first
 
 	// cacheMu guards pendingCache: the cache lines of the Pop in progress,
 	// written into the feed before the first handler call it causes.
@@ -144,6 +149,10 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 		n := fmt.Sprint(len(info.Objects))
 		m = msg("listObjects", n+" objects", "n", n)
 	}
+	if op == "Resync" {
+		n := fmt.Sprint(len(p.cache.ListKeys()))
+		m = msg("resyncObjects", "the cache's "+n+" objects", "n", n)
+	}
 	p.feed.addMsg("queue", op, key, rv, m)
 	mirrored := !p.isDeltaFIFO()
 	if mirrored {
@@ -166,11 +175,11 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 
 func (p *pacedQueue) snapshot() queueState {
 	p.mu.Lock()
-	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops}
+	s := queueState{Kind: fmt.Sprintf("%T", p.Queue), Paused: p.paused, Steps: p.steps, Pops: p.pops, BookmarkPops: p.bookmarkPops}
 	s.Popped = append([]popped{}, p.popped...)
 	s.Deltas = []delta{}
 	if !p.isDeltaFIFO() {
-		s.Real, s.Deltas = true, deltasOf(p.mirror)
+		s.Real, s.Deltas = true, p.countSyncAll(deltasOf(p.mirror))
 		s.Next = nextBatch(s.Deltas)
 	}
 	p.mu.Unlock()
@@ -180,4 +189,15 @@ func (p *pacedQueue) snapshot() queueState {
 		s.Next = min(1, len(s.Keys))
 	}
 	return s
+}
+
+// countSyncAll gives each SyncAll delta in ds the number of objects it
+// stands for: the cache's, since a resync hands every cached object on.
+func (p *pacedQueue) countSyncAll(ds []delta) []delta {
+	for i := range ds {
+		if ds[i].Type == string(informer.SyncAll) {
+			ds[i].N = len(p.cache.ListKeys())
+		}
+	}
+	return ds
 }

@@ -111,10 +111,14 @@ func (p *pacedQueue) PopBatch(processBatch informer.ProcessBatchFunc, processSin
 func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func() error) error {
 	p.procMu.Lock()
 	defer p.procMu.Unlock()
+	shown := p.countSyncAll(deltasOf(deltas))
 	p.mu.Lock()
 	p.pops++
+	if len(deltas) == 1 && deltas[0].Type == informer.Bookmark {
+		p.bookmarkPops++
+	}
 	at := time.Now().Format("15:04:05.000")
-	p.popped = append(p.popped, popped{At: at, Op: op, Deltas: deltasOf(deltas)})
+	p.popped = append(p.popped, popped{At: at, Op: op, Deltas: shown})
 	if len(p.popped) > maxPopped {
 		p.popped = append([]popped(nil), p.popped[len(p.popped)-maxPopped:]...)
 	}
@@ -131,6 +135,13 @@ func (p *pacedQueue) processed(op string, deltas informer.Deltas, process func()
 	if n, ok := listSize(deltas); ok { // a relist: say how many objects came with it
 		m := msg("poppedList", e.Text+": the list's "+n+" objects", "deltas", e.Text, "n", n)
 		e.Text, e.Msg, e.Args = m.Text, m.Msg, m.Args
+	}
+	for _, d := range shown {
+		if d.Type == string(informer.SyncAll) { // a resync: say how many objects it hands on
+			n := fmt.Sprint(d.N)
+			m := msg("poppedSync", e.Text+": the cache's "+n+" objects", "deltas", e.Text, "n", n)
+			e.Text, e.Msg, e.Args = m.Text, m.Msg, m.Args
+		}
 	}
 	if len(keys) == 1 {
 		e.Key = keys[0]

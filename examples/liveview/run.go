@@ -123,7 +123,7 @@ func (a *app) restart(kind string, resync time.Duration) message {
 			"queue", kind, "n", n, "wait", d)
 	}
 	return msg("restarted", "new informer on a "+kind+" (the handlers' backlogs were done after "+d+
-		"; "+q+" queued items went with the old queue, its list brings the same state)", "queue", kind, "wait", d, "dropped", q)
+		"; "+q+" queued items went with the old queue, its list brings the same state)", "queue", kind, "wait", d, "n", q)
 }
 
 // drainHandlers waits until no handler has a call waiting, up to maxDrain

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -50,6 +51,8 @@ type serverState struct {
 	Objects []object `json:"objects"`
 	History []object `json:"history"` // Key is "TYPE namespace/name"
 	Kept    int      `json:"kept"`    // events in the window
+	// Bookmarks is how often the server sends a watch a BOOKMARK.
+	Bookmarks string `json:"bookmarks"`
 }
 
 type bucket struct {
@@ -107,7 +110,8 @@ func (a *app) snapshot() state {
 func (a *app) serverSnapshot(up bool) serverState {
 	items, rv := a.api.List(fakeapi.Pods, "")
 	oldest, events := a.api.History()
-	s := serverState{Up: up, RV: rv, Oldest: oldest, Kept: len(events), Objects: []object{}, History: []object{}}
+	s := serverState{Up: up, RV: rv, Oldest: oldest, Kept: len(events), Objects: []object{}, History: []object{},
+		Bookmarks: a.cfg.BookmarkInterval.String()}
 	for _, it := range items {
 		md, _ := it["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)
@@ -116,6 +120,7 @@ func (a *app) serverSnapshot(up bool) serverState {
 		labels, _ := md["labels"].(map[string]any)
 		s.Objects = append(s.Objects, object{Key: ns + "/" + name, RV: v, Labels: formatLabels(labels)})
 	}
+	slices.SortFunc(s.Objects, func(x, y object) int { return naturalCompare(x.Key, y.Key) })
 	for _, ev := range events[max(0, len(events)-maxHistory):] {
 		if ev.Resource == fakeapi.Pods {
 			s.History = append(s.History, object{Key: ev.Type + " " + ev.Namespace + "/" + ev.Name, RV: ev.ResourceVersion})
@@ -134,14 +139,14 @@ func cacheSnapshot(ix informer.Indexer) cacheState {
 		}
 		s.Objects = append(s.Objects, object{Key: key, RV: rv, Labels: labels})
 	}
-	slices.SortFunc(s.Objects, func(x, y object) int { return strings.Compare(x.Key, y.Key) })
+	slices.SortFunc(s.Objects, func(x, y object) int { return naturalCompare(x.Key, y.Key) })
 	for name := range ix.GetIndexers() {
 		in := index{Name: name, Buckets: []bucket{}}
 		values := ix.ListIndexFuncValues(name)
 		slices.Sort(values)
 		for _, v := range values {
 			keys, _ := ix.IndexKeys(name, v)
-			slices.Sort(keys)
+			slices.SortFunc(keys, naturalCompare)
 			if len(keys) > 0 {
 				in.Buckets = append(in.Buckets, bucket{Value: v, Keys: keys})
 			}
@@ -150,6 +155,36 @@ func cacheSnapshot(ix informer.Indexer) cacheState {
 	}
 	slices.SortFunc(s.Indexes, func(x, y index) int { return strings.Compare(x.Name, y.Name) })
 	return s
+}
+
+// naturalCompare orders names as a reader counts: a run of digits by its
+// number, so pod-2 comes before pod-10; the rest as text.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digits is the length of the run of ASCII digits that s begins with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // formatLabels renders labels as "a=1,b=2", sorted.

@@ -52,11 +52,15 @@ type wireEvent struct {
 
 // wireState is the wire panel.
 type wireState struct {
-	State    string      `json:"state"` // listing, watching, backing off, watch ended, failed, stopped
-	For      string      `json:"for"`   // how long it has been in that state
-	Backoff  string      `json:"backoff,omitempty"`
-	Requests []request   `json:"requests"`
-	Events   []wireEvent `json:"events"`
+	State string `json:"state"` // listing, watching, backing off, watch ended, failed, stopped
+	ForMs int64  `json:"forMs"` // how long it has been in that state, in milliseconds
+	// BackoffMs is the wait the Reflector asked for when it last backed
+	// off, and LeftMs, while it backs off, what is left of it: the time
+	// until its next try.
+	BackoffMs int64       `json:"backoffMs,omitempty"`
+	LeftMs    int64       `json:"leftMs,omitempty"`
+	Requests  []request   `json:"requests"`
+	Events    []wireEvent `json:"events"`
 }
 
 // wire is the observing ListerWatcher.
@@ -67,16 +71,17 @@ type wire struct {
 	mu       sync.Mutex
 	state    string
 	since    time.Time
-	backoff  time.Duration
+	backoff  time.Duration // the wait asked for
+	nextTry  time.Time     // when the backoff ends
 	requests []request
 	lastID   int64
 	events   []wireEvent
 	quiet    bool // the informer is being stopped on purpose: its errors are no faults
 }
 
-func (w *wire) setState(state string, backoff time.Duration) {
+func (w *wire) setState(state string) {
 	w.mu.Lock()
-	w.state, w.since, w.backoff = state, time.Now(), backoff
+	w.state, w.since = state, time.Now()
 	w.mu.Unlock()
 	w.feed.poke()
 }
@@ -87,7 +92,7 @@ func (w *wire) setQuiet(quiet bool) {
 	w.quiet = quiet
 	w.mu.Unlock()
 	if quiet {
-		w.setState("stopped", 0)
+		w.setState("stopped")
 	}
 }
 
@@ -97,13 +102,18 @@ func (w *wire) isQuiet() bool {
 	return w.quiet
 }
 
-// backingOff is told by the clock about a backoff timer.
-func (w *wire) backingOff(d time.Duration) {
+// backingOff is told by the clock about a backoff timer: the wait the
+// Reflector asked for, and how long the timer really runs.
+func (w *wire) backingOff(asked, real time.Duration) {
 	if w.isQuiet() {
 		return
 	}
-	w.setState("backing off", d)
-	w.feed.add("wire", "backoff", "", "", d.Round(time.Millisecond).String())
+	w.mu.Lock()
+	w.state, w.since, w.backoff, w.nextTry = "backing off", time.Now(), asked, time.Now().Add(real)
+	w.mu.Unlock()
+	d := asked.Round(time.Millisecond).String()
+	w.feed.addMsg("wire", "backoff", "", "", msg("backoff", "the Reflector waits "+d+" before its next try",
+		"d", d, "ms", fmt.Sprint(asked.Milliseconds())))
 }
 
 // begin records a request in flight and returns its id for end.
@@ -196,13 +206,13 @@ func (w *wire) failed(ctx context.Context, req int64, verb string, err error) {
 	if ctx.Err() != nil || w.isQuiet() {
 		return // the informer is being stopped: no fault, nothing to say
 	}
-	w.setState("failed", 0)
+	w.setState("failed")
 	w.feed.addMsg("wire", verb+" failed", "", "", m)
 }
 
 // List lists through the wrapped ListerWatcher, recording it.
 func (w *wire) List(ctx context.Context, o informer.ListOptions) (*informer.ObjectList, error) {
-	w.setState("listing", 0)
+	w.setState("listing")
 	q := o.Query(false)
 	req := w.begin("LIST", q)
 	w.feed.add("wire", "LIST", "", "", q.Encode())
@@ -229,7 +239,7 @@ func (w *wire) Watch(ctx context.Context, o informer.ListOptions) (informer.Watc
 		return nil, err
 	}
 	w.end(req, msg("streaming", "200, streaming"))
-	w.setState("watching", 0)
+	w.setState("watching")
 	t := &tap{inner: inner, wire: w, ctx: ctx, req: req, out: make(chan informer.WatchEvent), stop: make(chan struct{})}
 	go t.run()
 	return t, nil
@@ -273,13 +283,14 @@ func (w *wire) snapshot() wireState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := wireState{
-		State:    w.state,
-		For:      time.Since(w.since).Round(100 * time.Millisecond).String(),
-		Requests: append([]request{}, w.requests...),
-		Events:   append([]wireEvent{}, w.events...),
+		State:     w.state,
+		ForMs:     time.Since(w.since).Milliseconds(),
+		BackoffMs: w.backoff.Milliseconds(),
+		Requests:  append([]request{}, w.requests...),
+		Events:    append([]wireEvent{}, w.events...),
 	}
-	if w.backoff > 0 {
-		s.Backoff = w.backoff.Round(time.Millisecond).String()
+	if w.state == "backing off" {
+		s.LeftMs = max(0, time.Until(w.nextTry).Milliseconds())
 	}
 	return s
 }

@@ -79,7 +79,7 @@ func (t *tap) ended() {
 	if t.ctx.Err() != nil || t.wire.isQuiet() {
 		return
 	}
-	t.wire.setState("watch ended", 0)
+	t.wire.setState("watch ended")
 	t.wire.feed.addMsg("wire", "watch ended", "", "", m)
 }
 

@@ -10,8 +10,8 @@
 #     (v3 for each group-version fakeapi serves, and v2 in JSON and protobuf,
 #     cut down to those group-versions by openapicut.go).
 #
-# The OpenAPI part needs a running real server: start one as
-# /work/shared/kube-apiserver/README.md shows, `source .../run/env`, then run
+# The OpenAPI part needs a running real server: from the repository's root,
+# `kit/start.sh && source .kit/run/env` (docs/real-cluster.md), then
 # `bash fakeapi/schema/refresh.sh`. Without KUBE_APISERVER_URL only the
 # module files are refreshed. Everything here is Apache-2.0 (NOTICE.md).
 set -euo pipefail
@@ -41,6 +41,8 @@ get() { curl -sSf --cacert "$KUBE_CACERT" -H "Authorization: Bearer $KUBE_TOKEN"
 for gv in api/v1 apis/apps/v1; do
   get application/json "/openapi/v3/$gv" | gzip -9n > "openapi-v3-$(echo "$gv" | tr / -).json.gz"
 done
-get application/json /openapi/v2 > /tmp/openapi-v2.json
-get application/com.github.proto-openapi.spec.v2@v1.0+protobuf /openapi/v2 > /tmp/openapi-v2.pb
-go run openapicut.go /tmp/openapi-v2.json /tmp/openapi-v2.pb openapi-v2.json.gz openapi-v2.pb.gz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+get application/json /openapi/v2 > "$tmp/openapi-v2.json"
+get application/com.github.proto-openapi.spec.v2@v1.0+protobuf /openapi/v2 > "$tmp/openapi-v2.pb"
+go run openapicut.go "$tmp/openapi-v2.json" "$tmp/openapi-v2.pb" openapi-v2.json.gz openapi-v2.pb.gz

@@ -1,9 +1,11 @@
-// app.js: fills the live view's panels from the program's stream (shared
-// by every tab: stream.js; "state": a snapshot of every panel; "log": new
-// feed entries, kept by feed.js) and posts the controls. A panel is only
-// rebuilt when what it shows changed, so text stays selectable. Plain
-// JavaScript, no library, nothing from the network. guide.js, loaded last,
-// starts it all.
+// app.js: the live view's page, its core: the language, the words (i18n.js),
+// the stream of the program's feed (shared by every tab: stream.js;
+// "state": a snapshot of every panel, drawn by panels.js; "log": new feed
+// entries, kept by feed.js) and the controls, posted to the program. A
+// panel is only rebuilt when what it shows changed, so text stays
+// selectable. A control that cannot work now is aria-disabled, not
+// disabled: it stays in the tab order and says why. Plain JavaScript, no
+// library, nothing from the network. guide.js, loaded last, starts it all.
 "use strict";
 
 let lang = pickLanguage();
@@ -22,15 +24,21 @@ function pickLanguage() {
 }
 
 // t translates key, filling {name} with vars (themselves translated when
-// they are words, such as "off").
+// they are words, such as "off"). A text with two forms, "one|other",
+// takes the first when vars.n is 1.
 function t(key, vars) {
   let s = (I18N[lang] && I18N[lang][key]) || I18N.en[key] || key;
+  if (s.includes("|") && vars && "n" in vars) s = s.split("|")[String(vars.n) === "1" ? 0 : 1];
   for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(I18N.en["w." + v] ? t("w." + v) : v);
   return s;
 }
 
-// say renders a server message ({msg, args, text}) in the reader's language.
-function say(m) { return m && m.msg && I18N.en["m." + m.msg] ? t("m." + m.msg, m.args) : (m && m.text) || ""; }
+// say renders a server message ({msg, args, text}) in the reader's
+// language; a duration d sent with its milliseconds is shown with its unit.
+function say(m) {
+  if (!m || !m.msg || !I18N.en["m." + m.msg]) return (m && m.text) || "";
+  return t("m." + m.msg, m.args && m.args.ms ? {...m.args, d: dur(+m.args.ms)} : m.args);
+}
 
 // h makes an element: h("li", {class: "x"}, "text", child...). An
 // attribute that is undefined, null or false is left out; "" is kept (an
@@ -51,16 +59,21 @@ const byId = id => document.getElementById(id);
 
 // fill replaces an element's children, unless they would be the same: a
 // reader's selection survives the snapshots that change nothing. A list
-// scrolled to its end stays at its end.
+// of the newest last that is scrolled to its end stays at its end; the
+// queue, read from its head, keeps the next Pop in view instead. It
+// reports whether it changed.
 function fill(id, ...children) {
   const e = byId(id);
   const next = document.createElement(e.tagName);
   next.append(...children.flat());
-  if (next.innerHTML === e.innerHTML) return e;
+  if (next.innerHTML === e.innerHTML) return false;
   const atEnd = e.scrollHeight - e.scrollTop - e.clientHeight < 8;
   e.replaceChildren(...next.childNodes);
-  if (atEnd) e.scrollTop = e.scrollHeight;
-  return e;
+  if (e.dataset.head !== undefined) {
+    const head = e.querySelector(".next") || e.firstElementChild;
+    if (head && (head.offsetTop < e.scrollTop || head.offsetTop + head.offsetHeight > e.scrollTop + e.clientHeight)) e.scrollTop = head.offsetTop;
+  } else if (atEnd) e.scrollTop = e.scrollHeight;
+  return true;
 }
 
 function setText(id, text, className) {
@@ -90,13 +103,33 @@ function mark(key, extra, notPopped) {
   return c.filter(Boolean).join(" ") || null;
 }
 
-function typeSpan(type) { return h("span", {class: "t " + type}, type); }
-
 // colon joins a label and what follows, as each language writes it.
 function colon() { return lang === "zh" ? "：" : ": "; }
 
 // clock renders a time (ms) as 15:04:05, the same in both languages.
 function clock(ms) { return new Date(ms).toTimeString().slice(0, 8); }
+
+// dur renders milliseconds with their unit: 450 ms, 9.4 s, 2 min 5 s.
+function dur(ms) {
+  ms = Math.max(0, Math.round(ms));
+  if (ms < 1000) return t("u.ms", {v: ms});
+  if (ms < 60000) return t("u.s", {v: String(Math.round(ms / 100) / 10)});
+  return t("u.min", {m: Math.floor(ms / 60000), s: Math.floor(ms / 1000) % 60});
+}
+
+// goMillis reads a Go duration ("0s", "200ms", "1.6s", "1m30s") in milliseconds.
+function goMillis(d) {
+  let ms = 0;
+  for (const [, v, u] of (d || "").matchAll(/([\d.]+)(ms|s|m|h)/g)) ms += parseFloat(v) * {ms: 1, s: 1000, m: 60000, h: 3600000}[u];
+  return ms;
+}
+
+// explain410 follows a "too old resource version: 8 (9)" with what its
+// numbers mean.
+function explain410(text) {
+  const m = /too old resource version: (\d+) \((\d+)\)/.exec(text || "");
+  return m ? text + " " + t("expl.410", {asked: m[1], oldest: m[2]}) : text || "";
+}
 
 function translatePage() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -104,16 +137,20 @@ function translatePage() {
   byId("lang").textContent = lang === "zh" ? "English" : "中文";
   for (const e of document.querySelectorAll("[data-t]")) {
     const v = t(e.dataset.t);
-    if (e.classList.contains("teach")) e.innerHTML = v; else e.textContent = v;
+    if (e.classList.contains("teach") || e.classList.contains("legend-text")) linkedHTML(e, v); else e.textContent = v;
   }
   for (const e of document.querySelectorAll("[data-t-aria]")) e.setAttribute("aria-label", t(e.dataset.tAria));
-  for (const name of ["compact", "down", "resync", "step", "restart", "queue", "pause", "resume"]) {
-    for (const b of document.querySelectorAll(`[data-control=${name}]`)) b.title = t("tip." + name);
+  for (const e of document.querySelectorAll("[data-t-title]")) e.title = t(e.dataset.tTitle);
+  for (const b of document.querySelectorAll("[data-control]")) {
+    b.dataset.tip = I18N.en["tip." + b.dataset.control] ? t("tip." + b.dataset.control) : "";
+    if (!isOff(b)) b.title = b.dataset.tip;
   }
+  renderTerms();
   showConn();
   if (last) render(last);
   renderFeed(true);
   renderGuide();
+  showHint();
 }
 
 function showConn() {
@@ -122,9 +159,24 @@ function showConn() {
   stale.hidden = conn !== "disconnected" || !last;
   stale.textContent = t("stale", {at: clock(staleSince)});
   document.body.classList.toggle("stale", conn === "disconnected");
-  for (const b of document.querySelectorAll("#controls button, #controls select")) b.classList.toggle("off", conn === "disconnected");
   if (last) enableControls(last);
 }
+
+// setOff turns a control off (aria-disabled, with why as its hover and
+// description) or on (why empty): it stays in the tab order either way.
+function setOff(b, why) {
+  if (why) {
+    if (b.getAttribute("aria-disabled") !== "true") b.setAttribute("aria-disabled", "true");
+    if (b.dataset.why !== why) { b.dataset.why = why; b.title = why; }
+  } else if (b.hasAttribute("aria-disabled")) {
+    b.removeAttribute("aria-disabled");
+    delete b.dataset.why;
+    b.title = b.dataset.tip || "";
+  }
+}
+
+// isOff reports whether a control is off.
+function isOff(b) { return b.getAttribute("aria-disabled") === "true" || b.disabled; }
 
 let snapshots = 0;        // snapshots received (the browser test counts them)
 function render(s) {
@@ -139,109 +191,10 @@ function render(s) {
   enableControls(s);
 }
 
-function renderServer(srv) {
-  setText("server-rv", t(srv.up ? "server up" : "server down"), "pill " + (srv.up ? "ok" : "bad"));
-  fill("server-objects", (srv.objects || []).map(o =>
-    h("tr", {class: mark(o.key)}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels))));
-  setText("server-window", t("window", {rv: srv.rv, oldest: srv.oldest, kept: srv.kept}));
-  fill("server-history", (srv.history || []).map(e => {
-    const [type, key] = e.key.split(" ");
-    return h("li", {class: mark(key, null, true)}, typeSpan(type), h("span", {class: "k"}, key), " ", h("span", {class: "muted"}, "rv " + e.rv));
-  }));
-}
-
-function renderWire(w) {
-  setText("wire-state", t(w.state || "listing") + (w.backoff ? " " + w.backoff : "") + " · " + t("for") + " " + w.for,
-    "pill " + ({watching: "ok", "backing off": "warn", failed: "bad"}[w.state] || ""));
-  fill("wire-requests", (w.requests || []).map(r =>
-    h("li", {class: r.times > 1 ? "repeat" : null}, h("span", {class: "t"}, r.verb), h("span", {class: "q"}, "?" + r.query), h("br"),
-      h("span", {class: "muted"}, r.at + " → "), h("span", {class: /^(410|failed|conn)/.test(r.result) || /ERROR/.test(r.result) ? "bad" : null}, r.result ? say(r) : "…"),
-      r.times > 1 ? h("span", {class: "muted"}, " " + t("times", {n: r.times, at: r.at})) : null)));
-  fill("wire-events", (w.events || []).map(e =>
-    h("li", {class: mark(e.key, null, true)}, typeSpan(e.type), h("span", {class: "k"}, e.key), e.rv ? " rv " + e.rv : "", e.text ? " " + e.text : "", " ", h("span", {class: "muted"}, e.at))));
-}
-
-// deltaSpan shows a Delta: its type and version, a tombstone's type, a
-// relist's number of objects; withKey adds the key in front.
-function deltaSpan(d, withKey) {
-  return h("span", {class: "delta " + d.type + (d.tombstone ? " tomb" : "")},
-    (withKey && d.key ? d.key + " " : "") + d.type + (d.rv ? "@" + d.rv : "") + (d.tombstone ? " DeletedFinalStateUnknown" : "") +
-    (d.type === "ReplacedAll" ? " · " + t("objects", {n: d.n || 0}) : ""));
-}
-
-function renderQueue(q, inf) {
-  setText("queue-kind", q.kind || "");
-  byId("queue-kind").title = inf.gates;
-  for (const b of document.querySelectorAll("button.kind")) b.classList.toggle("on", b.dataset.kind === inf.queue);
-  const paused = q.paused ? " · " + t("queue.paused") : "";
-  const next = i => i < (q.next || 0) ? "next" : null;
-  if (q.real) { // a RealFIFO: every delta, in order
-    setText("queue-meta", t("queue.metaReal", {n: q.deltas.length, pops: q.pops || 0}) + paused);
-    fill("queue", q.deltas.length ? q.deltas.map((d, i) => h("li", {class: mark(d.key, next(i), true)}, deltaSpan(d), " ", h("b", {class: "k"}, d.key)))
-      : h("li", {class: "muted"}, t("queue.empty")));
-  } else {
-    const keys = q.keys || [];
-    setText("queue-meta", t("queue.meta", {n: keys.length, pops: q.pops || 0}) + paused);
-    fill("queue", keys.length ? keys.map((k, i) => h("li", {class: mark(k.key, next(i), true)}, h("b", {class: "k"}, k.key), " ", k.deltas.map(deltaSpan)))
-      : h("li", {class: "muted"}, t("queue.empty")));
-  }
-  // What just left the queue, so that a step that speaks of it (a relist's
-  // Replace, a resync) finds it here after the run loop took it.
-  fill("queue-popped", (q.popped || []).length ? q.popped.map(p => h("li", {class: mark(p.deltas.map(d => d.key).find(k => spot.has(k)), null, true)},
-    h("span", {class: "t"}, p.op), " ", p.deltas.map(d => deltaSpan(d, true)), " ", h("span", {class: "muted"}, p.at)))
-    : h("li", {class: "muted"}, t("queue.nonePopped")));
-  const pause = byId("pause"); // one button: Pause the consumer, or Resume it
-  const control = q.paused ? "resume" : "pause";
-  if (pause.dataset.control !== control) {
-    pause.dataset.control = control;
-    pause.dataset.t = "c." + control;
-    pause.textContent = t("c." + control);
-    pause.title = t("tip." + control);
-  }
-  pause.classList.toggle("on", !!q.paused);
-}
-
-function renderCache(c) {
-  const objects = c.objects || [];
-  fill("cache", objects.length ? objects.map(o =>
-    h("tr", {class: mark(o.key)}, h("td", {}, o.key), h("td", {}, "rv " + o.rv), h("td", {class: "muted"}, o.labels)))
-    : h("tr", {}, h("td", {class: "muted"}, t("cache.empty"))));
-  fill("indexes", (c.indexes || []).map(ix => h("div", {},
-    h("h3", {}, t("index") + " " + ix.name),
-    h("ul", {class: "list"}, ix.buckets.map(b => h("li", {}, h("b", {}, b.value), " → ", b.keys.join(", ")))))));
-}
-
-function renderHandlers(hs) {
-  fill("handlers", hs.map(hd => h("div", {class: "handler"},
-    h("div", {}, h("b", {}, hd.name), " · ", t("delay") + " " + hd.delay, " · ", t("received") + " " + hd.count, " · ",
-      h("span", {class: hd.pending > 0 ? "backlog" : null, title: t("tip.backlog")}, t("pending") + " " + hd.pending),
-      h("span", {class: "bar", style: "width:" + Math.min(hd.pending * 6, 150) + "px"})),
-    h("ol", {class: "list"}, (hd.received || []).slice(-6).map(r =>
-      h("li", {class: mark(r.key)}, typeSpan(r.call), h("span", {class: "k"}, r.key), r.rv ? " rv " + r.rv : "", r.note ? " (" + word(r.note) + ")" : ""))))));
-}
-
-// enableControls turns off the buttons that cannot work now.
-function enableControls(s) {
-  const down = conn === "disconnected", q = s.queue || {};
-  const queued = (q.keys || []).length + ((q.deltas || []).filter(d => d.type !== "Bookmark").length);
-  const set = (sel, off) => { for (const b of document.querySelectorAll(sel)) b.disabled = down || off; };
-  set("[data-control]", false);
-  set("[data-control=down]", !s.server.up);
-  set("[data-control=up]", s.server.up);
-  set("[data-control=step]", !q.paused || queued === 0 || q.steps > 0);
-  set("[data-control=resync]", s.informer.resyncPeriod === "0s");
-  set("[data-control=removehandler]", s.handlers.length <= 2);
-  set("[data-control=addhandler]", s.handlers.length >= 5);
-  for (const b of document.querySelectorAll("button.kind")) b.disabled = down || b.dataset.kind === s.informer.queue;
-  const sel = byId("resync-period");
-  sel.disabled = down;
-  if (document.activeElement !== sel) sel.value = s.informer.resyncPeriod;
-}
-
 // post sends a control with its parameters and shows the answer; it
 // resolves to the answer ({ok, text, msg, args}).
 let answers = 0;
-let lastAnswer = null;    // {control, j}: shown again in the other language
+let lastAnswer = null;    // {control, j, backoffMs}: shown again in the other language
 let answeredSeq = 0;      // the feed's newest entry when this tab's last control had run
 async function post(control, params) {
   const body = new URLSearchParams(params || {});
@@ -254,7 +207,10 @@ async function post(control, params) {
   }
   answers++;
   if (j.seq) answeredSeq = Math.max(answeredSeq, j.seq);
-  lastAnswer = {control, j};
+  // A pod changed while the Reflector backs off reaches the informer only at its next try.
+  const w = last && last.wire;
+  const backoffMs = ["create", "update", "delete", "burst"].includes(control) && j.ok && w && w.state === "backing off" ? w.leftMs : null;
+  lastAnswer = {control, j, backoffMs};
   showAnswer();
   return j;
 }
@@ -262,9 +218,10 @@ async function post(control, params) {
 // showAnswer shows the last control's answer, or a note (tell).
 function showAnswer() {
   const answer = byId("answer");
-  if (!lastAnswer) return;
-  const {control, j, note} = lastAnswer;
-  answer.textContent = note ? note() : (j.ok ? "✓ " : "✗ ") + word(control) + colon() + say(j);
+  if (!lastAnswer) { answer.textContent = ""; return; }
+  const {control, j, note, backoffMs} = lastAnswer;
+  answer.textContent = note ? note() : (j.ok ? "✓ " : "✗ ") + word(control) + colon() + say(j) +
+    (backoffMs !== null && backoffMs !== undefined ? " " + t("answer.backoff", {left: dur(backoffMs)}) : "");
   answer.className = note || j.ok ? "ok" : "bad";
   Object.assign(answer.dataset, {of: control || "", ok: String(!!(note || j.ok)), n: String(answers)});
 }
@@ -278,7 +235,7 @@ function tell(text) {
 
 function buttonParams(b) {
   const p = {};
-  for (const k of ["n", "on", "kind"]) if (b.dataset[k]) p[k] = b.dataset[k];
+  for (const k of ["n", "on", "kind", "period", "name"]) if (b.dataset[k]) p[k] = b.dataset[k];
   return p;
 }
 
@@ -311,17 +268,20 @@ function receive(m) {
 }
 
 // onNewProgram starts the feed over for a program that started since the
-// last state (restarted: a scene playing stops, the world it set up is gone).
+// last state (restarted: a scene playing stops, the world it set up is
+// gone, and the old program's last answer goes with it).
 function onNewProgram(restarted) {
   resetFeed();
-  if (restarted) onGuideRestart();
+  if (!restarted) return;
+  const at = clock(Date.now());
+  tell(() => t("answer.newProgram", {at}));
+  onGuideRestart();
 }
 
 byId("controls").addEventListener("click", ev => {
   const b = ev.target.closest("button[data-control]");
-  if (b && !b.disabled) post(b.dataset.control, buttonParams(b));
+  if (b && !isOff(b)) post(b.dataset.control, buttonParams(b));
 });
-byId("resync-period").addEventListener("change", ev => post("resyncperiod", {period: ev.target.value}));
 byId("lang").addEventListener("click", () => {
   lang = lang === "zh" ? "en" : "zh";
   localStorage.setItem("liveview-lang", lang);

@@ -13,13 +13,13 @@ let autoTop = 0;      // where the feed last scrolled itself to
 
 // feedLine renders one entry.
 function feedLine(e) {
-  let detail = e.msg ? say(e) : (e.text || "");
+  let detail = explain410(e.msg ? say(e) : (e.text || ""));
   if (e.note && detail.endsWith(" " + e.note)) detail = detail.slice(0, -e.note.length - 1); // shown translated below
   return h("li", {class: "panel-" + e.panel, "data-seq": e.seq},
     h("span", {class: "muted"}, e.at + " "),
     h("span", {class: "muted"}, "[" + t("p." + e.panel).split(/[:：]/)[0] + "] "),
     h("span", {class: "t " + e.kind}, word(e.kind)), " ",
-    e.key ? h("span", {class: "k"}, e.key) : "", e.rv ? " rv " + e.rv : "",
+    e.key ? h("span", {class: "k"}, e.key) : "", e.rv ? " " : "", rvSpan(e.rv),
     detail ? " " + detail : "", e.note ? " (" + word(e.note) + ")" : "");
 }
 

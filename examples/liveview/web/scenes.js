@@ -1,206 +1,218 @@
 // scenes.js: the guided scenes, the walkthrough's stories played live on
-// the page's own fakeapi and informer (guide.js plays them). Each step has
-// its narration in English and Chinese (a function when it depends on the
-// queue), the files to read and the walkthrough Step to read next, the
+// the page's own fakeapi and informer (guide.js plays them; scenes 1 and
+// 2 here, 3 in scenes_missed.js, 4–6 in scenes_more.js). Each step has its narration in English and
+// Chinese, the files to read and the walkthrough Step to read next, the
 // panels, buttons and objects it talks about (the first panel is brought
-// into view), and what it does: controls it posts and the effects it
-// waits for, each named in both languages. Before its first step a scene
-// gets the world it needs (prepare.js): slow says it needs slowHandler to
-// work a while per event.
+// into view), and what it does: controls it posts and the effects it waits
+// for, each named in both languages. A step's run keeps what its
+// narration states (keys, versions, times, counts) in the scene's ctx, and
+// the narration is told only once the step has seen it: every such fact is
+// marked (fact), so that the browser test checks each against the panels
+// at the moment it is told. Before its first step a scene gets the world
+// it needs (prepare.js): slow says it needs slowHandler to work a while
+// per call, fresh a new informer.
 "use strict";
 
 const real = kind => kind === "RealFIFO";
 const key = name => "default/" + name;
-const slow = () => (last ? last.handlers[1].delay : "500ms"); // slowHandler's work per event
 
-// history makes Step 3's history on the first three pods: a changes, b
-// changes, a changes again, c is deleted.
-async function history(api, ctx) {
-  const [a, b, c] = api.pods();
-  Object.assign(ctx, {a: key(a), b: key(b), c: key(c)});
-  await api.act("update", {name: a});
-  await api.act("update", {name: b});
-  await api.act("update", {name: a});
-  await api.act("delete", {name: c});
+// attr escapes text for an HTML attribute.
+const attr = s => String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+// fact marks a claim of a narration about the panels, shown as text: sel
+// picks the rows it is about; has, the words one of them shows (a word
+// that begins with = is the whole text of one element of the row: a key,
+// "rv 7"); count, how many rows (with has: how many show it); re, a
+// pattern a row's text matches; before {first, then, from}: the first row
+// (numbered above from) showing first comes before the first showing then.
+function fact(text, f) { return `<span class="fact" data-fact="${attr(JSON.stringify(f))}">${text}</span>`; }
+
+// cst marks a constant of client-go's that a narration states (how the
+// backoff grows): no panel shows it.
+const cst = text => `<span class="const">${text}</span>`;
+
+// panel names a panel by the number its heading shows.
+function panel(name) {
+  const n = {server: 1, wire: 2, queue: 3, cache: 4, handlers: 5}[name];
+  return fact((lang === "zh" ? "面板 " : "panel ") + n, {sel: "#p-" + name + " h2 .num", has: ["=" + n]});
 }
 
-// pausedOn switches to the queue kind, running, with at least three pods, then pauses.
-async function pausedOn(api, kind) {
-  if (last.queue.paused) await api.act("resume");
-  if (api.kind() !== kind) await api.act("queue", {kind});
-  while (api.pods().length < 3) await api.act("create");
-  await api.state({en: "a synced " + kind + " with three pods", zh: "已同步、有三个 Pod 的 " + kind}, s => s.informer.queue === kind && s.informer.synced &&
-    s.cache.objects.length === s.server.objects.length && s.handlers.every(h => h.pending === 0));
-  await api.act("pause");
-}
+// rows' selectors.
+const S = {
+  objects: "#server-objects tr", history: "#server-history li", window: "#server-window", serverUp: "#server-rv",
+  requests: "#wire-requests li", events: "#wire-events li", wire: "#wire-state",
+  queue: "#queue li", popped: "#queue-popped li", meta: "#queue-meta", kind: "#queue-kind",
+  cache: "#cache tr", handlerRows: "#handlers li", feed: "#feed li", synced: "#synced", answer: "#answer",
+  handler: name => `#handlers .handler[data-name="main.${name}"]`,
+};
+
+// W names what a step waits for, in both languages.
+const W = {
+  replace: {en: "the list's Replace in the queue", zh: "队列里列表的 Replace"},
+  initialAdd: {en: "an OnAdd of the initial list", zh: "初始列表的 OnAdd"},
+  watching: {en: "a watching, synced informer", zh: "在 watch、已同步的 Informer"},
+  bookmark: {en: "a BOOKMARK on the watch (one every 10 s)", zh: "watch 上的一个 BOOKMARK（每 10 秒一个）"},
+  slowAdd: {en: "slowHandler's OnAdd", zh: "slowHandler 的 OnAdd"},
+  modified: {en: "MODIFIED on the watch", zh: "watch 上的 MODIFIED"},
+  ended: {en: "the watch's end", zh: "watch 的结束"},
+  rewatch: {en: "the re-watch", zh: "重新 watch"},
+  onAdd: {en: "OnAdd in the handlers", zh: "事件处理器的 OnAdd"},
+  failedTry: {en: "a failed try on the wire", zh: "网络上传输的内容里一次失败的尝试"},
+  backoff: {en: "the Reflector's backoff", zh: "Reflector 的退避"},
+  backingOff: {en: "a backing-off Reflector", zh: "退避中的 Reflector"},
+  deleted: {en: "the deletion on the server", zh: "服务器上的删除"},
+  compacted: {en: "an empty history window", zh: "空的历史窗口"},
+  expired: {en: "ERROR 410 Expired on the wire (after the Reflector's backoff)", zh: "网络上传输的内容里的 ERROR 410 Expired（在 Reflector 退避之后）"},
+  relist: {en: "the relist's Replace in the queue (after one more backoff)", zh: "队列里重新 list 的 Replace（再退避一次之后）"},
+  tombstone: {en: "OnDelete with a tombstone", zh: "带墓碑的 OnDelete"},
+};
+
+// Reflector waits: after a backoff of up to 30 s and as much again.
+const reflectorMs = 180000;
+
+// after finds the last entry of the log that pred picks, numbered above from.
+const after = (log, from, pred) => log.filter(e => e.seq > from && pred(e)).pop();
 
 const SCENES = [
 {id: "first", title: {en: "1 · The first list and watch", zh: "1 · 第一次 list 和 watch"}, steps: [
-  {panels: ["wire", "server"], press: ["restart"], read: (c, k) => real(k) ? "reflector.go, reflector_watchlist.go" : "reflector.go", next: "Step06 Reflector",
-    en: (c, k) => real(k)
-      ? "<b>Start over</b>: a new informer on the same fakeapi. On client-go v0.37.2's pipeline the first list is a <b>streaming list</b> (panel 2): one WATCH with <code>sendInitialEvents=true</code>; the server sends every pod as ADDED, then a BOOKMARK that marks the end of the list."
-      : "<b>Start over</b>: a new informer on the same fakeapi. The Reflector's first request is a <b>LIST</b> with <code>resourceVersion=0</code> (panel 2): whatever the server has cached will do. The answer carries every pod and the list's resourceVersion.",
-    zh: (c, k) => real(k)
-      ? "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。在 client-go v0.37.2 的流水线上，第一次 list 是<b>流式列表</b>（面板 2）：一个带 <code>sendInitialEvents=true</code> 的 WATCH；服务器把每个 Pod 作为 ADDED 发来，再发一个 BOOKMARK 标出列表的结尾。"
-      : "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。Reflector 的第一个请求是 <code>resourceVersion=0</code> 的 <b>LIST</b>（面板 2）：服务器缓存里有什么都行。应答里是每个 Pod 和列表的资源版本。",
-    run: async api => { await api.act("restart"); await api.see({en: "the list's Replace", zh: "列表的 Replace"}, e => e.panel === "queue" && e.kind === "Replace"); }},
+  {panels: ["wire", "server"], press: ["restart"], read: (c, q) => real(q) ? "reflector.go, reflector_watchlist.go" : "reflector.go", next: "Step06 Reflector",
+    run: async (api, c) => {
+      await api.act("restart");
+      const rep = await api.see(W.replace, e => e.panel === "queue" && e.kind === "Replace");
+      const started = api.log().find(e => e.kind === "informer started");
+      Object.assign(c, {from: started ? started.seq : 0, n: +rep.args.n, rv: rep.rv});
+    },
+    en: (c, q) => "<b>Start over</b>: a new informer on the same fakeapi. " + (real(q)
+      ? "On client-go v0.37.2's pipeline the first list is a <b>streaming list</b> (" + panel("wire") + "): " + fact("one WATCH with <code>sendInitialEvents=true</code>", {sel: S.requests, has: ["WATCH", "sendInitialEvents=true"]}) +
+        "; the server sent " + fact("its " + c.n + (c.n === 1 ? " pod" : " pods"), {sel: S.objects, count: c.n}) + " as ADDED events, then " +
+        fact("a BOOKMARK at rv " + c.rv, {sel: S.events, has: ["=BOOKMARK", "=rv " + c.rv]}) + ", which marks the end of the list."
+      : "The Reflector's first request is " + fact("a <b>LIST</b> with <code>resourceVersion=0</code>", {sel: S.requests, has: ["LIST", "resourceVersion=0"]}) + " (" + panel("wire") +
+        "): any state the server has cached will do, and <code>limit=500</code> asks for " + fact("pages of at most 500 objects", {sel: S.requests, has: ["LIST", "limit=500"]}) + ". The answer: " +
+        fact(t("m.listAnswered", {n: c.n, rv: c.rv}), {sel: S.requests, has: ["LIST", t("m.listAnswered", {n: c.n, rv: c.rv})]}) + "."),
+    zh: (c, q) => "<b>重新开始</b>：在同一个 fakeapi 上新建一个 Informer。" + (real(q)
+      ? "在 client-go v0.37.2 的流水线上，第一次 list 是<b>流式列表</b>（" + panel("wire") + "）：" + fact("一个带 <code>sendInitialEvents=true</code> 的 WATCH", {sel: S.requests, has: ["WATCH", "sendInitialEvents=true"]}) +
+        "；服务器把" + fact("它的 " + c.n + " 个 Pod", {sel: S.objects, count: c.n}) + "作为 ADDED 事件发来，再发" +
+        fact("一个 rv " + c.rv + " 的 BOOKMARK", {sel: S.events, has: ["=BOOKMARK", "=rv " + c.rv]}) + "，标出列表的结尾。"
+      : "Reflector 的第一个请求是" + fact("<code>resourceVersion=0</code> 的 <b>LIST</b>", {sel: S.requests, has: ["LIST", "resourceVersion=0"]}) + "（" + panel("wire") +
+        "）：服务器缓存里的任何状态都行；<code>limit=500</code> 要求" + fact("每页最多 500 个对象", {sel: S.requests, has: ["LIST", "limit=500"]}) + "。应答：" +
+        fact(t("m.listAnswered", {n: c.n, rv: c.rv}), {sel: S.requests, has: ["LIST", t("m.listAnswered", {n: c.n, rv: c.rv})]}) + "。"),
+  },
   {panels: ["queue", "cache", "handlers", "feed"], read: "controller.go, informer.go", next: "Step08 RunLoop",
     keys: c => c.pods || [],
-    en: (c, k) => (real(k)
-      ? "The whole list went into the queue as one <b>Replace</b>: a single ReplacedAll delta, which the run loop Popped at once (panel 3, under <i>Just popped</i>): the cache (panel 4) got every pod <i>first</i>, then each handler (panel 5) got <code>OnAdd</code> for each"
-      : "The list went into the queue as one <b>Replace</b>: a Replaced delta per key, which the run loop Popped key by key (panel 3, under <i>Just popped</i>): for each, the cache (panel 4) <i>first</i>, then each handler (panel 5) got <code>OnAdd</code>") +
-      ", marked <i>initial list</i>. The feed shows that order: the cache lines come before the handler calls.",
-    zh: (c, k) => (real(k)
-      ? "整个列表作为一次 <b>Replace</b> 进入队列：只有一个 ReplacedAll 增量，运行循环立刻把它 Pop 了出来（面板 3 的<i>刚被 Pop 出的</i>）：<i>先</i>把每个 Pod 写入缓存（面板 4），然后每个事件处理器（面板 5）对每个 Pod 收到 <code>OnAdd</code>"
-      : "列表作为一次 <b>Replace</b> 进入队列：每个键一个 Replaced 增量，运行循环逐个键把它们 Pop 了出来（面板 3 的<i>刚被 Pop 出的</i>）：每个都<i>先</i>写入缓存（面板 4），然后每个事件处理器（面板 5）收到 <code>OnAdd</code>") +
-      "，标着<i>初始列表</i>。事件流里正是这个顺序：缓存的行在事件处理器的调用之前。",
-    run: async (api, c) => { c.pods = api.pods().map(key); await api.seen({en: "an OnAdd of the initial list", zh: "初始列表的 OnAdd"}, e => e.kind === "OnAdd" && e.note === "initial list"); }},
+    run: async (api, c) => {
+      c.pods = api.pods().map(key);
+      await api.seen(W.initialAdd, e => e.kind === "OnAdd" && e.note === "initial list");
+      await api.state(W.initialAdd, s => s.handlers.every(h => h.pending === 0));
+      c.lastAdd = after(api.scene(), c.from, e => e.kind === "OnAdd" && e.note === "initial list" && /fastHandler/.test(e.text)).key;
+      c.firstCache = real(api.kind()) ? ["cache: replaced"] : ["cache: stored", "=" + c.lastAdd];
+    },
+    en: (c, q) => (real(q)
+      ? "The whole list went into the queue as one <b>Replace</b>: " + fact("a single ReplacedAll delta holding " + t("objects", {n: c.n}), {sel: S.popped, has: ["ReplacedAll", t("objects", {n: c.n})]}) +
+        ", which the run loop Popped at once (" + panel("queue") + ", under <i>Just popped</i>). The cache (" + panel("cache") + ") got every pod <i>first</i>, in one step; then each handler ("
+      : "The list went into the queue as one <b>Replace</b>: a Replaced delta per key, which the run loop Popped key by key (" + panel("queue") + ", under <i>Just popped</i>: " +
+        fact("the last ones", {sel: S.popped, has: ["=Pop", "Replaced"]}) + "). For each, the cache (" + panel("cache") + ") <i>first</i>, then each handler (") +
+      panel("handlers") + ") got <code>OnAdd</code>, marked <i>initial list</i> (" + fact("the last: " + c.lastAdd, {sel: S.handler("fastHandler") + " li", has: ["=OnAdd", "=" + c.lastAdd, t("w.initial list")]}) + "). " +
+      fact("The feed (Everything, in order) shows that order", {sel: S.feed, before: {first: c.firstCache.map(w => w.startsWith("=") ? w : word(w)), then: ["=OnAdd", "=" + c.lastAdd], from: c.from}}) +
+      ": the cache's line comes before the handler calls.",
+    zh: (c, q) => (real(q)
+      ? "整个列表作为一次 <b>Replace</b> 进入队列：" + fact("只有一个 ReplacedAll Delta，装着 " + t("objects", {n: c.n}), {sel: S.popped, has: ["ReplacedAll", t("objects", {n: c.n})]}) +
+        "，运行循环立刻把它 Pop 了出来（" + panel("queue") + "的“刚被 Pop 出的条目”）。缓存（" + panel("cache") + "）<i>先</i>一步拿到所有 Pod；然后每个事件处理器（"
+      : "列表作为一次 <b>Replace</b> 进入队列：每个键一个 Replaced Delta，运行循环逐个键把它们 Pop 了出来（" + panel("queue") + "的“刚被 Pop 出的条目”：" +
+        fact("最后几个", {sel: S.popped, has: ["=Pop", "Replaced"]}) + "）。每一个都<i>先</i>写入缓存（" + panel("cache") + "），然后每个事件处理器（") +
+      panel("handlers") + "）收到 <code>OnAdd</code>，标着<i>初始列表</i>（" + fact("最后一个：" + c.lastAdd, {sel: S.handler("fastHandler") + " li", has: ["=OnAdd", "=" + c.lastAdd, t("w.initial list")]}) + "）。" +
+      fact("“全部事件，按顺序”里正是这个顺序", {sel: S.feed, before: {first: c.firstCache.map(w => w.startsWith("=") ? w : word(w)), then: ["=OnAdd", "=" + c.lastAdd], from: c.from}}) +
+      "：缓存的行在事件处理器的调用之前。",
+  },
   {panels: ["wire"], read: "reflector_watch.go", next: "Step07 Bookmarks",
-    en: (c, k) => (real(k) ? "The same stream stays open: the informer now <b>watches</b> from the list's resourceVersion"
+    run: async (api, c) => {
+      await api.state(W.watching, s => s.wire.state === "watching" && s.informer.synced);
+      const bm = await api.seen(W.bookmark, e => e.kind === "BOOKMARK" && e.seq > c.from, 30000);
+      await api.state(W.bookmark, s => s.wire.events.some(e => e.type === "BOOKMARK" && e.rv === bm.rv));
+      const s = api.now();
+      Object.assign(c, {bm: bm.rv, lsrv: s.informer.lastSyncRV, srv: s.server.rv, every: dur(goMillis(s.server.bookmarks))});
+    },
+    en: (c, q) => (real(q) ? "The same stream stays open: the informer now <b>watches</b> from the list's resourceVersion"
       : "Then the Reflector <b>watches</b> from the list's resourceVersion, with <code>allowWatchBookmarks=true</code>") +
-      " (panel 2: watching). The informer is synced (top: lastSyncResourceVersion). Every 10 s fakeapi sends a <b>BOOKMARK</b>: no pod changed, only the version moved on.",
-    zh: (c, k) => (real(k) ? "同一个事件流保持打开：Informer 现在从列表的资源版本开始 <b>watch</b>"
+      " (" + panel("wire") + ": " + fact(t("watching"), {sel: S.wire, has: [t("watching")]}) + "). The informer is synced (" +
+      fact("top: lastSyncResourceVersion " + c.lsrv, {sel: S.synced, has: ["lastSyncResourceVersion " + c.lsrv]}) + "). " +
+      fact("Every " + c.every, {sel: S.window, has: [c.every]}) + " fakeapi sends each watch a <b>BOOKMARK</b> with its newest resourceVersion: " +
+      fact("here rv " + c.bm, {sel: S.events, has: ["=BOOKMARK", "=rv " + c.bm]}) +
+      (c.bm === c.srv ? ", " + fact("the server's own version now", {sel: S.window, has: [t("window.now", {rv: c.srv})]}) + " (" + panel("server") + "): no pod changed since the list, so the version has not moved"
+        : "; the server is at " + fact("rv " + c.srv, {sel: S.window, has: [t("window.now", {rv: c.srv})]}) + " now (" + panel("server") + ")") +
+      ". A BOOKMARK says: nothing you watch changed up to this version; a Reflector that resumes from it misses nothing.",
+    zh: (c, q) => (real(q) ? "同一个事件流保持打开：Informer 现在从列表的资源版本开始 <b>watch</b>"
       : "接着 Reflector 从列表的资源版本开始 <b>watch</b>，带 <code>allowWatchBookmarks=true</code>") +
-      "（面板 2：watch 中）。Informer 已同步（顶部：lastSyncResourceVersion）。fakeapi 每 10 秒发一个 <b>BOOKMARK</b>：没有 Pod 变化，只是版本向前推进。",
-    run: api => api.state({en: "a watching, synced informer", zh: "在 watch、已同步的 Informer"}, s => s.wire.state === "watching" && s.informer.synced)},
+      "（" + panel("wire") + "：" + fact(t("watching"), {sel: S.wire, has: [t("watching")]}) + "）。Informer 已同步（" +
+      fact("顶部：lastSyncResourceVersion " + c.lsrv, {sel: S.synced, has: ["lastSyncResourceVersion " + c.lsrv]}) + "）。fakeapi " +
+      fact("每 " + c.every, {sel: S.window, has: [c.every]}) + "向每个 watch 发一个带最新资源版本的 <b>BOOKMARK</b>：" +
+      fact("这里是 rv " + c.bm, {sel: S.events, has: ["=BOOKMARK", "=rv " + c.bm]}) +
+      (c.bm === c.srv ? "，" + fact("正是服务器现在的版本", {sel: S.window, has: [t("window.now", {rv: c.srv})]}) + "（" + panel("server") + "）：list 之后没有 Pod 变化，所以版本没有动"
+        : "；服务器现在是 " + fact("rv " + c.srv, {sel: S.window, has: [t("window.now", {rv: c.srv})]}) + "（" + panel("server") + "）") +
+      "。BOOKMARK 的意思是：到这个版本为止，你 watch 的东西没有变化；从它续接 watch 的 Reflector 不会错过什么。",
+  },
   {panels: ["server", "wire", "queue", "cache", "handlers"], press: ["create"], read: "informer.go, processor.go", next: "Step09 SharedInformer",
     keys: c => [c.key],
-    en: () => "<b>Create</b> a pod: the server stores it at a new resourceVersion and sends ADDED on the open watch; the queue gets an Add; the run loop Pops it; the cache stores it; then every handler gets <code>OnAdd</code> (slowHandler " + slow() + " later). Its rows are outlined in every panel.",
-    zh: () => "<b>创建</b>一个 Pod：服务器以新的资源版本保存它，并在打开的 watch 上发送 ADDED；队列收到一次 Add；运行循环把它 Pop 出来；缓存保存它；然后每个事件处理器收到 <code>OnAdd</code>（slowHandler 晚 " + slow() + "）。它在每个面板里的行都加了框。",
-    run: async (api, c) => { c.key = (await api.act("create")).text; await api.see({en: "OnAdd in slowHandler", zh: "slowHandler 的 OnAdd"}, e => e.kind === "OnAdd" && e.key === c.key && /slowHandler/.test(e.text)); }},
+    run: async (api, c) => {
+      c.key = (await api.act("create")).text;
+      const slowAdd = await api.see(W.slowAdd, e => e.kind === "OnAdd" && e.key === c.key && /slowHandler/.test(e.text));
+      const fastAdd = api.log().find(e => e.kind === "OnAdd" && e.key === c.key && /fastHandler/.test(e.text));
+      await api.state(W.slowAdd, s => s.cache.objects.some(o => o.key === c.key) && s.wire.events.some(e => e.key === c.key));
+      Object.assign(c, {rv4: slowAdd.rv, tFast: fastAdd.at, tSlow: slowAdd.at, work: dur(goMillis(api.now().handlers[1].delay))});
+    },
+    en: c => "<b>Create</b> a pod: the server stores " + fact(c.key + " at rv " + c.rv4, {sel: S.objects, has: ["=" + c.key, "=rv " + c.rv4]}) + " (" + panel("server") + ") and sends " +
+      fact("ADDED", {sel: S.events, has: ["=ADDED", "=" + c.key, "=rv " + c.rv4]}) + " on the open watch (" + panel("wire") + "); the queue gets an Add; the run loop Pops it; " +
+      fact("the cache stores it", {sel: S.cache, has: ["=" + c.key, "=rv " + c.rv4]}) + " (" + panel("cache") + "); then every handler gets <code>OnAdd</code>: " +
+      fact("fastHandler at " + c.tFast, {sel: S.feed, has: [c.tFast, "=OnAdd", "=" + c.key, "main.fastHandler"]}) + ", " +
+      fact("slowHandler at " + c.tSlow, {sel: S.feed, has: [c.tSlow, "=OnAdd", "=" + c.key, "main.slowHandler"]}) +
+      " (the feed's times): each handler has its own goroutine, so neither waits for the other. slowHandler then works " +
+      fact(c.work, {sel: S.handler("slowHandler") + " .work", has: [c.work]}) + " on the call before it takes its next one. The pod's rows are outlined in every panel.",
+    zh: c => "<b>创建</b>一个 Pod：服务器保存 " + fact(c.key + "，rv " + c.rv4, {sel: S.objects, has: ["=" + c.key, "=rv " + c.rv4]}) + "（" + panel("server") + "），并在打开的 watch 上发送 " +
+      fact("ADDED", {sel: S.events, has: ["=ADDED", "=" + c.key, "=rv " + c.rv4]}) + "（" + panel("wire") + "）；队列收到一次 Add；运行循环把它 Pop 出来；" +
+      fact("缓存保存它", {sel: S.cache, has: ["=" + c.key, "=rv " + c.rv4]}) + "（" + panel("cache") + "）；然后每个事件处理器收到 <code>OnAdd</code>：" +
+      fact("fastHandler 在 " + c.tFast, {sel: S.feed, has: [c.tFast, "=OnAdd", "=" + c.key, "main.fastHandler"]}) + "，" +
+      fact("slowHandler 在 " + c.tSlow, {sel: S.feed, has: [c.tSlow, "=OnAdd", "=" + c.key, "main.slowHandler"]}) +
+      "（事件流里的时间）：每个事件处理器有自己的 goroutine，谁也不等谁。之后 slowHandler 在这个调用上工作 " +
+      fact(c.work, {sel: S.handler("slowHandler") + " .work", has: [c.work]}) + "，才取下一个。这个 Pod 在每个面板里的行都加了框。",
+  },
 ]},
 {id: "rewatch", title: {en: "2 · A dropped watch and the re-watch", zh: "2 · watch 断开和重新 watch"}, steps: [
   {panels: ["wire"], press: ["update"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.key],
-    en: "A pod changes (<b>Update</b>): MODIFIED arrives on the watch. The story starts with one event because a watch that ends within a second with no event in it ends the whole list/watch cycle (client-go's <code>VeryShortWatchError</code>), and the Reflector would list again.",
-    zh: "一个 Pod 发生变化（<b>更新</b>）：MODIFIED 从 watch 上到达。故事从一个事件开始，因为一个不到一秒、没有任何事件就结束的 watch 会结束整个 list/watch 周期（client-go 的 <code>VeryShortWatchError</code>），Reflector 就会重新 list。",
-    run: async (api, c) => { c.key = (await api.act("update")).text; await api.see({en: "MODIFIED", zh: "MODIFIED"}, e => e.kind === "MODIFIED" && e.key === c.key); }},
+    run: async (api, c) => {
+      c.key = (await api.act("update")).text;
+      c.rv = (await api.see(W.modified, e => e.kind === "MODIFIED" && e.key === c.key)).rv;
+      await api.state(W.modified, s => s.wire.events.some(e => e.key === c.key && e.rv === c.rv));
+    },
+    en: c => "A pod changes (<b>Update</b>): " + fact("MODIFIED " + c.key + " at rv " + c.rv, {sel: S.events, has: ["=MODIFIED", "=" + c.key, "=rv " + c.rv]}) +
+      " arrives on the watch (" + panel("wire") + "). The story starts with one event because a watch that ends within a second with no event in it ends the whole list/watch cycle (client-go's <code>VeryShortWatchError</code>), and the Reflector would list again.",
+    zh: c => "一个 Pod 发生变化（<b>更新</b>）：" + fact("MODIFIED " + c.key + "，rv " + c.rv, {sel: S.events, has: ["=MODIFIED", "=" + c.key, "=rv " + c.rv]}) +
+      " 从 watch 上到达（" + panel("wire") + "）。故事从一个事件开始，因为一个不到一秒、没有任何事件就结束的 watch 会结束整个 list/watch 周期（client-go 的 <code>VeryShortWatchError</code>），Reflector 就会重新 list。",
+  },
   {panels: ["wire"], press: ["dropwatch"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong",
-    en: "<b>Drop the watch</b>: the server ends every watch, as a restarting API server does. In panel 2 the WATCH line says it ended, and the Reflector <b>re-watches</b> from the last resourceVersion it saw: one more WATCH, no LIST. Nothing is missed, nothing is listed again.",
-    zh: "<b>断开 watch</b>：服务器结束所有 watch，就像 API 服务器重启时那样。面板 2 里那条 WATCH 写着它已结束，Reflector 从它见过的最后一个资源版本<b>重新 watch</b>：多一个 WATCH，没有 LIST。什么都没错过，也不重新 list。",
-    run: async api => {
+    run: async (api, c) => {
       await api.act("dropwatch");
-      await api.see({en: "the watch's end", zh: "watch 的结束"}, e => e.kind === "watch ended");
-      await api.state({en: "the re-watch", zh: "重新 watch"}, s => s.wire.state === "watching");
-    }},
+      c.ended = +(await api.see(W.ended, e => e.kind === "watch ended")).args.n;
+      c.rw = (await api.see(W.rewatch, e => e.kind === "WATCH")).rv;
+      await api.state(W.rewatch, s => s.wire.state === "watching" && s.wire.requests.some(r => r.msg === "ended"));
+    },
+    en: c => "<b>Drop the watch</b>: the server ends every watch, as a restarting API server does. In " + panel("wire") + " " +
+      fact("the WATCH line says it ended", {sel: S.requests, has: ["WATCH", t("m.ended", {n: c.ended})]}) + ", and the Reflector <b>re-watches</b> from the last resourceVersion it saw: " +
+      fact("one more WATCH, from rv " + c.rw, {sel: S.requests, has: ["WATCH", "resourceVersion=" + c.rw, t("m.streaming")]}) + ", and " +
+      fact("no LIST after it", {sel: S.requests + ":last-child", has: ["WATCH", "resourceVersion=" + c.rw]}) + " (the last line). Nothing is missed, nothing is listed again.",
+    zh: c => "<b>断开 watch</b>：服务器结束所有 watch，就像 API 服务器重启时那样。" + panel("wire") + "里" +
+      fact("那条 WATCH 写着它已结束", {sel: S.requests, has: ["WATCH", t("m.ended", {n: c.ended})]}) + "，Reflector 从它见过的最后一个资源版本<b>重新 watch</b>：" +
+      fact("多一个从 rv " + c.rw + " 开始的 WATCH", {sel: S.requests, has: ["WATCH", "resourceVersion=" + c.rw, t("m.streaming")]}) + "，" +
+      fact("之后没有 LIST", {sel: S.requests + ":last-child", has: ["WATCH", "resourceVersion=" + c.rw]}) + "（最后一行）。什么都没错过，也不重新 list。",
+  },
   {panels: ["wire", "queue", "cache", "handlers"], press: ["create"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.key2],
-    en: "The next change (<b>Create</b>) comes on the new watch and travels on as before: queue, cache, handlers.",
-    zh: "下一个变化（<b>创建</b>）从新的 watch 上到达，照旧往下走：队列、缓存、事件处理器。",
-    run: async (api, c) => { c.key2 = (await api.act("create")).text; await api.see({en: "OnAdd", zh: "OnAdd"}, e => e.kind === "OnAdd" && e.key === c.key2); }},
-]},
-{id: "missed", title: {en: "3 · The missed deletion: 410, relist, tombstone", zh: "3 · 错过的删除：410、重新 list、墓碑"}, steps: [
-  {panels: ["server", "wire"], press: ["update", "down"], read: "reflector_watch.go", next: "Step11 WhenThingsGoWrong",
-    en: "After one event on the watch, the <b>server goes down</b>. The watch ends and every new try fails: connection refused (panel 2 counts the tries on one line). The Reflector <b>backs off</b>, 800 ms doubling, with jitter; it does not list.",
-    zh: "watch 上来过一个事件之后，<b>服务器下线</b>。watch 结束，之后每次尝试都失败：连接被拒绝（面板 2 在一行里计数）。Reflector <b>退避</b>，800 毫秒起逐次翻倍，带抖动；它不重新 list。",
     run: async (api, c) => {
-      const k = (await api.act("update")).text;
-      await api.see({en: "MODIFIED", zh: "MODIFIED"}, e => e.kind === "MODIFIED" && e.key === k);
-      await api.act("down");
-      await api.see({en: "a failed try", zh: "一次失败的尝试"}, e => e.kind === "WATCH failed" || e.kind === "LIST failed");
-      await api.state({en: "a backing-off Reflector", zh: "退避中的 Reflector"}, s => !s.server.up && s.wire.state !== "watching");
-    }},
-  {panels: ["server", "cache"], press: ["delete"], read: "fakeapi/store.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
-    en: "While it is down, a pod is <b>deleted</b>. The server's store and history have the DELETED (panel 1); the informer saw nothing: its cache (panel 4) still holds the pod.",
-    zh: "服务器下线期间，一个 Pod 被<b>删除</b>。服务器的存储和历史里有这个 DELETED（面板 1）；Informer 什么都没看到：它的缓存（面板 4）里还有这个 Pod。",
-    run: async (api, c) => {
-      c.doomed = (await api.act("delete")).text;
-      await api.state({en: "the deletion on the server", zh: "服务器上的删除"}, s => s.server.history.some(e => e.key === "DELETED " + c.doomed));
-    }},
-  {panels: ["server"], press: ["compact"], read: "fakeapi/watch.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
-    en: "The history is <b>compacted</b>: the DELETED event is gone from the window. The informer's resourceVersion is now older than the oldest one a watch may resume from.",
-    zh: "历史被<b>压缩</b>：DELETED 事件从窗口里消失了。Informer 的资源版本现在比可以续接 watch 的最早版本还要旧。",
-    run: async api => { await api.act("compact"); await api.state({en: "an empty window", zh: "空的历史窗口"}, s => s.server.kept === 0); }},
-  {panels: ["wire"], press: ["up"], read: "reflector_watch.go, reflector.go", next: "Step11 WhenThingsGoWrong",
-    en: "The <b>server is back</b>. The re-watch from the old version gets <b>ERROR 410 Expired</b>: too old resource version. The watch ends (its line in panel 2 says so) and the Reflector <b>lists again</b>.",
-    zh: "<b>服务器恢复</b>。从旧版本重新 watch 得到 <b>ERROR 410 Expired</b>：too old resource version。watch 结束（面板 2 里它那一行写着），Reflector <b>重新 list</b>。",
-    run: async api => {
-      await api.act("up");
-      await api.see({en: "ERROR 410", zh: "ERROR 410"}, e => e.kind === "ERROR" && /410/.test(e.text));
-      await api.see({en: "the relist's Replace", zh: "重新 list 的 Replace"}, e => e.panel === "queue" && e.kind === "Replace");
-    }},
-  {panels: ["queue", "handlers"], read: "fifo.go, realfifo_relist.go", next: "Step11 WhenThingsGoWrong", keys: c => [c.doomed],
-    en: (c, k) => (real(k)
-      ? "The relist reached the queue as one ReplacedAll, Popped at once (panel 3, under <i>Just popped</i>): the cache was replaced in one step, then the handlers got <code>OnDelete</code> with a <b>tombstone</b>, DeletedFinalStateUnknown, for the pod the list lacks"
-      : "The relist's Replace found a key in the cache that the list lacks: it queued a <b>tombstone</b>, DeletedFinalStateUnknown (panel 3, under <i>Just popped</i>), and the handlers got <code>OnDelete</code> with it") +
-      ": nobody saw the pod's final state. The other pods come as OnUpdate with the same version.",
-    zh: (c, k) => (real(k)
-      ? "重新 list 作为一个 ReplacedAll 进入队列，立刻被 Pop 出来（面板 3 的<i>刚被 Pop 出的</i>）：缓存一步整体替换，然后事件处理器对列表里没有的那个 Pod 收到带<b>墓碑</b> DeletedFinalStateUnknown 的 <code>OnDelete</code>"
-      : "重新 list 的 Replace 发现缓存里有一个列表里没有的键：它排入一个<b>墓碑</b> DeletedFinalStateUnknown（面板 3 的<i>刚被 Pop 出的</i>），事件处理器收到带着它的 <code>OnDelete</code>") +
-      "：没有人看到这个 Pod 的最终状态。其他 Pod 以版本不变的 OnUpdate 到达。",
-    run: (api, c) => api.seen({en: "OnDelete with a tombstone", zh: "带墓碑的 OnDelete"}, e => e.kind === "OnDelete" && e.key === c.doomed && e.note === "DeletedFinalStateUnknown")},
-]},
-{id: "slow", slow: true, title: {en: "4 · A slow handler does not hold up a fast one", zh: "4 · 慢的事件处理器不会拖住快的"}, steps: [
-  {panels: ["handlers"], press: ["burst"], read: "processor.go", next: "Step09 SharedInformer",
-    en: () => "A <b>burst of 10 updates</b>. The queue and the cache keep up; fastHandler takes each call at once; slowHandler works " + slow() + " per event, so its <b>backlog</b> grows (the red bar: calls the informer has handed it that it has not taken yet).",
-    zh: () => "<b>连续 10 次更新</b>。队列和缓存跟得上；fastHandler 立刻处理每个调用；slowHandler 每个事件要 " + slow() + "，所以它的<b>积压</b>变长（红条：Informer 已交给它、它还没取走的调用）。",
-    run: async api => {
-      await api.act("burst", {n: "10"});
-      const calls = name => api.log().filter(e => e.kind === "OnUpdate" && (e.text || "").startsWith(name)).length;
-      await api.until({en: "slowHandler behind fastHandler", zh: "slowHandler 落后于 fastHandler"}, () => last.handlers[1].pending > 1 ||
-        calls("main.fastHandler") >= 3 && calls("main.fastHandler") - calls("main.slowHandler") >= 2);
-    }},
-  {panels: ["handlers", "queue", "cache"], read: "processor.go, informer_handlers.go", next: "Step09 SharedInformer",
-    en: "fastHandler is already done, and so are the queue and the cache: each handler has its own buffer and goroutine, so a slow one holds up neither the fast one nor the queue.",
-    zh: "fastHandler 已经处理完了，队列和缓存也是：每个事件处理器有自己的缓冲区和 goroutine，慢的既拖不住快的，也拖不住队列。",
-    run: api => api.state({en: "fastHandler done", zh: "fastHandler 处理完"}, s => s.handlers[0].pending === 0)},
-  {panels: ["handlers"], read: "processor.go", next: "Step10 Resync",
-    en: "slowHandler catches up on its own, in order; nothing was dropped: both handlers received the same number of calls.",
-    zh: "slowHandler 自己按顺序追上来；什么都没丢：两个事件处理器收到的调用数一样。",
-    run: api => api.state({en: "slowHandler caught up", zh: "slowHandler 追上"}, s => s.handlers.every(h => h.pending === 0) && s.handlers[1].count === s.handlers[0].count, 30000)},
-]},
-{id: "resync", title: {en: "5 · A resync", zh: "5 · 一次重新同步"}, steps: [
-  {panels: ["controls"], read: "informer.go", next: "Step10 Resync",
-    en: "Resync is <b>off</b> by default here, as in most controllers. Set the period to <b>30 s</b>: an informer's resync period is fixed when it is made, so the view starts a new one with it (the handlers first finish their calls, then get its list as initial adds).",
-    zh: "这里重新同步默认<b>关闭</b>，大多数控制器也是这样。把周期设为 <b>30 秒</b>：Informer 的重新同步周期在创建时就定了，所以视图用它新建一个 Informer（事件处理器先处理完手上的调用，再以初始 add 收到它的列表）。",
-    run: async api => {
-      await api.act("resyncperiod", {period: "30s"});
-      await api.state({en: "a synced informer with a 30s resync", zh: "已同步、每 30 秒重新同步的 Informer"}, s => s.informer.resyncPeriod === "30s" && s.informer.synced);
-    }},
-  {panels: ["queue", "wire"], press: ["resync"], read: "controller.go, fifo.go, realfifo_relist.go", next: "Step10 Resync",
-    en: (c, k) => "<b>Resync now</b> moves the informer's clock 30 s on: the resync timer fires. No request goes to the server (panel 2 stays quiet): the queue gets the cache's own objects again, " +
-      (real(k) ? "as one SyncAll" : "as a Sync delta per key") + ", and the run loop Pops them at once (panel 3, under <i>Just popped</i>).",
-    zh: (c, k) => "<b>立即重新同步</b>把 Informer 的时钟向前拨 30 秒：重新同步定时器触发。没有请求发往服务器（面板 2 很安静）：队列再次收到缓存自己的对象，" +
-      (real(k) ? "作为一个 SyncAll" : "每个键一个 Sync 增量") + "，运行循环立刻把它们 Pop 出来（面板 3 的<i>刚被 Pop 出的</i>）。",
-    run: async api => { await api.act("resync"); await api.see({en: "the queue's Resync", zh: "队列的 Resync"}, e => e.panel === "queue" && e.kind === "Resync"); }},
-  {panels: ["handlers"], read: "processor.go", next: "Step10 Resync",
-    en: "Each handler gets <code>OnUpdate</code> with old and new at the <b>same resourceVersion</b>: a resync, not a change. A controller uses it to check the world again; one that compares versions can skip it.",
-    zh: "每个事件处理器收到 <code>OnUpdate</code>，新旧对象的<b>资源版本相同</b>：这是重新同步，不是变化。控制器借它重新检查一遍；比较版本的控制器可以跳过它。",
-    run: api => api.seen({en: "OnUpdate with the same version", zh: "版本不变的 OnUpdate"}, e => e.kind === "OnUpdate" && e.note === "same version: relist or resync")},
-  {panels: ["controls"], read: "informer.go", next: "Step10 Resync",
-    en: "Resync <b>off</b> again (a new informer once more), so that it does not fire in the middle of another story.",
-    zh: "再把重新同步<b>关闭</b>（又一个新的 Informer），免得它在别的故事中间触发。",
-    run: async api => {
-      await api.act("resyncperiod", {period: "0s"});
-      await api.state({en: "a synced informer without resync", zh: "已同步、不重新同步的 Informer"}, s => s.informer.resyncPeriod === "0s" && s.informer.synced);
-    }},
-]},
-{id: "fifos", title: {en: "6 · DeltaFIFO vs RealFIFO on the same history", zh: "6 · 同一段历史：DeltaFIFO 与 RealFIFO"}, steps: [
-  {panels: ["queue"], press: ["queue", "pause"], read: "fifo.go", next: "Step02 DeltaFIFO",
-    en: "First the <b>DeltaFIFO</b>, the queue of client-go ≤1.32 (a clean switch: a new informer; the handlers carry over). The consumer is <b>paused</b>, so what comes in stays in the queue.",
-    zh: "先看 <b>DeltaFIFO</b>，client-go ≤1.32 的队列（干净地切换：新建一个 Informer，事件处理器保留）。消费者已<b>暂停</b>，进来的东西都留在队列里。",
-    run: api => pausedOn(api, "DeltaFIFO")},
-  {panels: ["queue", "server"], press: ["update", "delete"], read: "fifo.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b, c.c],
-    en: "The history of Step 3: <b>a</b> changes, <b>b</b> changes, <b>a</b> changes again, <b>c</b> is deleted (a, b, c: the first three pods). The DeltaFIFO queues each key <b>once</b>: a's two Updated deltas sit together, ahead of b.",
-    zh: "第 3 步的那段历史：<b>a</b> 变化，<b>b</b> 变化，<b>a</b> 再变化，<b>c</b> 被删除（a、b、c 是前三个 Pod）。DeltaFIFO 每个键只排队<b>一次</b>：a 的两个 Updated 增量挨在一起，排在 b 前面。",
-    run: async (api, c) => { await history(api, c); await api.state({en: "three keys queued", zh: "排队的三个键"}, s => s.queue.keys.length === 3); }},
-  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "fifo.go, informer.go", next: "Step03 RealFIFO", keys: c => [c.a],
-    en: "<b>Pop one item</b>: the DeltaFIFO hands out a's whole story, both Updated deltas at once, before b's change; for each of them in turn the cache is updated, then the handlers are told.",
-    zh: "<b>Pop 一个条目</b>：DeltaFIFO 把 a 的整段故事一次交出来，两个 Updated 增量都在，先于 b 的变化；对其中每一个依次先更新缓存，再通知事件处理器。",
-    run: async (api, c) => { await api.act("step"); await api.see({en: "a's Pop", zh: "a 的 Pop"}, e => e.kind === "Pop" && e.key === c.a); }},
-  {panels: ["queue"], press: ["resume", "queue"], read: "realfifo.go", next: "Step03 RealFIFO",
-    en: "Now the same on the <b>RealFIFO</b>, client-go v0.37.2's default: resume, switch (the handlers finish their calls first; a new informer lists), pause again.",
-    zh: "现在在 <b>RealFIFO</b> 上做同样的事，它是 client-go v0.37.2 的默认队列：恢复、切换（事件处理器先处理完手上的调用；新的 Informer 重新 list）、再暂停。",
-    run: api => pausedOn(api, "RealFIFO")},
-  {panels: ["queue"], press: ["update", "delete"], read: "realfifo.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b, c.c],
-    en: "The same history on the first three pods: the RealFIFO keeps all four notifications <b>in the order they happened</b>: a, b, a, c. The blue rows are what the next PopBatch takes: a run of distinct keys.",
-    zh: "在前三个 Pod 上重复同一段历史：RealFIFO 把四条通知都留着，<b>按发生的顺序</b>：a、b、a、c。蓝色的行是下一次 PopBatch 要取走的：一串互不相同的键。",
-    run: async (api, c) => { await history(api, c); await api.state({en: "four deltas queued", zh: "排队的四个增量"}, s => s.queue.deltas.filter(d => d.type !== "Bookmark").length >= 4); }},
-  {panels: ["queue", "cache", "handlers"], press: ["step"], read: "realfifo_batch.go", next: "Step03 RealFIFO", keys: c => [c.a, c.b],
-    en: "<b>Pop one item</b> is one <b>PopBatch</b>: a and b go to the cache in one transaction, then to the handlers; a's second change waits for the next batch, so nobody sees b before a's first change.",
-    zh: "<b>Pop 一个条目</b>就是一次 <b>PopBatch</b>：a 和 b 在一个事务里进入缓存，然后到事件处理器；a 的第二次变化等下一批，所以没有人会在 a 的第一次变化之前看到 b。",
-    run: async api => { await api.act("step"); await api.see({en: "a PopBatch", zh: "一次 PopBatch"}, e => e.kind === "PopBatch"); }},
-  {panels: ["queue", "cache"], press: ["resume"], read: "realfifo.go, realfifo_batch.go", next: "Step03 RealFIFO",
-    en: "Resume. Both queues end with the same cache; the RealFIFO gets there in the order things happened, and applies a relist at once instead of key by key. The whole story: <code>docs/client-go-1.37.md</code>.",
-    zh: "恢复。两种队列最后的缓存一样；RealFIFO 按事情发生的顺序到达那里，并且一次性应用重新 list，而不是逐个键。完整的故事见 <code>docs/client-go-1.37.zh-CN.md</code>。",
-    run: async api => { await api.act("resume"); await api.state({en: "an empty queue", zh: "空的队列"}, s => (s.queue.real ? s.queue.deltas : s.queue.keys).length === 0); }},
+      c.key2 = (await api.act("create")).text;
+      c.rv2 = (await api.see(W.onAdd, e => e.kind === "OnAdd" && e.key === c.key2)).rv;
+      await api.state(W.onAdd, s => s.cache.objects.some(o => o.key === c.key2) && s.wire.events.some(e => e.key === c.key2));
+    },
+    en: c => "The next change (<b>Create</b>) comes on the new watch, " + fact("ADDED " + c.key2 + " at rv " + c.rv2, {sel: S.events, has: ["=ADDED", "=" + c.key2, "=rv " + c.rv2]}) +
+      ", and travels on as before: queue, " + fact("cache", {sel: S.cache, has: ["=" + c.key2, "=rv " + c.rv2]}) + ", handlers.",
+    zh: c => "下一个变化（<b>创建</b>）从新的 watch 上到达，" + fact("ADDED " + c.key2 + "，rv " + c.rv2, {sel: S.events, has: ["=ADDED", "=" + c.key2, "=rv " + c.rv2]}) +
+      "，照旧往下走：队列、" + fact("缓存", {sel: S.cache, has: ["=" + c.key2, "=rv " + c.rv2]}) + "、事件处理器。",
+  },
 ]},
 ];
