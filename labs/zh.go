@@ -118,17 +118,6 @@ func englishWords(line string, spelled map[string]bool) []string {
 	return words
 }
 
-// hasInnerCapital reports whether a word has a capital letter after its
-// first: an identifier or a name in capitals, not an English word.
-func hasInnerCapital(w string) bool {
-	for i, r := range w {
-		if i > 0 && unicode.IsUpper(r) {
-			return true
-		}
-	}
-	return false
-}
-
 // cmdZhCheck is `go run ./labs zh-check [-catalog] [FILE...]`: it reads
 // what `labs test` printed for a Chinese reader (the files, or standard
 // input) and prints every line with English words outside code spans;
