@@ -11,7 +11,7 @@
 //     section (§N, as the stub says) has no heading;
 //   - a grading command other than `go run ./labs test N`;
 //   - a live view scene named by a number and title that the live view
-//     (examples/liveview/web/scenes.js) does not have: "scene 3, *The
+//     (examples/liveview/web/scenes*.js) does not have: "scene 3, *The
 //     missed deletion: 410, relist, tombstone*", 场景 3「错过的删除：410、重新 list、墓碑」.
 //
 // client-go counterpart: none (tooling for the labs).
@@ -77,9 +77,14 @@ func cmdHandoutCheck(args []string) error {
 		return err
 	}
 	scenes := map[string]bool{} // "3 The missed deletion: …", in both languages
-	for _, m := range sceneTitleRE.FindAllStringSubmatch(string(tree["examples/liveview/web/scenes.js"]), -1) {
-		scenes[m[1]+" "+m[2]] = true
-		scenes[strings.Join(strings.Fields(m[3]+" "+m[4]), "")] = true
+	for _, name := range sortedKeys(tree) {
+		if !strings.HasPrefix(name, "examples/liveview/web/scenes") || !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		for _, m := range sceneTitleRE.FindAllStringSubmatch(string(tree[name]), -1) {
+			scenes[m[1]+" "+m[2]] = true
+			scenes[strings.Join(strings.Fields(m[3]+" "+m[4]), "")] = true
+		}
 	}
 	var problems []error
 	for _, lab := range Labs {
@@ -99,7 +104,7 @@ func cmdHandoutCheck(args []string) error {
 					ref = strings.Join(strings.Fields(m[3]+" "+m[4]), "")
 				}
 				if !scenes[ref] {
-					problems = append(problems, fmt.Errorf("%s: names the live view's scene %q, which examples/liveview/web/scenes.js does not have", path, ref))
+					problems = append(problems, fmt.Errorf("%s: names the live view's scene %q, which examples/liveview/web/scenes*.js do not have", path, ref))
 				}
 			}
 		}
