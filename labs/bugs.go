@@ -198,8 +198,12 @@ func cmdBugs(args []string) error {
 	if *try {
 		return tryBugs(root, mod.Path, *only, fs.Args(), o)
 	}
-	var outcomes []bugOutcome
-	labsDone := 0
+	var proofs []*labProof
+	defer func() {
+		for _, p := range proofs {
+			os.RemoveAll(p.dir)
+		}
+	}()
 	for _, lab := range Labs {
 		if *only != 0 && lab.N != *only {
 			continue
@@ -208,13 +212,14 @@ func cmdBugs(args []string) error {
 		if err != nil {
 			return err
 		}
-		labsDone++
-		got, err := proveLab(root, mod.Path, lab, bugs, o)
+		p, err := prepareLab(root, lab, bugs)
 		if err != nil {
 			return err
 		}
-		outcomes = append(outcomes, got...)
+		proofs = append(proofs, p)
 	}
+	labsDone := len(proofs)
+	outcomes := proveAll(mod.Path, proofs, o)
 	caught, hangs := 0, 0
 	for _, o := range outcomes {
 		if o.Caught {
@@ -231,12 +236,21 @@ func cmdBugs(args []string) error {
 	return nil
 }
 
-// proveLab grades lab's bugs, each in a repository with labs 1 to lab
-// done, at most jobs at a time. Without all, each bug runs only the graders
-// its patch expects to fail: the printed command runs those same graders,
-// each in a process of its own, so if they fail it fails; with all, every
-// grader of the lab runs, as the printed command does.
-func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOutcome, error) {
+// labProof is the repository a lab's bugs are proved in: the labs up to
+// it done, written once; each bug replaces one of its files through an
+// overlay.
+type labProof struct {
+	lab   Lab
+	dir   string
+	tree  map[string][]byte
+	tests map[string][]byte
+	all   []string // the lab's graders
+	bugs  []bug
+}
+
+// prepareLab writes lab's repository to a temporary folder and checks that
+// every bug applies to it and names graders of the lab.
+func prepareLab(root string, lab Lab, bugs []bug) (*labProof, error) {
 	tree, err := buildTree(root, lab.N+1)
 	if err != nil {
 		return nil, err
@@ -245,53 +259,78 @@ func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOu
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	if err := writeFiles(dir, tree); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	tests, err := packageTestFiles(dir, lab.pkgDir())
 	if err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
-	all := labGraders(lab, tests)
+	p := &labProof{lab: lab, dir: dir, tree: tree, tests: tests, all: labGraders(lab, tests), bugs: bugs}
 	for _, b := range bugs {
 		if _, ok := tree[b.File]; !ok {
+			os.RemoveAll(dir)
 			return nil, fmt.Errorf("%s changes %s, which a student repository does not have", b.Path, b.File)
 		}
 		if _, err := b.apply(tree[b.File]); err != nil {
+			os.RemoveAll(dir)
 			return nil, err
 		}
 		for _, e := range b.Expect {
-			if !slices.Contains(all, e) {
+			if !slices.Contains(p.all, e) {
+				os.RemoveAll(dir)
 				return nil, fmt.Errorf("%s expects %s to fail, which is not a lab %d grader", b.Path, e, lab.N)
 			}
 		}
 	}
-	outcomes := make([]bugOutcome, len(bugs))
-	printed := make([]chan struct{}, len(bugs))
+	return p, nil
+}
+
+// proveAll grades the bugs of every lab of proofs, at most jobs at a time
+// in one pool across the labs (a pool per lab would leave cores idle at
+// each lab's end), and prints each outcome in lab and patch order as soon
+// as it and those before it are known. Without all, each bug runs only the
+// graders its patch expects to fail: the printed command runs those same
+// graders, each in a process of its own, so if they fail it fails; with
+// all, every grader of the lab runs, as the printed command does.
+func proveAll(module string, proofs []*labProof, o proveOptions) []bugOutcome {
+	type job struct {
+		p *labProof
+		b bug
+	}
+	var jobs []job
+	for _, p := range proofs {
+		for _, b := range p.bugs {
+			jobs = append(jobs, job{p, b})
+		}
+	}
+	outcomes := make([]bugOutcome, len(jobs))
+	printed := make([]chan struct{}, len(jobs))
 	for i := range printed {
 		printed[i] = make(chan struct{})
 	}
 	sem := make(chan struct{}, max(o.jobs, 1))
 	var wg sync.WaitGroup
-	for i, b := range bugs {
+	for i, j := range jobs {
 		wg.Go(func() {
 			sem <- struct{}{}
-			names := b.Expect
+			names := j.b.Expect
 			if o.all {
-				names = all
+				names = j.p.all
 			}
-			outcomes[i] = proveBug(dir, module, lab, b, tree[b.File], tests, names, o)
+			outcomes[i] = proveBug(j.p.dir, module, j.p.lab, j.b, j.p.tree[j.b.File], j.p.tests, names, o)
 			<-sem
 			if i > 0 {
 				<-printed[i-1] // print in order
 			}
-			printOutcome(lab, outcomes[i], o)
+			printOutcome(j.p.lab, outcomes[i], o)
 			close(printed[i])
 		})
 	}
 	wg.Wait()
-	return outcomes, nil
+	return outcomes
 }
 
 // proveOptions are cmdBugs' flags.
@@ -308,7 +347,7 @@ type proveOptions struct {
 func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][]byte, names []string,
 	o proveOptions) bugOutcome {
 	out := bugOutcome{Bug: b}
-	patched, _ := b.apply(src) // checked by proveLab
+	patched, _ := b.apply(src) // checked by prepareLab
 	tmp, err := os.MkdirTemp("", "labs-bug-")
 	if err != nil {
 		out.Problem = err.Error()
@@ -460,10 +499,12 @@ func tryBugs(root, module string, n int, paths []string, o proveOptions) error {
 		bugs = append(bugs, b)
 	}
 	o.all, o.try = true, true
-	outcomes, err := proveLab(root, module, lab, bugs, o)
+	p, err := prepareLab(root, lab, bugs)
 	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(p.dir)
+	outcomes := proveAll(module, []*labProof{p}, o)
 	escaped := 0
 	for _, out := range outcomes {
 		if !out.Caught {
