@@ -5,9 +5,9 @@
 // labs/02/bugs/01-no-deletion-dedup.patch); in each, the live view is
 // started as a learner starts it (go run ./examples/liveview -queue
 // DeltaFIFO) and played by hand in Chromium, as lab 2's handout tells:
-// pause the consumer, delete a pod, server down, compact the history,
-// server up (the re-watch gets 410, the relist queues a tombstone behind the
-// DELETED), resume. The page's feed must show each handler's OnDelete of
+// pause the consumer, delete a pod, server down, update a pod, compact the
+// history, server up (the re-watch gets 410, the relist queues a tombstone
+// behind the DELETED), resume. The page's feed must show each handler's OnDelete of
 // that pod once with the reference, and twice without the dedup.
 //
 // It needs the kit (the project, not a student repository) and Chromium,
@@ -164,14 +164,16 @@ func playTheDedup(t *testing.T, p page) map[string]int {
 	}
 	p.waitFor(3*time.Minute, "the initial list's OnAdd in slowHandler",
 		`[...document.querySelectorAll("#feed li")].filter(li => li.querySelector(".t.OnAdd") && li.textContent.includes("slowHandler")).length >= 3`)
+	replaces := `[...document.querySelectorAll("#feed li.panel-queue")].filter(li => li.querySelector(".t.Replace")).length`
 	p.control("pause")
 	key := keyIn(p.control("delete"))
 	p.wait("the DELETED of "+key+" on the watch", feedCount("DELETED", key, "")+" >= 1")
+	before := p.num(replaces)
 	p.control("down")
+	p.control("update") // the server's history moves on while the watch is down
 	p.control("compact")
 	p.control("up")
-	p.waitFor(3*time.Minute, "the relist's Replace in the queue",
-		`[...document.querySelectorAll("#feed li.panel-queue")].some(li => li.querySelector(".t.Replace"))`)
+	p.waitFor(3*time.Minute, "the relist's Replace in the queue", fmt.Sprintf("%s > %v", replaces, before))
 	p.control("resume")
 	// A pod created now reaches each handler after everything queued before
 	// it: its OnAdd in slowHandler means the deletion has been told in full.
