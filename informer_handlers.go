@@ -24,21 +24,20 @@ import (
 // ResourceEventHandler is what an informer tells of changes: write one to
 // react to them. The informer calls a handler's methods one at a time, on
 // one goroutine, in the order of the changes (see SharedInformer for the
-// full contract). The objects are the cache's own, shared with every
-// reader: read them, never change them (DeepCopy first). A method must
-// return promptly; long work belongs on a work queue.
+// full contract). The objects are the cache's own (see Store). A method
+// must return promptly; long work belongs on a work queue.
 type ResourceEventHandler interface {
 	// OnAdd is called when an object appears in the cache. isInInitialList
 	// is true for the objects of the initial list (and, for a handler added
 	// while the informer runs, for the objects already cached then).
 	OnAdd(obj any, isInInitialList bool)
 	// OnUpdate is called when an object in the cache is replaced. oldObj is
-	// what the cache held, which may be several changes back; a relist and a
-	// resync call it even when nothing changed (the resource versions are
-	// then equal).
+	// what the cache held, which may be several changes back. A resync, and
+	// a relist that found the object unchanged, call it with equal resource
+	// versions, for the handlers due for a resync only (see SharedInformer).
 	OnUpdate(oldObj, newObj any)
 	// OnDelete is called when an object leaves the cache. obj is its last
-	// state known, or a DeletedFinalStateUnknown when a relist found it gone.
+	// state known, or a tombstone (DeletedFinalStateUnknown).
 	OnDelete(obj any)
 }
 
@@ -54,11 +53,8 @@ type ResourceEventHandlerRegistration interface {
 // each may be nil, and a nil one is not called. AddFunc does not get
 // isInInitialList.
 type ResourceEventHandlerFuncs struct {
-	// AddFunc is called by OnAdd.
-	AddFunc func(obj any)
-	// UpdateFunc is called by OnUpdate.
+	AddFunc    func(obj any)
 	UpdateFunc func(oldObj, newObj any)
-	// DeleteFunc is called by OnDelete.
 	DeleteFunc func(obj any)
 }
 
@@ -90,8 +86,7 @@ func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 type FilteringResourceEventHandler struct {
 	// FilterFunc says which objects Handler sees; it is required.
 	FilterFunc func(obj any) bool
-	// Handler is told of the changes of the accepted objects.
-	Handler ResourceEventHandler
+	Handler    ResourceEventHandler
 }
 
 // OnAdd implements ResourceEventHandler: it tells Handler of an accepted object.
@@ -203,8 +198,12 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
-// HasSynced implements SharedInformer.
+// HasSynced implements SharedInformer: the initial list has been processed,
+// and, once the informer was stopped, it had been by then.
 func (s *sharedIndexInformer) HasSynced() bool {
+	if s.stopping.Load() {
+		return s.syncedAtStop.Load()
+	}
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }
@@ -268,7 +267,7 @@ func (s *sharedIndexInformer) beforeStart(set func()) error {
 // InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool
 
-const syncedPollPeriod = 100 * time.Millisecond // how often WaitForCacheSync asks
+const syncedPollPeriod = 100 * time.Millisecond
 
 // WaitForCacheSync waits for every cacheSyncs to report true; false if ctx ends first.
 func WaitForCacheSync(ctx context.Context, cacheSyncs ...InformerSynced) bool {

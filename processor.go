@@ -19,22 +19,21 @@ import (
 	"github.com/learn-k8s/informer/clock"
 )
 
-// addNotification is an OnAdd to deliver.
-type addNotification struct {
-	newObj          any
-	isInInitialList bool
-}
-
-// updateNotification is an OnUpdate to deliver.
-type updateNotification struct {
-	oldObj any
-	newObj any
-}
-
-// deleteNotification is an OnDelete to deliver.
-type deleteNotification struct {
-	oldObj any
-}
+// The notifications a listener buffers: each is one call of its handler's
+// OnAdd, OnUpdate or OnDelete, still to make.
+type (
+	addNotification struct {
+		newObj          any
+		isInInitialList bool
+	}
+	updateNotification struct {
+		oldObj any
+		newObj any
+	}
+	deleteNotification struct {
+		oldObj any
+	}
+)
 
 // sharedProcessor holds an informer's listeners, one per handler, and
 // distributes each notification to them.
@@ -68,7 +67,8 @@ func (p *sharedProcessor) addListener(l *processorListener) ResourceEventHandler
 	return l
 }
 
-// removeListener stops handle's listener: a call in progress ends, the buffer is dropped.
+// removeListener stops handle's listener (see RemoveEventHandler for what
+// it still delivers).
 func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*processorListener)
 	if !ok {
@@ -76,8 +76,12 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, exists := p.listeners[l]; exists && p.started {
-		close(l.addCh)
+	if _, exists := p.listeners[l]; exists {
+		if p.started {
+			close(l.addCh) // pop marks it stopped as it returns
+		} else {
+			l.markStopped()
+		}
 	}
 	delete(p.listeners, l)
 	return nil
@@ -154,19 +158,24 @@ type processorListener struct {
 	// nextCh carries notifications from pop to run. Unbuffered; pop closes
 	// it when it returns, which ends run.
 	nextCh chan any
-	// initialPending counts initial-list adds not handled yet.
+	// initialPending counts initial-list adds not handled yet: HasSynced
+	// waits for it to reach 0.
 	initialPending atomic.Int64
 	// upstreamSynced is the informer's HasSynced.
 	upstreamSynced func() bool
-	// requestedResyncPeriod is the period the handler asked for.
+	// upstreamAtStop is upstreamSynced's answer when the listener stopped
+	// (removed, or its informer stopped); stopped is set once it is
+	// written.
+	upstreamAtStop, stopped atomic.Bool
+	// requestedResyncPeriod is the period the handler asked for; the one
+	// in force, resyncPeriod (0: never), differs when the informer's check
+	// period is longer (determineResyncPeriod).
 	requestedResyncPeriod time.Duration
 
 	// resyncMu guards resyncPeriod and nextResync.
-	resyncMu sync.Mutex
-	// resyncPeriod is the period in force; 0 never.
+	resyncMu     sync.Mutex
 	resyncPeriod time.Duration
-	// nextResync is when the next resync is due.
-	nextResync time.Time
+	nextResync   time.Time
 }
 
 // newProcessListener returns a listener for handler, with the resync period
@@ -185,10 +194,26 @@ func newProcessListener(handler ResourceEventHandler, requested, period time.Dur
 }
 
 // HasSynced implements ResourceEventHandlerRegistration: the informer has
-// synced and l has handled its initial adds. The informer is asked first,
-// so the count read after it is not older than its answer.
+// synced (before l stopped, once it has: a handler removed before its
+// informer synced never reports synced, as in client-go, where the
+// listener's watchSynced gives up when it stops: parity case D2) and l has
+// handled its initial adds. The informer is asked first, so the count read after it is
+// not older than its answer.
 func (l *processorListener) HasSynced() bool {
-	return l.upstreamSynced() && l.initialPending.Load() == 0
+	upstream := false
+	if l.stopped.Load() {
+		upstream = l.upstreamAtStop.Load()
+	} else {
+		upstream = l.upstreamSynced()
+	}
+	return upstream && l.initialPending.Load() == 0
+}
+
+// markStopped records that l has stopped, and whether its informer had
+// synced by then.
+func (l *processorListener) markStopped() {
+	l.upstreamAtStop.Store(l.upstreamSynced())
+	l.stopped.Store(true)
 }
 
 // add queues n. It waits only for pop, which is always ready to receive.
@@ -199,9 +224,17 @@ func (l *processorListener) add(n any) {
 	l.addCh <- n
 }
 
-// pop buffers what add sends and offers the oldest to run, until addCh is closed.
+// pop buffers what add sends and offers the oldest to run, until addCh is
+// closed; what it holds then is dropped. While run is between two calls,
+// select picks at random between handing it the next notification and
+// seeing addCh closed: a few buffered notifications may still be delivered
+// after the listener was removed or its informer stopped, as in client-go
+// (parity cases D1, D2).
 func (l *processorListener) pop() {
-	defer close(l.nextCh)
+	defer func() {
+		l.markStopped()
+		close(l.nextCh) // ends run
+	}()
 	var pending []any
 	for {
 		// With nothing pending, out stays nil: a send on a nil channel is

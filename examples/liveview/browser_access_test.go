@@ -55,15 +55,16 @@ func checkKeyboardOnly(p page) {
 	before := p.str(modesJS)
 	answers := p.num(`answers`)
 	tabTo(p, "#scene")
-	if bad := p.str(focusRingJS); bad != "" {
-		p.t.Fatal(bad)
-	}
 	for range 4 {
 		p.key("ArrowDown")
 	}
 	p.snapshots(2)
 	if r := p.str(`[document.getElementById("scene").value, document.getElementById("guide").hidden, answers].join(" ")`); r != fmt.Sprintf("slow true %v", answers) {
-		p.t.Fatalf("arrowing down the menu four times: menu, guide hidden, controls posted = %q, want %q", r, fmt.Sprintf("slow true %v", answers))
+		p.t.Fatalf("arrowing down the menu four times: menu, guide hidden, controls posted = %q, want %q; the controls posted: %s", r, fmt.Sprintf("slow true %v", answers),
+			p.str(`feed.filter(e => e.panel === "control").slice(-8).map(e => e.kind).join(", ")`))
+	}
+	if bad := p.str(focusRingJS); bad != "" {
+		p.t.Fatal(bad)
 	}
 	p.key("ArrowUp")
 	p.key("ArrowUp")
@@ -119,6 +120,12 @@ func checkPhone(p page) {
 	}
 	p.frames()
 	p.checkLayout("on a phone, 390x844")
+	zoomed := func(when string, w int) { // a phone shows a page wider than itself zoomed out
+		if got := p.num(`innerWidth`); got > float64(w) {
+			p.t.Fatalf("%s, the page is %v px wide on a %d px screen: zoomed out", when, got, w)
+		}
+	}
+	zoomed("on a phone, 390x844", 390)
 	before := p.str(modesJS)
 	what := "first on a phone in " + p.lang
 	chooseScene(p, "first")
@@ -129,12 +136,13 @@ func checkPhone(p page) {
 		}
 		waitStep(p, what, i)
 		p.frames()
+		p.checkLayout(fmt.Sprintf("%s, step %d", what, i+1))
+		zoomed(fmt.Sprintf("%s, step %d", what, i+1), 390)
 		if hgt := p.num(`document.getElementById("guide").getBoundingClientRect().height`); hgt > 64 {
 			p.t.Fatalf("%s, step %d: the guide is %v px high on an 844 px screen, not one line", what, i+1, hgt)
 		}
 		checkInView(p, what, i)
 		checkStep(p, what, i)
-		p.checkLayout(fmt.Sprintf("%s, step %d", what, i+1))
 	}
 	p.click("#guide-toggle")
 	p.wait("the narration opened", `document.getElementById("guide-text").getBoundingClientRect().height > 0 && document.getElementById("guide-toggle").getAttribute("aria-expanded") === "true"`)
@@ -152,7 +160,7 @@ func checkPhone(p page) {
 // is gone.
 func checkFirstVisit(p page) {
 	p.t.Helper()
-	if p.eval(`!document.getElementById("hint").hidden && !!document.getElementById("hint-play")`) != true {
+	if p.eval(`(h => !!h && !h.hidden)(document.getElementById("hint")) && !!document.getElementById("hint-play")`) != true {
 		p.t.Fatal("a first visit shows no hint to start with scene 1")
 	}
 	before := p.str(modesJS)
@@ -184,7 +192,10 @@ func checkNaturalOrder(p page) {
 			if (keys.some((k, i) => i > 0 && num(keys[i - 1]) > num(k))) out.push(id + ": " + keys.join(" "));
 		}
 		const first = last.server.objects[0].key.split("/")[1];
-		for (const c of ["update", "delete"]) if (!document.getElementById("c-" + c).textContent.includes(first)) out.push(c + " says " + document.getElementById("c-" + c).textContent + ", the first pod is " + first);
+		for (const c of ["update", "delete"]) {
+			const b = document.querySelector("[data-control=" + c + "]");
+			if (!b.textContent.includes(first)) out.push("the " + c + " button says " + JSON.stringify(b.textContent) + ", not which pod (the first: " + first + ")");
+		}
 		return out.join("\n");
 	})()`)
 	if bad != "" {
@@ -216,4 +227,29 @@ func checkQueueHead(p page) {
 	p.wait("the next Pop in view after a step", inView)
 	p.control("resume")
 	p.wait("the queue drained", `(last.queue.real ? last.queue.deltas.filter(d => d.type !== "Bookmark") : last.queue.keys).length === 0`)
+}
+
+// checkChineseWords (issue 38, "Chinese"): the Chinese page writes each
+// concept with the glossary's word (no 增量 for Delta, no 线路 for the
+// wire), a scene's files with 、, and "重新同步周期：关闭" without a stray space.
+func checkChineseWords(p page) {
+	p.t.Helper()
+	p.eval(`post("resyncperiod", {period: "30s"}).then(() => post("resyncperiod", {period: "0s"})), true`)
+	p.waitFor(90*time.Second, "two informers started", `feed.filter(e => e.kind === "informer started").length >= 3 && last.informer.resyncPeriod === "0s" && last.informer.synced`)
+	before := p.str(modesJS)
+	chooseScene(p, "first")
+	waitStep(p, "scene 1 in Chinese", 0)
+	p.click("#guide-next")
+	waitStep(p, "scene 1 in Chinese", 1)
+	bad := p.str(`(() => {
+		const text = document.body.innerText, out = [];
+		for (const w of ["增量", "线路", "重新同步 关闭"]) if (text.includes(w)) out.push(w + ": …" + text.slice(Math.max(0, text.indexOf(w) - 40), text.indexOf(w) + 40).replace(/\n/g, " ") + "…");
+		const read = document.getElementById("guide-read").textContent;
+		if (read.includes(".go, ")) out.push("the files to read: " + read);
+		return out.join("\n");
+	})()`)
+	if bad != "" {
+		p.t.Fatalf("the Chinese page:\n%s", bad)
+	}
+	closeScene(p, "scene 1 in Chinese", before)
 }

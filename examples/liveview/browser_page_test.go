@@ -253,7 +253,13 @@ func (p page) screenshot(path string, w, h int) {
 	p.size(1280, 800)
 	p.eval(`scrollTo(0, 0), true`)
 	p.frames()
-	p.capture(path, true)
+	// A window as tall as the page, laid out before the capture, so that
+	// the lists that follow their newest line are at it (a capture beyond
+	// the window would lay the page out anew as it draws).
+	p.size(1280, int(p.num(`document.scrollingElement.scrollHeight`)))
+	p.frames()
+	p.frames()
+	p.capture(path, false)
 	p.size(w, h)
 }
 

@@ -39,7 +39,8 @@ const whileRunningJS = `(() => {
 	const g = document.getElementById("guide"), st = g.dataset.status;
 	if (st !== "running" && st !== "preparing") return "done";
 	const pending = waiters.find(w => w.gen === generation);
-	if (!pending || !pending.what) return ""; // (a696ccf's page keeps no what: it says nothing)
+	if (!pending) return "";
+	if (!pending.what || !document.getElementById("guide-wait")) return "bad: the guide does not say what the step waits for"; // (a696ccf's)
 	const wait = document.getElementById("guide-wait").textContent, text = document.getElementById("guide-text").textContent;
 	const what = pending.what[lang] || pending.what.en;
 	if (!wait.includes(what)) return "bad: the guide does not say it waits for " + JSON.stringify(what) + ": " + JSON.stringify(wait);

@@ -59,27 +59,35 @@ func playEveryScene(p page, shots string) {
 			default:
 				chooseScene(p, id)
 			}
-			playScene(p, id, what)
+			playScene(p, id, what, func() { // the docs' screenshot of the last step, as it is told
+				if pass == 0 {
+					takeShots(p, shots, id, w, h)
+				}
+			})
 			p.t.Logf("scene %s: %v", what, time.Since(began).Round(time.Millisecond))
-			if pass == 0 {
-				suffix := ".png"
-				if p.lang == "zh" {
-					suffix = ".zh-CN.png"
-				}
-				if dir := os.Getenv("LIVEVIEW_WINDOW_SHOTS"); dir != "" { // what a learner's window shows, to look at
-					p.capture(filepath.Join(dir, fmt.Sprintf("window-%s-%dx%d%s", id, w, h, suffix)), false)
-				}
-				p.screenshot(filepath.Join(shots, "liveview-"+id+suffix), w, h)
-				if id == "missed" { // the README's picture
-					copyFile(p, filepath.Join(shots, "liveview-"+id+suffix), filepath.Join(shots, "liveview"+suffix))
-				}
-			}
 			closeScene(p, what, before)
 			played = append(played, id+" ("+queue+")")
 			p.clean("after scene " + what)
 		}
 	}
 	p.t.Logf("scenes played (%s): %d: %s", p.lang, len(played), strings.Join(played, ", "))
+}
+
+// takeShots takes the docs' screenshot of scene id, and the window a
+// learner sees when LIVEVIEW_WINDOW_SHOTS names a folder.
+func takeShots(p page, shots, id string, w, h int) {
+	p.t.Helper()
+	suffix := ".png"
+	if p.lang == "zh" {
+		suffix = ".zh-CN.png"
+	}
+	if dir := os.Getenv("LIVEVIEW_WINDOW_SHOTS"); dir != "" { // what a learner's window shows, to look at
+		p.capture(filepath.Join(dir, fmt.Sprintf("window-%s-%dx%d%s", id, w, h, suffix)), false)
+	}
+	p.screenshot(filepath.Join(shots, "liveview-"+id+suffix), w, h)
+	if id == "missed" { // the README's picture
+		copyFile(p, filepath.Join(shots, "liveview-"+id+suffix), filepath.Join(shots, "liveview"+suffix))
+	}
 }
 
 // switchQueue puts the informer on the queue with its button, unless it
@@ -120,9 +128,10 @@ func waitStep(p page, what string, i int) {
 	}
 }
 
-// playScene plays the scene chosen to its end, clicking Next, then goes
-// Back and Next again: neither may run a step's actions twice.
-func playScene(p page, id, what string) {
+// playScene plays the scene chosen to its end, clicking Next, calls atEnd
+// (if any) on its last step, then goes Back and Next again: neither may
+// run a step's actions twice.
+func playScene(p page, id, what string, atEnd func()) {
 	p.t.Helper()
 	n := int(p.num(fmt.Sprintf(`SCENES.find(s => s.id === %q).steps.length`, id)))
 	for i := range n {
@@ -130,7 +139,7 @@ func playScene(p page, id, what string) {
 		if i > 0 {
 			p.click("#guide-next")
 		}
-		waitStep(p, what, i)
+		watchRunning(p, what, i)
 		if i == 0 && p.str(`document.getElementById("guide-prep").textContent`) == "" {
 			p.t.Fatalf("%s: the scene does not say what it changed before its first step", what)
 		}
@@ -143,6 +152,9 @@ func playScene(p page, id, what string) {
 			checkChinese(p, fmt.Sprintf("%s, step %d", what, i+1))
 		}
 		p.t.Logf("  %s, step %d: %v", what, i+1, time.Since(began).Round(time.Millisecond))
+	}
+	if atEnd != nil {
+		atEnd()
 	}
 	answers := p.num(`answers`)
 	p.click("#guide-back")

@@ -198,10 +198,16 @@ func playAsAUser(t *testing.T, b *cdp, lang, shots string, want func(string) boo
 	if want("order") {
 		checkNaturalOrder(p)
 	}
+	if want("numbers") {
+		checkNumbers(p)
+	}
+	if want("words") && lang == "zh" {
+		checkChineseWords(p)
+	}
 	if want("queuehead") {
 		checkQueueHead(p)
 	}
-	step("pods past pod-9, the queue's head")
+	step("pods past pod-9, numbers, Chinese words, the queue's head")
 	if want("scenes") {
 		playEveryScene(p, shots)
 		step("every scene, both queues")
@@ -222,7 +228,7 @@ func playAsAUser(t *testing.T, b *cdp, lang, shots string, want func(string) boo
 		checkKeyboardOnly(p)
 		step("the keyboard alone")
 	}
-	if want("phone") && lang == "zh" {
+	if want("phone") {
 		checkPhone(p)
 		step("a phone")
 	}

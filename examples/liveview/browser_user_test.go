@@ -112,7 +112,7 @@ func checkALeftSceneLeavesNoTrace(p page) {
 	p.t.Helper()
 	before := p.str(modesJS)
 	leaveSceneHalfWay(p, "rewatch", "rewatch after the missed deletion left")
-	playScene(p, "rewatch", "rewatch after the missed deletion left")
+	playScene(p, "rewatch", "rewatch after the missed deletion left", nil)
 	closeScene(p, "rewatch", before)
 }
 

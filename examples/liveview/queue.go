@@ -6,7 +6,7 @@
 //
 // The Pops, the gate and the cache lines are in queue_pop.go.
 //
-// A DeltaFIFO is read through ListKeys and GetByKey. A RealFIFO has no
+// A DeltaFIFO is read through QueuedDeltas. A RealFIFO has no
 // method that lists its contents (client-go's has none either), so the
 // wrapper keeps a mirror: the deltas it saw go in, less those it saw come
 // out. With the gates the view runs it on (AtomicFIFO on), every write is
@@ -150,7 +150,7 @@ func (p *pacedQueue) write(op string, obj any, d informer.Delta, do func(any) er
 		m = msg("listObjects", n+" objects", "n", n)
 	}
 	if op == "Resync" {
-		n := fmt.Sprint(len(p.cache.ListKeys()))
+		n := fmt.Sprint(len(p.cache.List()))
 		m = msg("resyncObjects", "the cache's "+n+" objects", "n", n)
 	}
 	p.feed.addMsg("queue", op, key, rv, m)
@@ -196,7 +196,7 @@ func (p *pacedQueue) snapshot() queueState {
 func (p *pacedQueue) countSyncAll(ds []delta) []delta {
 	for i := range ds {
 		if ds[i].Type == string(informer.SyncAll) {
-			ds[i].N = len(p.cache.ListKeys())
+			ds[i].N = len(p.cache.List())
 		}
 	}
 	return ds

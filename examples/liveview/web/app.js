@@ -73,7 +73,19 @@ function fill(id, ...children) {
     const head = e.querySelector(".next") || e.firstElementChild;
     if (head && (head.offsetTop < e.scrollTop || head.offsetTop + head.offsetHeight > e.scrollTop + e.clientHeight)) e.scrollTop = head.offsetTop;
   } else if (atEnd) e.scrollTop = e.scrollHeight;
+  if (e.classList.contains("list")) e.dataset.end = atEnd ? "1" : "";
   return true;
+}
+
+// A list of the newest last that was at its end stays there when its
+// lines wrap anew (a narrower window, a panel that moved); a reader who
+// scrolled it keeps their place. (The feed does the same in feed.js.)
+const followers = new ResizeObserver(entries => {
+  for (const {target: e} of entries) if (e.dataset.end === "1") e.scrollTop = e.scrollHeight;
+});
+for (const e of document.querySelectorAll(".list:not([data-head]):not(#feed)")) {
+  e.addEventListener("scroll", () => { e.dataset.end = e.scrollHeight - e.scrollTop - e.clientHeight < 8 ? "1" : ""; });
+  followers.observe(e);
 }
 
 function setText(id, text, className) {

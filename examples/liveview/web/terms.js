@@ -43,7 +43,7 @@ const TERMS = [
     en: {names: ["history window", "window"], def: "The recent events the server keeps: a watch from a resourceVersion inside it resumes and gets the events after it; one from before it gets 410 Expired."},
     zh: {names: ["历史窗口"], def: "服务器保留的最近事件：从窗口内的资源版本开始 watch 能接着收到之后的事件；从更早的版本开始会得到 410 Expired。"}},
   {id: "compaction", glossary: "compaction",
-    en: {names: ["compacted", "compaction", "Compact"], def: "The server dropping old history; afterwards an older resourceVersion answers 410 Expired."},
+    en: {names: ["compaction", "compacted", "Compact"], def: "The server dropping old history; afterwards an older resourceVersion answers 410 Expired."},
     zh: {names: ["压缩"], def: "服务器丢弃旧的历史，之后更早的资源版本只会得到 410 Expired。"}},
   {id: "reflector", glossary: "Reflector",
     en: {names: ["Reflector"], def: "The part of the informer that lists and watches the server and writes what it learns into the queue (reflector.go)."},
