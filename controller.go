@@ -1,13 +1,13 @@
 // controller.go holds the run loop behind every informer: a Reflector fills
-// a queue, the loop pops it and hands each item to a process function, and
-// a timer asks for resyncs. It also holds what the informer's process
-// function does with popped deltas (processDeltas), and the choice of the
-// queue (newQueueFIFO), both where client-go keeps them.
+// a queue (and, while it watches, asks it to resync now and then), and the
+// loop pops it and hands each item to a process function. It also holds
+// what the informer's process function does with popped deltas
+// (processDeltas), and the choice of the queue (newQueueFIFO), both where
+// client-go keeps them.
 //
 // client-go counterpart: tools/cache controller.go (Config, Controller, New,
-// controller.Run, processLoop, processDeltas, newQueueFIFO) and the resync
-// timer of reflector.go; RunEvery is apimachinery's wait.Until on a
-// k8s.io/utils/clock Clock.
+// controller.Run, processLoop, processDeltas, newQueueFIFO); RunEvery is
+// apimachinery's wait.Until on a k8s.io/utils/clock Clock.
 //
 // Tutorial: 004 §2.3 (the controller's role), §4.2 (the run loop), §4.4
 // (resync). (§4.2 drifts into Apple's CFRunLoop: nothing of it is here.)
@@ -56,7 +56,8 @@ type Config struct {
 	ObjectType any
 	// ObjectDescription names the objects in log messages.
 	ObjectDescription string
-	// FullResyncPeriod is how often to consider a resync; 0 never.
+	// FullResyncPeriod is how often to consider a resync while the
+	// Reflector watches (its ResyncPeriod); 0 never.
 	FullResyncPeriod time.Duration
 	// ShouldResync is asked before each resync; nil means always.
 	ShouldResync ShouldResyncFunc
@@ -102,21 +103,23 @@ func New(cfg *Config) Controller {
 	return &controller{config: *cfg}
 }
 
-// Run runs the Reflector, the resync timer and the process loop until ctx
-// ends; then it closes the queue, so that Pop returns, and waits for all
-// three to end.
+// Run runs the Reflector and the process loop until ctx ends; then it
+// closes the queue, so that a waiting Pop returns, and waits for both to
+// end.
 func (c *controller) Run(ctx context.Context) {
 	options := ReflectorOptions{
 		TypeDescription:   c.config.ObjectDescription,
 		Clock:             c.config.Clock,
 		WatchListPageSize: c.config.WatchListPageSize,
 		WatchErrorHandler: c.config.WatchErrorHandler,
+		ResyncPeriod:      c.config.FullResyncPeriod,
 	}
 	// Reading 2: the streaming list.
 	options.UseWatchList = c.config.UseWatchList
 	// End of reading 2.
 	r := NewReflectorWithOptions(
 		c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, options)
+	r.ShouldResync = c.config.ShouldResync
 	c.reflector.Store(r)
 
 	var wg sync.WaitGroup
@@ -127,32 +130,19 @@ func (c *controller) Run(ctx context.Context) {
 	wg.Go(func() {
 		r.Run(ctx)
 	})
-	if c.config.FullResyncPeriod > 0 {
-		// client-go's Reflector runs this timer; the period is the
-		// informer's resync check period.
-		wg.Go(func() {
-			RunEvery(ctx, r.clock, c.config.FullResyncPeriod, c.resyncIfDue)
-		})
-	}
-	c.processLoop()
+	c.processLoop(ctx)
 	wg.Wait()
 }
 
-// resyncIfDue asks the queue to resync, if ShouldResync says one is due.
-func (c *controller) resyncIfDue() {
-	if c.config.ShouldResync != nil && !c.config.ShouldResync() {
-		return
-	}
-	if err := c.config.Queue.Resync(); err != nil {
-		slog.Error("resync failed", "type", c.config.ObjectDescription, "err", err)
-	}
-}
-
-// processLoop pops until the queue is closed. An item whose processing
-// failed is logged and dropped (client-go drops it silently): it is not
-// retried, because a later relist or resync delivers the object again.
-func (c *controller) processLoop() {
-	for {
+// processLoop pops until ctx ends, checking it before every Pop: the item
+// being processed when the stop comes is the last, and what is still queued
+// never reaches the cache (nor the handlers). An item whose processing
+// failed is logged and dropped (client-go drops it silently), not retried:
+// its object is missing from the cache until a later change or relist
+// brings it again (a resync does not: it re-sends only what the cache
+// holds).
+func (c *controller) processLoop(ctx context.Context) {
+	for ctx.Err() == nil {
 		err := c.popOnce()
 		if errors.Is(err, ErrFIFOClosed) {
 			return
@@ -227,8 +217,8 @@ func newQueueFIFO(clientState *cache, transform TransformFunc,
 //     and created again while the watch was down arrives as one update.
 //   - Deleted removes the object (the delta's object may be a tombstone).
 //
-// The first error stops it: the deltas after it are dropped, and a later
-// relist or resync brings their objects back.
+// The first error stops it: the deltas after it are dropped (see
+// processLoop for what brings their objects back).
 func processDeltas(handler ResourceEventHandler, clientState Store, deltas Deltas, isInInitialList bool) error {
 	for _, d := range deltas {
 		obj := d.Object
@@ -285,8 +275,7 @@ func processDeltas(handler ResourceEventHandler, clientState Store, deltas Delta
 
 // RunEvery calls f every period on clock c, the period counted from the end
 // of the last call, until ctx ends. Unlike client-go's wait.Until, the first
-// call comes after one period, not at once. The resync timer and the
-// detector packages use it.
+// call comes after one period, not at once. The detector packages use it.
 func RunEvery(ctx context.Context, c clock.Clock, period time.Duration, f func()) {
 	t := c.NewTimer(period)
 	defer t.Stop()

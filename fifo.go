@@ -244,7 +244,8 @@ func isDeletionDup(newer, older *Delta) *Delta {
 
 // Pop waits until a key is queued, removes the first one and calls process
 // with its Deltas; it returns those Deltas and process's error. process runs
-// with the queue locked, as in client-go, so that the consumer's cache is
+// with the queue locked, as in client-go (TestDeltaFIFOConcurrentAddAndPop),
+// so that the consumer's cache is
 // updated before Delete, Replace or Resync can read it: a relist never
 // compares itself with a cache that is one Pop behind. So process must be
 // quick and must not call the queue. A popped item is not queued again,
@@ -267,8 +268,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.queue = f.queue[1:]
 	deltas := f.items[key]
 	delete(f.items, key)
-	// Counted off before process runs, as client-go does; process runs under
-	// the lock, so HasSynced cannot be asked in between.
+	// Counted off before process runs, as client-go does
+	// (TestDeltaFIFOHasSyncedAcrossTheInitialList); process runs under the
+	// lock, so HasSynced cannot be asked in between.
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 	}
@@ -288,7 +290,8 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 //
 // The first Replace marks the keys it queued as the initial list. An object
 // without a key ends Replace at once, with what came before it queued and
-// the queue not marked populated, as in client-go.
+// the queue not marked populated, as in client-go
+// (TestDeltaFIFOReplaceFailingPartWay).
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	action := Sync
 	if f.emitDeltaTypeReplaced {

@@ -147,7 +147,8 @@ func FuzzWatchStream(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		r := NewReflector(nil, want, store)
-		if err := r.handleWatch(ctx, time.Now(), sw, store, func(string) {}, false); errors.Is(err, errStopRequested) {
+		setVersion := func(string, bool) {}
+		if err := r.handleWatch(ctx, time.Now(), sw, store, setVersion, nil, false); errors.Is(err, errStopRequested) {
 			t.Fatal("the watch loop did not return within 10s")
 		}
 		for _, key := range store.ListKeys() {

@@ -30,35 +30,51 @@ const minimumResyncPeriod = time.Second
 
 // SharedInformer keeps a local cache of one resource's objects, filled and
 // kept up to date by one list and watch, and tells every handler of every
-// change. Its promises, which are client-go's:
+// change. Its promises are client-go's; each names what shows it (a parity
+// case runs client-go v0.37.2's informer beside ours on the same scripted
+// server: the repository's parity/ module):
 //
 //   - The cache is eventually consistent with the server: unless the
 //     informer is stopped or the server stays unreachable, every object the
 //     server holds ends up in the cache in that state or a later one, and
-//     every object the server deleted ends up gone from it.
+//     every object the server deleted ends up gone from it
+//     (TestStep11WhenThingsGoWrong, TestRandomScenarios).
 //   - For one object, the states the cache holds are a subsequence of the
 //     object's states on the server, in order: some states may be skipped
 //     (several changes can arrive as one), none is repeated out of order.
-//     Nothing is promised about the order between different objects.
+//     Nothing is promised about the order between different objects
+//     (TestRandomScenarios compares each object's with client-go's).
 //   - An object is identified by its namespace and name, not its UID: one
 //     deleted and created again with the same name while the watch was
 //     down reaches the handlers as a single update. Compare the UIDs of
-//     oldObj and newObj in OnUpdate if that matters.
+//     oldObj and newObj in OnUpdate if that matters (parity case
+//     ServerDown).
 //   - Every handler is told of every change to the cache, after the cache
-//     (and its indexes) hold it, one notification at a time, in order. A
-//     handler added before Run gets everything from the initial list on; one
-//     added while running first gets an add for each object the cache holds,
-//     then the changes after it.
+//     (and its indexes) hold it, one notification at a time, in order, until
+//     the informer stops or the handler is removed. A handler added before
+//     Run gets everything from the initial list on; one added while running
+//     first gets an add for each object the cache holds, then the changes
+//     after it (parity case LateHandler).
 //   - oldObj in OnUpdate is the state the cache held before, which may fold
-//     several changes together: it is not the previous event. A relist, and a
-//     resync, call OnUpdate even when nothing changed.
+//     several changes together: it is not the previous event. An update
+//     that kept the resource version (a resync, or an object a relist found
+//     unchanged) goes only to the handlers due for a resync: every handler
+//     until the first resync check, then those whose period has come
+//     (parity case D3).
 //   - OnDelete gets the last state the cache held or, when the deletion was
-//     noticed by a relist, a DeletedFinalStateUnknown tombstone.
-//   - The objects handlers get are the cache's own, shared with every
-//     reader: never change one; DeepCopy it first.
-//   - A handler must return promptly: each has its own buffer, so a slow
-//     one delays only itself, but its buffer grows. Hand long work off, to
-//     a work queue for example.
+//     noticed by a relist, a DeletedFinalStateUnknown tombstone (parity case
+//     ServerDown).
+//   - Stopping drops work: the change being processed when Run's context
+//     ends is the last the cache takes, what is still queued is never
+//     processed, and what a handler has buffered is dropped (its call in
+//     progress ends; one or two more may start). Removing a handler drops
+//     its buffer the same way, without waiting (parity cases D1, D2).
+//   - Each handler has its own buffer and goroutine: a slow one delays only
+//     itself, while its buffer grows (parity case SlowHandler).
+//
+// What a handler must do in return: never change an object it is given
+// (see Store), and return promptly (hand long work off, to a work queue
+// for example).
 type SharedInformer interface {
 	// AddEventHandler adds handler with the informer's default resync
 	// period. It fails once the informer has stopped.
@@ -69,9 +85,12 @@ type SharedInformer interface {
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
 	// AddEventHandlerWithOptions adds handler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler removes a handler AddEventHandler added: a call in
-	// progress ends, what is buffered for it is dropped. Removing one twice
-	// is no error.
+	// RemoveEventHandler removes a handler AddEventHandler added, without
+	// waiting for it: its call in progress ends, and one or two of the calls
+	// buffered for it may still start after RemoveEventHandler returns (its
+	// pop goroutine picks at random between them and the removal); the rest
+	// are dropped. Its registration's HasSynced stays false unless it had
+	// synced. Removing one twice is no error. (parity case D2)
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	// GetStore returns the cache.
 	GetStore() Store
@@ -150,6 +169,10 @@ type sharedIndexInformer struct {
 
 	// controller holds the Controller, once Run has made it.
 	controller atomic.Value
+	// syncedAtStop is whether the controller had synced when Run's context
+	// ended; stopping is set once it is written. HasSynced answers
+	// syncedAtStop from then on.
+	syncedAtStop, stopping atomic.Bool
 	// blockDeltas is held while a popped change is processed, and while a
 	// handler is added, removed or an index added: so a handler added while
 	// running gets the cache as adds, then exactly the changes after it.
@@ -214,8 +237,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject any,
 // Run builds the pipeline (a queue that knows the cache, a controller with
 // its Reflector) and runs it and the handlers until ctx ends. It returns
 // once everything it started has ended: the controller first, then the
-// handlers, which are stopped after it so that none misses a change the
-// cache took.
+// handlers. Stopping drops work (see SharedInformer; parity case D1), and
+// an informer stopped before it synced never reports synced.
 func (s *sharedIndexInformer) Run(ctx context.Context) {
 	c, ok := s.start()
 	if !ok {
@@ -230,6 +253,16 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		defer s.startedMu.Unlock()
 		s.stopped = true // no handler can be added from now on
 	}()
+	// client-go's informer marks itself synced only while it runs (a
+	// goroutine that waits for the controller's sync or the stop): from the
+	// stop on, HasSynced says whether it had synced by then.
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		<-ctx.Done()
+		s.syncedAtStop.Store(c.HasSynced())
+		s.stopping.Store(true)
+	})
 	c.Run(ctx)
 }
 

@@ -33,9 +33,9 @@ type ResourceEventHandler interface {
 	// while the informer runs, for the objects already cached then).
 	OnAdd(obj any, isInInitialList bool)
 	// OnUpdate is called when an object in the cache is replaced. oldObj is
-	// what the cache held, which may be several changes back; a relist and a
-	// resync call it even when nothing changed (the resource versions are
-	// then equal).
+	// what the cache held, which may be several changes back. A resync, and
+	// a relist that found the object unchanged, call it with equal resource
+	// versions, for the handlers due for a resync only (see SharedInformer).
 	OnUpdate(oldObj, newObj any)
 	// OnDelete is called when an object leaves the cache. obj is its last
 	// state known, or a DeletedFinalStateUnknown when a relist found it gone.
@@ -203,8 +203,12 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	return s.processor.removeListener(handle)
 }
 
-// HasSynced implements SharedInformer.
+// HasSynced implements SharedInformer: the initial list has been processed,
+// and, once the informer was stopped, it had been by then.
 func (s *sharedIndexInformer) HasSynced() bool {
+	if s.stopping.Load() {
+		return s.syncedAtStop.Load()
+	}
 	c, _ := s.controller.Load().(Controller)
 	return c != nil && c.HasSynced()
 }

@@ -718,8 +718,9 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 	say(t, "Step 11 — when things go wrong: a dropped watch, a server that is down, 429,",
 		"第 11 步 — 出错的时候：watch 断开、服务器宕机、429，")
 	say(t, "and 410 after a compaction. Tutorial 000 §4.3, §2.5.", "以及压缩之后的 410。教程 000 §4.3、§2.5。")
-	say(t, "Files: reflector_watch.go (with the backoff), reflector.go, status.go (410, 429).",
-		"文件：reflector_watch.go（含退避）、reflector.go、status.go（410、429）。")
+	say(t, "Files: reflector_watch.go (with the backoff), reflector.go, status.go (410, 429),",
+		"文件：reflector_watch.go（含退避）、reflector.go、status.go（410、429）、")
+	say(t, "restclient_retry.go (the REST client's retries).", "restclient_retry.go（REST 客户端的重试）。")
 	s := startServer(t, fakeapi.Options{})
 	createPod(t, s, "default", "keep", nil)
 	createPod(t, s, "default", "doomed", nil)
@@ -769,19 +770,20 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 		t.Fatalf("connection refused caused a relist (%d lists)", lw.listCount())
 	}
 
-	say(t, "3. The server answers 429 Too Many Requests: back off, re-watch, no relist.", "3. 服务器回答 429 Too Many Requests：退避，重新 watch，不重新 list。")
+	say(t, "3. The server answers 429 Too Many Requests, with Retry-After: 1. The REST client waits",
+		"3. 服务器回答 429 Too Many Requests，带 Retry-After: 1。REST 客户端等待")
+	say(t, "   that second and asks again, as client-go's does (up to 10 times): the Reflector never",
+		"   服务器要求的那一秒再请求一次，和 client-go 的一样（最多 10 次）：Reflector 根本")
+	say(t, "   sees the 429. No backoff, no relist.", "   看不到这个 429。不退避，不重新 list。")
 	failedBefore := s.Stats().Failed
 	s.FailNext(1, 429)
 	s.CloseWatches()
-	wait := stepBackoff(t, clock)
 	createPod(t, s, "default", "p4", nil)
 	h.waitLine(t, "add default/p4 initial=false")
-	say(t, "one 429 (failed requests %d → %d), a backoff of %v, and the watch resumed",
-		"一次 429（失败请求 %d → %d），退避 %v，然后watch 接着进行", failedBefore, s.Stats().Failed, wait)
-	say(t, "  (the backoff is still growing: two healthy minutes have not passed)",
-		"  （退避还在增长：还没有连续健康两分钟）")
-	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 {
-		t.Fatalf("failed %d, lists %d", s.Stats().Failed, lw.listCount())
+	say(t, "one 429 (failed requests %d → %d), a retry a second later, and the watch resumed",
+		"一次 429（失败请求 %d → %d），一秒后重试，然后 watch 接着进行", failedBefore, s.Stats().Failed)
+	if s.Stats().Failed != failedBefore+1 || lw.listCount() != 1 || clock.HasWaiters() {
+		t.Fatalf("failed %d, lists %d, a backoff waiting: %v", s.Stats().Failed, lw.listCount(), clock.HasWaiters())
 	}
 
 	say(t, "4. While the server is down, doomed is deleted, born is created, the history compacted.",

@@ -9,7 +9,8 @@
 //
 // The rules, which every typed kind follows through two helpers:
 //   - A member whose name is exactly a field's json tag (case matters, as in
-//     client-go's decoder) goes into that field; any other member is kept raw.
+//     client-go's decoder: TestMemberNamesMatchExactly) goes into that
+//     field; any other member is kept raw.
 //   - The encoder leaves a field out when it is zero, as `omitzero` says.
 //     So a known member that decodes to its zero value (`""`, `0`, `false`,
 //     `null`, `{}`) is kept raw as well, and comes back exactly as it came;

@@ -193,6 +193,18 @@ func TestZeroAndNullMembersComeBackAsTheyCame(t *testing.T) {
 	}
 }
 
+// TestMemberNamesMatchExactly decodes a member whose name differs from a
+// field's json tag only in case, as client-go's decoder does: it fills no
+// field (encoding/json alone would), and it comes back as it came.
+func TestMemberNamesMatchExactly(t *testing.T) {
+	data := `{"metadata":{"name":"p"},"Spec":{"nodeName":"n"}}`
+	var p Pod
+	roundTrip(t, "a member named in another case", []byte(data), &p)
+	if p.Spec.NodeName != "" {
+		t.Errorf(`"Spec" filled the field spec: nodeName %q`, p.Spec.NodeName)
+	}
+}
+
 func TestASetFieldWinsOverTheRawMember(t *testing.T) {
 	var p Pod
 	if err := json.Unmarshal([]byte(`{"spec":{"containers":[{"name":"a","resources":{}}],"nodeName":""}}`), &p); err != nil {

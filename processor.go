@@ -68,7 +68,8 @@ func (p *sharedProcessor) addListener(l *processorListener) ResourceEventHandler
 	return l
 }
 
-// removeListener stops handle's listener: a call in progress ends, the buffer is dropped.
+// removeListener stops handle's listener (see RemoveEventHandler for what
+// it still delivers).
 func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*processorListener)
 	if !ok {
@@ -76,8 +77,12 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, exists := p.listeners[l]; exists && p.started {
-		close(l.addCh)
+	if _, exists := p.listeners[l]; exists {
+		if p.started {
+			close(l.addCh) // pop marks it stopped as it returns
+		} else {
+			l.markStopped()
+		}
 	}
 	delete(p.listeners, l)
 	return nil
@@ -158,6 +163,10 @@ type processorListener struct {
 	initialPending atomic.Int64
 	// upstreamSynced is the informer's HasSynced.
 	upstreamSynced func() bool
+	// upstreamAtStop is upstreamSynced's answer when the listener stopped
+	// (removed, or its informer stopped); stopped is set once it is
+	// written.
+	upstreamAtStop, stopped atomic.Bool
 	// requestedResyncPeriod is the period the handler asked for.
 	requestedResyncPeriod time.Duration
 
@@ -185,10 +194,26 @@ func newProcessListener(handler ResourceEventHandler, requested, period time.Dur
 }
 
 // HasSynced implements ResourceEventHandlerRegistration: the informer has
-// synced and l has handled its initial adds. The informer is asked first,
-// so the count read after it is not older than its answer.
+// synced (before l stopped, once it has: a handler removed before its
+// informer synced never reports synced, as in client-go, where the
+// listener's watchSynced gives up when it stops: parity case D2) and l has
+// handled its initial adds. The informer is asked first, so the count read after it is
+// not older than its answer.
 func (l *processorListener) HasSynced() bool {
-	return l.upstreamSynced() && l.initialPending.Load() == 0
+	upstream := false
+	if l.stopped.Load() {
+		upstream = l.upstreamAtStop.Load()
+	} else {
+		upstream = l.upstreamSynced()
+	}
+	return upstream && l.initialPending.Load() == 0
+}
+
+// markStopped records that l has stopped, and whether its informer had
+// synced by then.
+func (l *processorListener) markStopped() {
+	l.upstreamAtStop.Store(l.upstreamSynced())
+	l.stopped.Store(true)
 }
 
 // add queues n. It waits only for pop, which is always ready to receive.
@@ -199,9 +224,17 @@ func (l *processorListener) add(n any) {
 	l.addCh <- n
 }
 
-// pop buffers what add sends and offers the oldest to run, until addCh is closed.
+// pop buffers what add sends and offers the oldest to run, until addCh is
+// closed; what it holds then is dropped. While run is between two calls,
+// select picks at random between handing it the next notification and
+// seeing addCh closed: a few buffered notifications may still be delivered
+// after the listener was removed or its informer stopped, as in client-go
+// (parity cases D1, D2).
 func (l *processorListener) pop() {
-	defer close(l.nextCh)
+	defer func() {
+		l.markStopped()
+		close(l.nextCh) // ends run
+	}()
 	var pending []any
 	for {
 		// With nothing pending, out stays nil: a send on a nil channel is

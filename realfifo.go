@@ -43,7 +43,8 @@ type BookmarkInfo struct {
 const defaultBatchSize = 1000
 
 // RealFIFOOptions configures NewRealFIFOWithOptions. The fields depend on
-// each other as in client-go: AtomicEvents forbids KnownObjects (the queue
+// each other as in client-go (TestRealFIFOOptionRules): AtomicEvents
+// forbids KnownObjects (the queue
 // must not read the consumer's cache, so that it may be unlocked while the
 // consumer writes it); without AtomicEvents, KnownObjects is required and
 // UnlockWhileProcessing and EmitDeltaTypeBookmark are forbidden.

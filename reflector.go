@@ -72,6 +72,9 @@ func DefaultWatchErrorHandler(r *Reflector, err error) {
 type ReflectorOptions struct {
 	// Name is the Reflector's name in log messages; "reflector" when empty.
 	Name string
+	// ResyncPeriod is how often, while a watch runs, the store is asked to
+	// Resync (when ShouldResync agrees); 0 never.
+	ResyncPeriod time.Duration
 	// TypeDescription names the objects in logs; by default, their Go type.
 	TypeDescription string
 	// MinWatchTimeout raises the 5-minute floor of a watch's timeout.
@@ -98,7 +101,8 @@ type ReflectorOptions struct {
 // One cycle of Run is ListAndWatch: list at relistResourceVersion (all
 // pages), Replace the store's contents with the list, then watch from the
 // list's version and re-watch from the last version seen each time a watch
-// ends normally. A watch that fails with 410 Expired ends the cycle: the
+// ends normally. While it watches, and only then, it asks the store to
+// Resync every ResyncPeriod (reflector_watch.go). A watch that fails with 410 Expired ends the cycle: the
 // version it asked for is older than the server's history, so the next
 // cycle relists, and a relist that gets 410 too lists again at "" (the
 // newest), after which the store holds the server's state once more (the
@@ -115,9 +119,15 @@ type Reflector struct {
 	minWatchTimeout   time.Duration
 	pageSize          int64
 	watchErrorHandler WatchErrorHandler
+	resyncPeriod      time.Duration
 	// Reading 2: the streaming list.
 	useWatchList bool
 	// End of reading 2.
+
+	// ShouldResync, when set, is asked each time the resync period has
+	// passed; the store is asked to Resync only if it answers true. Set it
+	// before Run.
+	ShouldResync func() bool
 
 	// mu guards the fields below: the Reflector's goroutine writes them,
 	// LastSyncResourceVersion reads them from any goroutine.
@@ -152,6 +162,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		minWatchTimeout:   max(options.MinWatchTimeout, defaultMinWatchTimeout),
 		pageSize:          options.WatchListPageSize,
 		watchErrorHandler: options.WatchErrorHandler,
+		resyncPeriod:      options.ResyncPeriod,
 	}
 	// Reading 2: the streaming list.
 	r.useWatchList = options.UseWatchList
@@ -169,7 +180,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 // describeType names expectedType in log messages: by its Go type, such as
 // "*informer.Pod".
 func describeType(expectedType any) string {
-	// Reading 3: an Unstructured is named by its kind (unstructured.go), as client-go does.
+	// Reading 3: an Unstructured is named by its kind, as client-go does (TestReflectorDescribesAnUnstructuredByItsKind).
 	if u, ok := expectedType.(*Unstructured); ok && u.GetKind() != "" {
 		return u.GetAPIVersion() + ", Kind=" + u.GetKind()
 	}
@@ -204,7 +215,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	// Reading 2: client-go 1.35+ streams the list in one watch (reflector_watchlist.go).
 	if r.useWatchList {
 		if w := r.watchList(ctx); w != nil {
-			return r.watch(ctx, w)
+			return r.watchWithResync(ctx, w)
 		}
 		// nil: the server cannot stream lists, or ctx ended; list instead.
 	}
@@ -212,7 +223,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 	if err := r.list(ctx); err != nil {
 		return err
 	}
-	return r.watch(ctx, nil)
+	return r.watchWithResync(ctx, nil)
 }
 
 // list lists every object, in pages, and Replaces the store's contents

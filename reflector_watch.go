@@ -2,12 +2,13 @@
 // on the store (ADDED → Add, MODIFIED → Update, DELETED → Delete; a BOOKMARK
 // only moves the version); a watch that ends normally is started again from
 // the last version seen, while one that fails with 410 ends the cycle, so
-// the next one relists. Then the backoff: the wait after a failed cycle, a
-// refused connection or a 429.
+// the next one relists. While it watches, a timer asks the store to resync
+// now and then. Then the backoff: the wait after a failed cycle, a refused
+// connection or a 429.
 //
-// client-go counterpart: tools/cache reflector.go (Reflector.watch,
-// handleAnyWatch, isWatchErrorRetriable) and the wait.Backoff that
-// NewReflectorWithOptions runs through DelayWithReset.
+// client-go counterpart: tools/cache reflector.go (Reflector.watchWithResync,
+// watch, startResync, handleAnyWatch, isWatchErrorRetriable) and the
+// wait.Backoff that NewReflectorWithOptions runs through DelayWithReset.
 //
 // Tutorial: 004 §4.1 (watch), 000 §4.1 (events and bookmarks), §4.3 (410,
 // exponential backoff).
@@ -28,15 +29,42 @@ import (
 	"github.com/learn-k8s/informer/clock"
 )
 
+// watchWithResync runs watch with the resync timer (startResync) beside
+// it, and stops the timer when watch returns: the Reflector resyncs while it
+// watches, and only then, never while it lists or backs off between cycles
+// (parity case D5). A failed resync ends the watch.
+func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
+	resyncErr := make(chan error, 1)
+	resyncCtx, stopResync := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	if r.resyncPeriod > 0 {
+		wg.Go(func() { r.startResync(resyncCtx, resyncErr) })
+	}
+	defer func() {
+		stopResync()
+		wg.Wait()
+	}()
+	return r.watch(ctx, w, resyncErr)
+}
+
 // watch watches from the last version seen, and starts a new watch each time
-// one ends normally, until one fails or ctx ends. It begins with w when w is
-// not nil: a watch already open (a streaming list's).
-func (r *Reflector) watch(ctx context.Context, w Watcher) error {
+// one ends normally, until one fails or ctx ends; a failed resync, sent on
+// resyncErr, ends it too. It begins with w when w is not nil: a watch
+// already open (a streaming list's).
+func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr <-chan error) error {
 	for ctx.Err() == nil {
 		start := r.clock.Now()
+		// A watch from "" or "0" opens with a synthetic ADDED event per
+		// object, in no particular version order: the version moves only
+		// once another kind of event shows the watch is past them (parity case
+		// D6). A watch handed in (a streaming list's) is past its initial
+		// events.
+		fromStart := w == nil
 		if w == nil {
+			rv := r.LastSyncResourceVersion()
+			fromStart = rv == "" || rv == "0"
 			var err error
-			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(r.LastSyncResourceVersion()))
+			w, err = startWatch(ctx, r.listerWatcher, r.watchOptions(rv))
 			switch {
 			case err != nil && ctx.Err() != nil:
 				return nil // the stop cut the request short: a stop, not a failure
@@ -48,7 +76,12 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 				return err
 			}
 		}
-		err := r.handleWatch(ctx, start, w, r.store, r.setLastSyncResourceVersion,
+		setVersion := func(rv string, pastInitialEvents bool) {
+			if !fromStart || pastInitialEvents {
+				r.setLastSyncResourceVersion(rv)
+			}
+		}
+		err := r.handleWatch(ctx, start, w, r.store, setVersion, resyncErr,
 			// Reading 2: a plain watch goes on past any bookmark.
 			false,
 			// End of reading 2.
@@ -76,6 +109,29 @@ func (r *Reflector) watch(ctx context.Context, w Watcher) error {
 	return nil
 }
 
+// startResync asks the store to Resync every resync period, counted from
+// the end of the last one, when ShouldResync agrees, until ctx ends. A
+// Resync that fails is sent on errc, which ends the watch (handleWatch), and
+// no resync follows until the next cycle's watch.
+func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
+	t := r.clock.NewTimer(r.resyncPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+		}
+		if r.ShouldResync == nil || r.ShouldResync() {
+			if err := r.store.Resync(); err != nil {
+				errc <- err // buffered: never blocks
+				return
+			}
+		}
+		t.Reset(r.resyncPeriod)
+	}
+}
+
 // watchOptions are a watch's options from rv: with bookmarks, so that a
 // quiet watch's version stays recent and a re-watch does not start from a
 // version compacted away; and with a random timeout between the minimum
@@ -87,21 +143,25 @@ func (r *Reflector) watchOptions(rv string) ListOptions {
 }
 
 // handleWatch applies w's events to store, telling setVersion each event's
-// resource version, until w ends (nil, or an error for a watch that ended
-// at once and empty), an ERROR event arrives (its Status as a
-// *StatusError), or ctx ends (errStopRequested).
+// resource version and whether an event other than ADDED has arrived yet,
+// until w ends (nil, or an error for a watch that ended at once and empty),
+// an ERROR event arrives (its Status as a *StatusError), a resync fails (the
+// error from resyncErr; nil never does), or ctx ends (errStopRequested).
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
-	setVersion func(string),
+	setVersion func(rv string, pastInitialEvents bool), resyncErr <-chan error,
 	// Reading 2: a streaming list stops at the bookmark that ends its initial events.
 	exitOnInitialEventsEnd bool,
 	// End of reading 2.
 ) error {
 	eventCount := 0
+	pastInitialEvents := false
 	for {
 		var event WatchEvent
 		var ok bool
 		select {
 		case <-ctx.Done():
+		case err := <-resyncErr:
+			return err
 		case event, ok = <-w.ResultChan():
 		}
 		if ctx.Err() != nil { // also when the stop ended the stream first: not its error
@@ -132,18 +192,21 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 		case WatchAdded:
 			err = store.Add(obj)
 		case WatchModified:
+			pastInitialEvents = true
 			err = store.Update(obj)
 		case WatchDeleted:
+			pastInitialEvents = true
 			err = store.Delete(obj)
 		case WatchBookmark:
 			// Nothing changed: only the version moves (below).
+			pastInitialEvents = true
 			// Reading 2: a RealFIFO queues the bookmark; a streaming list may end here.
 			if b, ok := store.(ReflectorBookmarkStore); ok {
 				err = b.Bookmark(obj.GetResourceVersion())
 			}
 			listEnds := obj.GetAnnotations()[InitialEventsAnnotationKey] == "true"
 			if exitOnInitialEventsEnd && listEnds {
-				setVersion(obj.GetResourceVersion())
+				setVersion(obj.GetResourceVersion(), true)
 				return errInitialEventsEnd
 			}
 			// End of reading 2.
@@ -154,7 +217,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			slog.Error("store rejected a watch event",
 				"reflector", r.name, "event", event.Type, "err", err)
 		}
-		setVersion(obj.GetResourceVersion())
+		setVersion(obj.GetResourceVersion(), pastInitialEvents)
 		eventCount++
 	}
 }

@@ -47,7 +47,8 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 		// must see the initial state in one Replace, not as a trickle of adds.
 		// As in client-go, the scratch store applies the queue's transformer
 		// too, so a streamed object is transformed twice (here, then by
-		// Replace): transformers must be idempotent.
+		// Replace): transformers must be idempotent (parity case
+		// TransformAndIndex).
 		temporary := newTransformingStore(r.store)
 		var version string
 		options := r.watchOptions(r.rewatchResourceVersion())
@@ -66,7 +67,12 @@ func (r *Reflector) streamList(ctx context.Context) (Watcher, error) {
 			}
 			return nil, err
 		}
-		err = r.handleWatch(ctx, start, w, temporary, func(v string) { version = v }, true)
+		setVersion := func(v string, pastInitialEvents bool) {
+			if pastInitialEvents {
+				version = v
+			}
+		}
+		err = r.handleWatch(ctx, start, w, temporary, setVersion, nil, true)
 		if err == nil {
 			w.Stop() // the stream ended before the initial events did: start over
 			continue

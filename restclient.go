@@ -218,6 +218,10 @@ type RESTClient struct {
 	token string
 	// client has no Timeout: a watch lasts minutes; contexts end requests.
 	client *http.Client
+	// maxRetries is how many times a request is sent again, at most
+	// (defaultMaxRetries; this package's tests set 0, as client-go's
+	// Request.MaxRetries(0) does).
+	maxRetries int
 	// Reading 3: content negotiation (restclient_content.go).
 	contentType string // RESTConfig.ContentType
 	// notAcceptable is set once the server refused protobuf with a 406:
@@ -234,7 +238,7 @@ func NewRESTClient(cfg RESTConfig) (*RESTClient, error) {
 		return nil, fmt.Errorf("rest config: host %q must be an http:// or https:// URL", cfg.Host)
 	}
 	// A nil Transport is net/http's default: no TLS settings of our own.
-	c := &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{}}
+	c := &RESTClient{base: base, token: cfg.BearerToken, client: &http.Client{}, maxRetries: defaultMaxRetries}
 	// Reading 3: client-go's transport: CA files, HTTP/2 health pings, timeouts (transport.go).
 	transport, err := newTransport(cfg)
 	if err != nil {
@@ -312,27 +316,41 @@ func resourcePath(r GroupVersionResource, namespace string) string {
 // request sends one request that accepts answers of the media types in
 // accept, with body (nil for none) of contentType ("" is JSON), and returns
 // a 2xx response for the caller to read and close. Any other answer is an
-// error: a *StatusError, from the server's Status when it sent one.
+// error: a *StatusError, from the server's Status when it sent one. It sends
+// the request again when the server asks it to, or the connection broke
+// before an answer came, as client-go does (restclient_retry.go;
+// TestRESTClientRetriesWhenAsked, parity case TooManyRequests).
 func (c *RESTClient) request(ctx context.Context, method, path string, q url.Values, accept, contentType string,
 	body []byte) (*http.Response, error) {
 	u := *c.base
 	u.Path += path
 	u.RawQuery = q.Encode()
-	// A nil body reads as empty: the request then has none.
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", accept)
-	if body != nil {
-		req.Header.Set("Content-Type", cmp.Or(contentType, "application/json"))
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return nil, err
+	var resp *http.Response
+	for attempt := 0; ; attempt++ {
+		// A nil body reads as empty: the request then has none.
+		req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", accept)
+		if body != nil {
+			req.Header.Set("Content-Type", cmp.Or(contentType, "application/json"))
+		}
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		resp, err = c.client.Do(req)
+		wait, again := retryAfter(req, resp, err)
+		if !again || attempt == c.maxRetries || ctx.Err() != nil {
+			if err != nil {
+				return nil, err
+			}
+			break
+		}
+		discard(resp)
+		if !sleep(ctx, wait) {
+			return nil, ctx.Err()
+		}
 	}
 	// Reading 3: a server with no protobuf: ask again for JSON (restclient_content.go).
 	if c.notAcceptableFor(accept, resp) {
@@ -408,6 +426,11 @@ func (c *RESTClient) watch(ctx context.Context, path string, o ListOptions, r Gr
 	resp, err := c.request(ctx, http.MethodGet, path, o.Query(true), accept, "", nil)
 	if err != nil {
 		cancel()
+		if endsWatchNormally(err) {
+			// Still broken after every retry: client-go answers a watch that
+			// ended at once, which the Reflector takes as a very short watch.
+			return newEmptyWatch(), nil
+		}
 		return nil, err
 	}
 	return newStreamWatcher(resp, newObject, cancel), nil

@@ -1,4 +1,5 @@
-// restclient_content.go is content negotiation as client-go does it: which
+// restclient_content.go is content negotiation as client-go does it
+// (TestProtobufAnswersDecodeAsJSON): which
 // wire format a request asks for, and how an answer is read. A typed object
 // (a *Pod) is asked for in Kubernetes protobuf first, as client-go's typed
 // clientset asks for every built-in kind; a generic object (an

@@ -98,6 +98,7 @@ func TestRESTClientStatusErrors(t *testing.T) {
 	}
 	s.FailNext(1, 429)
 	c, _ = NewRESTClient(RESTConfig{Host: s.URL(), BearerToken: "secret"})
+	c.maxRetries = 0 // the 429 itself, not the retry (TestRESTClientRetriesWhenAsked)
 	_, err = NewListWatchFromClient(c, podsResource, "", "").List(context.Background(), ListOptions{})
 	if secs, ok := SuggestsClientDelay(err); !IsTooManyRequests(err) || !ok || secs != 1 {
 		t.Fatalf("429: %v", err)
@@ -123,6 +124,7 @@ func TestRESTClientBareCodes(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := NewRESTClient(RESTConfig{Host: srv.URL})
+	c.maxRetries = 0 // the answers themselves, not the retries (TestRESTClientRetriesWhenAsked)
 	ctx := context.Background()
 	bare := func(code int, body string, header ...string) error {
 		answer <- func(w http.ResponseWriter) {

@@ -22,9 +22,10 @@ import (
 // the new index values are computed before anything changes, and an index
 // function that fails leaves the store as it was (client-go panics there).
 //
-// As in client-go, the index values an object had are computed again from
-// the stored object when it is replaced or deleted. So an object changed in
-// place, which nobody may do, leaves stale index entries behind.
+// As in client-go (TestIndexerMatchesAModelThatKeepsFiledValues), the index
+// values an object had are computed again from the stored object when it
+// is replaced or deleted. So an object changed in place, which nobody may
+// do, leaves stale index entries behind.
 type threadSafeStore struct {
 	// lock guards every field below: held for reading by every read, for
 	// writing by every write, for the whole of the change.

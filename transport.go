@@ -12,15 +12,6 @@
 // k8s.io/apimachinery/pkg/util/net/http.go. We use net/http's own HTTP/2
 // settings (http.HTTP2Config) where client-go uses golang.org/x/net/http2.
 //
-// It also holds how a watch stream ends when reading it fails (the second
-// half of this file): as the normal end of a watch (the Reflector re-watches
-// from the last version it saw, no relist) or as an error (an ERROR event:
-// the Reflector ends the cycle and relists), by client-go's rules, error by
-// error: StreamWatcher.receive in k8s.io/apimachinery/pkg/watch, with
-// IsProbableEOF and IsTimeout in k8s.io/apimachinery/pkg/util/net. The
-// difference is visible to every handler: a relist turns a delete and
-// re-create into one update, and replays every object.
-//
 // Tutorial: 004 §4.1 (the Reflector over HTTP). docs: the reliability chapter.
 //
 // Reading 3: the real wire (a real cluster's TLS and tokens, failures as client-go reads them).
@@ -32,14 +23,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -110,8 +98,8 @@ func newTransport(cfg RESTConfig) (*http.Transport, error) {
 
 // durationSetting picks a transport timeout: the option when set (a
 // negative option means 0, "off"), else the environment variable in whole
-// seconds (an unreadable value is logged and ignored, as client-go does),
-// else the default.
+// seconds (an unreadable value is logged and ignored, as client-go does:
+// TestTransportLikeClientGo), else the default.
 func durationSetting(option time.Duration, env string, def time.Duration) time.Duration {
 	switch {
 	case option < 0:
@@ -153,62 +141,4 @@ func tlsConfigFor(tc TLSClientConfig) (*tls.Config, error) {
 		conf.RootCAs = pool
 	}
 	return conf, nil
-}
-
-// How a watch stream ends, by client-go v0.37.2's rules (watch.go's
-// endsWatchNormally asks isProbableEOF and isTimeout): StreamWatcher.receive
-// ends quietly on io.EOF, io.ErrUnexpectedEOF, and whatever
-// utilnet.IsProbableEOF or utilnet.IsTimeout accepts; every other error
-// becomes an ERROR event with code 500.
-//
-// What that means on the wire: a server that ends the response (EOF), drops
-// the connection mid-event (unexpected EOF) or resets it, an HTTP/2 server
-// that sent GOAWAY before closing the connection (a graceful shutdown, as in
-// a rolling restart), and a read deadline: all re-watch. An HTTP/2
-// connection closed because the server stopped answering pings ("http2:
-// client connection lost"), a cancelled context and a body read after Close
-// are errors: the cycle ends and the next one relists.
-
-// probableEOFMessages are the texts by which utilnet.IsProbableEOF
-// recognises a connection that ended, for errors net/http does not export.
-// The second and third are matched as substrings, the last one also
-// ignoring case; the first must be the whole message.
-var probableEOFMessages = struct {
-	brokenRequest, goAway, reset, closedConn string
-}{
-	brokenRequest: "http: can't write HTTP request on broken connection",
-	goAway:        "http2: server sent GOAWAY and closed the connection",
-	reset:         "connection reset by peer",
-	closedConn:    "use of closed network connection",
-}
-
-// isProbableEOF follows utilnet.IsProbableEOF: it looks through one
-// *url.Error (what http.Client.Do wraps errors in), then accepts io.EOF and
-// io.ErrUnexpectedEOF themselves (not errors that wrap them) and the
-// messages above.
-func isProbableEOF(err error) bool {
-	if err == nil {
-		return false
-	}
-	if ue := (*url.Error)(nil); errors.As(err, &ue) {
-		err = ue.Err
-	}
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return true
-	}
-	m := probableEOFMessages
-	msg := err.Error()
-	return msg == m.brokenRequest ||
-		strings.Contains(msg, m.goAway) ||
-		strings.Contains(msg, m.reset) ||
-		strings.Contains(strings.ToLower(msg), m.closedConn)
-}
-
-// isTimeout follows utilnet.IsTimeout: any error in the chain that is a
-// net.Error reporting Timeout(). That includes a read deadline
-// (os.ErrDeadlineExceeded), http.Client's Timeout, and
-// context.DeadlineExceeded.
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }

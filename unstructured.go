@@ -144,7 +144,8 @@ func deepCopyJSON(v any) any {
 }
 
 // setTypeIfUnset gives u a kind and apiVersion when it has none, as the
-// items of a list arrive (restclient.go's list: client-go does the same).
+// items of a list arrive (restclient.go's list: client-go does the same,
+// TestRESTClientGroupResourceIsUnstructured).
 func (u *Unstructured) setTypeIfUnset(kind, apiVersion string) {
 	if u.Object != nil && u.GetKind() == "" {
 		u.Object["kind"] = kind

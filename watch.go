@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -73,6 +75,22 @@ type Watcher interface {
 	ResultChan() <-chan WatchEvent
 }
 
+// emptyWatch is a watch that has already ended: its channel is closed.
+type emptyWatch chan WatchEvent
+
+// newEmptyWatch returns an emptyWatch (client-go's watch.NewEmptyWatch).
+func newEmptyWatch() emptyWatch {
+	c := make(emptyWatch)
+	close(c)
+	return c
+}
+
+// Stop implements Watcher: there is nothing to stop.
+func (emptyWatch) Stop() {}
+
+// ResultChan implements Watcher: a closed channel.
+func (w emptyWatch) ResultChan() <-chan WatchEvent { return w }
+
 // streamWatcher is a Watcher reading a watch response's body: a goroutine
 // (receive) decodes one event at a time and sends it on result.
 type streamWatcher struct {
@@ -115,8 +133,8 @@ func (sw *streamWatcher) ResultChan() <-chan WatchEvent {
 // receive sends one event at a time until the stream ends or Stop is called.
 // A read error that endsWatchNormally just closes the channel (the Reflector
 // re-watches from the last version it saw). Any other read error, and an
-// event that cannot be decoded, becomes an ERROR event, as in client-go, so
-// the Reflector relists. After Stop nothing more is sent.
+// event that cannot be decoded, becomes an ERROR event, so the Reflector
+// relists. After Stop nothing more is sent.
 func (sw *streamWatcher) receive(dec bodyDecoder, newObject func() Object) {
 	defer close(sw.result)
 	defer sw.Stop()
@@ -169,19 +187,67 @@ func (sw *streamWatcher) send(ev WatchEvent) bool {
 }
 
 // endsWatchNormally reports whether err, met reading a watch body, is the
-// normal end of the watch (the Reflector re-watches) rather than a broken
-// stream (an ERROR event: the Reflector relists). The server ending the
-// body is normal, as in client-go's StreamWatcher.receive.
+// normal end of the watch (the Reflector re-watches from the last version
+// it saw, no relist) rather than a broken stream (an ERROR event with code
+// 500: the Reflector ends the cycle and relists). The rules are client-go
+// v0.37.2's: apimachinery's StreamWatcher.receive ends quietly on io.EOF,
+// io.ErrUnexpectedEOF and whatever utilnet.IsProbableEOF or
+// utilnet.IsTimeout accepts (parity case D4).
+//
+// On the wire: a server that ends the response (EOF), drops the connection
+// mid-event (unexpected EOF) or resets it, an HTTP/2 server that sent
+// GOAWAY before closing the connection (a graceful shutdown, as in a
+// rolling restart), and a read deadline all re-watch. An HTTP/2 connection
+// closed because the server stopped answering pings ("http2: client
+// connection lost"), a cancelled context and a body read after Close are
+// errors. The difference is visible to every handler: a relist turns a
+// delete and re-create into one update, and replays every object.
 func endsWatchNormally(err error) bool {
+	return isProbableEOF(err) || isTimeout(err)
+}
+
+// probableEOFMessages are the texts by which utilnet.IsProbableEOF
+// recognises a connection that ended, for errors net/http does not export.
+// The second and third are matched as substrings, the last one also
+// ignoring case; the first must be the whole message.
+var probableEOFMessages = struct {
+	brokenRequest, goAway, reset, closedConn string
+}{
+	brokenRequest: "http: can't write HTTP request on broken connection",
+	goAway:        "http2: server sent GOAWAY and closed the connection",
+	reset:         "connection reset by peer",
+	closedConn:    "use of closed network connection",
+}
+
+// isProbableEOF follows utilnet.IsProbableEOF: it looks through one
+// *url.Error (what net/http's client wraps errors in), then accepts io.EOF and
+// io.ErrUnexpectedEOF themselves (not errors that wrap them) and the
+// messages above.
+func isProbableEOF(err error) bool {
+	if err == nil {
+		return false
+	}
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err
+	}
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return true
 	}
-	// Reading 3: a reset connection, a GOAWAY, a timeout (client-go's rules, transport.go).
-	if isProbableEOF(err) || isTimeout(err) {
-		return true
-	}
-	// End of reading 3.
-	return false
+	m := probableEOFMessages
+	msg := err.Error()
+	return msg == m.brokenRequest ||
+		strings.Contains(msg, m.goAway) ||
+		strings.Contains(msg, m.reset) ||
+		strings.Contains(strings.ToLower(msg), m.closedConn)
+}
+
+// isTimeout follows utilnet.IsTimeout: any error in the chain that is a
+// net.Error reporting Timeout(). That includes a read deadline
+// (os.ErrDeadlineExceeded), http.Client's Timeout, and
+// context.DeadlineExceeded.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // bodyDecoder reads a list body, or a watch body one event at a time.
@@ -214,7 +280,7 @@ type jsonDecoder struct {
 
 // DecodeList implements bodyDecoder: the list's members, then each item.
 // Member names must match exactly, as in client-go's decoder (encoding/json
-// alone would also take "Items" for "items").
+// alone would also take "Items" for "items": TestDecodeListMemberNamesAreExact).
 func (d jsonDecoder) DecodeList(list *ObjectList, newObject func() Object) error {
 	var members map[string]json.RawMessage
 	if err := d.dec.Decode(&members); err != nil {
@@ -292,8 +358,9 @@ func decodeEvent(dec bodyDecoder, newObject func() Object) (WatchEvent, error) {
 }
 
 // decodeList decodes a list body, each item into a new object. A list's
-// items carry no kind: as in client-go, a typed object keeps none, and a
-// generic one gets the list's kind, without "List".
+// items carry no kind: as in client-go, a typed object keeps none
+// (TestDecodeListMemberNamesAreExact), and a generic one gets the list's
+// kind, without "List".
 func decodeList(dec bodyDecoder, newObject func() Object) (*ObjectList, error) {
 	list := &ObjectList{}
 	if err := dec.DecodeList(list, newObject); err != nil {

@@ -136,8 +136,8 @@ var Labs = []Lab{
 		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90, Pipeline: "deltafifo",
 		Funcs: []Func{
-			{"*controller", "Run", 1}, {"*controller", "resyncIfDue", 1}, {"*controller", "processLoop", 2},
-			{"", "processDeltas", 3},
+			{"*controller", "Run", 1}, {"*controller", "processLoop", 2},
+			{"", "processDeltas", 3}, {"*Reflector", "startResync", 4},
 		},
 		ProjectGraders: []Grader{
 			{"TestStep08RunLoop", 2, "the walkthrough's Step 8: the run loop pops what the Reflector queues", "分步讲解第 8 步：运行循环弹出 Reflector 排入的内容"},

@@ -3,12 +3,14 @@
 //
 // What must be equal after every step: the requests (verb and every query
 // parameter, timeoutSeconds checked to be in client-go's range), the cache,
-// the index, HasSynced of the informer and of every registration,
+// the index, HasSynced of the informer and of every registration (of a
+// slow handler in a call: once it is idle),
 // LastSyncResourceVersion, whether Run has returned, the panics recovered,
 // and every handler's calls. A handler's calls are compared object by
 // object, in order: the SharedInformer promises the order of one object's
 // notifications, not the order between objects, and client-go itself
-// orders some batches by a map (the tombstones of a relist, a resync).
+// orders some batches by a map (the tombstones of a relist, a resync, a
+// streaming list's objects). See firstDifference for slow handlers.
 //
 // Where client-go's own outcome is not fixed (the stop, RemoveEventHandler:
 // a listener's pop goroutine picks at random between handing out the next
@@ -27,13 +29,20 @@ import (
 	"strings"
 )
 
-// byKey splits calls by object key, keeping each object's order.
-func byKey(notes []note) map[string][]string {
-	m := map[string][]string{}
-	for _, n := range notes {
-		m[n.Key] = append(m[n.Key], n.String())
+// calls is what one side's handlers have been called with so far: handler
+// → object key → the calls, in order.
+type calls map[string]map[string][]string
+
+// add appends a step's calls.
+func (c calls) add(notes map[string][]note) {
+	for h, ns := range notes {
+		if c[h] == nil {
+			c[h] = map[string][]string{}
+		}
+		for _, n := range ns {
+			c[h][n.Key] = append(c[h][n.Key], n.String())
+		}
 	}
-	return m
 }
 
 // isPrefix reports whether a is a prefix of b.
@@ -41,22 +50,22 @@ func isPrefix(a, b []string) bool {
 	return len(a) <= len(b) && slices.Equal(a, b[:len(a)])
 }
 
-// diffNotes compares one handler's calls in one step.
-func diffNotes(a, b []note, lenient bool) string {
-	ka, kb := byKey(a), byKey(b)
-	keys := slices.Sorted(maps.Keys(ka))
-	for k := range kb {
-		if _, ok := ka[k]; !ok {
+// diffCalls compares one handler's calls so far, object by object: equal
+// when exact, else one side's a prefix of the other's.
+func diffCalls(a, b map[string][]string, exact bool) string {
+	keys := slices.Sorted(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		x, y := ka[k], kb[k]
-		if slices.Equal(x, y) || lenient && (isPrefix(x, y) || isPrefix(y, x)) {
+		x, y := a[k], b[k]
+		if slices.Equal(x, y) || !exact && (isPrefix(x, y) || isPrefix(y, x)) {
 			continue
 		}
-		return fmt.Sprintf("calls for %s: %s ≠ %s", k, list(x), list(y))
+		return fmt.Sprintf("calls for %s so far: %s ≠ %s", k, list(x), list(y))
 	}
 	return ""
 }
@@ -70,7 +79,7 @@ func list(s []string) string {
 }
 
 // diffStep compares one step's observations.
-func diffStep(a, b seen, lenient bool) string {
+func diffStep(a, b seen) string {
 	check := func(field string, x, y any) string {
 		if fmt.Sprint(x) != fmt.Sprint(y) {
 			return fmt.Sprintf("%s: %v ≠ %v", field, x, y)
@@ -86,17 +95,10 @@ func diffStep(a, b seen, lenient bool) string {
 			return d
 		}
 	}
-	names := slices.Sorted(maps.Keys(a.HandlerSynced))
-	for _, name := range names {
-		if d := diffNotes(a.Notes[name], b.Notes[name], lenient); d != "" {
-			return "handler " + name + ": " + d
-		}
-	}
 	for _, d := range []string{
 		check("cache", list(a.Cache), list(b.Cache)),
 		check("index byApp", list(a.Index), list(b.Index)),
 		check("HasSynced", a.Synced, b.Synced),
-		check("registrations' HasSynced", a.HandlerSynced, b.HandlerSynced),
 		check("LastSyncResourceVersion", a.LastRV, b.LastRV),
 		check("Run returned", a.Returned, b.Returned),
 		check("panics", list(a.Panics), list(b.Panics)),
@@ -116,18 +118,58 @@ type difference struct {
 }
 
 // firstDifference compares a (ours) and b (client-go), step by step.
+//
+// A handler's calls are compared as they have accumulated, object by
+// object. After a step, a handler that is idle on both sides has had every
+// call it will get for what happened so far: its calls must be equal. A
+// slow handler still in a call on either side has a backlog whose order
+// between objects client-go does not fix (a relist's batch comes from a
+// map), and which it works through at a pace a random backoff may have
+// shifted: then each object's calls need only be one side's a prefix of
+// the other's, until it is idle on both. From a lenient step on, a handler
+// it loosens (removed, or every handler at the stop) is held to the prefix
+// rule only.
 func firstDifference(sc scenario, a, b trace) *difference {
 	if a.Fatal != "" || b.Fatal != "" {
 		return &difference{Detail: fmt.Sprintf("a run failed: ours %q, client-go %q", a.Fatal, b.Fatal)}
 	}
+	ca, cb := calls{}, calls{}
+	loose := map[string]bool{}
+	// cutShort holds the handlers a lenient step loosened while they were
+	// in a call on either side: where the stop or the removal cut their
+	// initial adds is no longer fixed, nor is their HasSynced.
+	cutShort := map[string]bool{}
+	var prevA, prevB seen
 	for i := range max(len(a.Steps), len(b.Steps)) {
 		if i >= len(a.Steps) || i >= len(b.Steps) {
 			return &difference{Step: i + 1, Detail: fmt.Sprintf("ours ran %d steps, client-go %d",
 				len(a.Steps), len(b.Steps))}
 		}
-		if d := diffStep(a.Steps[i], b.Steps[i], a.Steps[i].Lenient); d != "" {
-			return &difference{Step: i + 1, What: a.Steps[i].What, Detail: d}
+		sa, sb := a.Steps[i], b.Steps[i]
+		fail := func(detail string) *difference { return &difference{Step: i + 1, What: sa.What, Detail: detail} }
+		if d := diffStep(sa, sb); d != "" {
+			return fail(d)
 		}
+		ca.add(sa.Notes)
+		cb.add(sb.Notes)
+		for _, name := range slices.Sorted(maps.Keys(sa.HandlerSynced)) {
+			if sa.Loosens == name || sa.Loosens == "*" {
+				loose[name] = true
+				cutShort[name] = cutShort[name] || prevA.Busy[name] || prevB.Busy[name]
+			}
+			idle := !sa.Busy[name] && !sb.Busy[name]
+			if idle && !cutShort[name] && sa.HandlerSynced[name] != sb.HandlerSynced[name] {
+				// (A busy handler may still be in its initial adds, which it
+				// works through at a pace a random backoff may have shifted.)
+				return fail(fmt.Sprintf("handler %s: its registration's HasSynced %v ≠ %v", name,
+					sa.HandlerSynced[name], sb.HandlerSynced[name]))
+			}
+			exact := !loose[name] && !sa.Lenient && idle
+			if d := diffCalls(ca[name], cb[name], exact); d != "" {
+				return fail("handler " + name + ": " + d)
+			}
+		}
+		prevA, prevB = sa, sb
 	}
 	return nil
 }

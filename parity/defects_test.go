@@ -34,7 +34,6 @@ var caseD1 = scenario{
 }
 
 func TestD1StopDropsBacklog(t *testing.T) {
-	t.Skip("the root package does not do what client-go does here yet: the fix of issue 35 lands next")
 	compareSides(t, caseD1)
 }
 
@@ -64,7 +63,6 @@ var caseD2 = scenario{
 }
 
 func TestD2RemoveEventHandler(t *testing.T) {
-	t.Skip("the root package does not do what client-go does here yet: the fix of issue 35 lands next")
 	compareSides(t, caseD2)
 }
 
@@ -146,7 +144,6 @@ var caseD5 = scenario{
 }
 
 func TestD5NoResyncWithoutWatch(t *testing.T) {
-	t.Skip("the root package does not do what client-go does here yet: the fix of issue 35 lands next")
 	compareSides(t, caseD5)
 }
 
@@ -171,7 +168,6 @@ var caseD6 = scenario{
 }
 
 func TestD6WatchFromEmptyVersion(t *testing.T) {
-	t.Skip("the root package does not do what client-go does here yet: the fix of issue 35 lands next")
 	compareSides(t, caseD6)
 }
 
@@ -197,6 +193,5 @@ var caseD7 = scenario{
 }
 
 func TestD7LostChangeComesBackWithRelist(t *testing.T) {
-	t.Skip("the root package does not do what client-go does here yet: the fix of issue 35 lands next")
 	compareSides(t, caseD7)
 }

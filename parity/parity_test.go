@@ -15,6 +15,18 @@ import (
 // replace target runs, and fails on the first difference.
 func compareSides(t *testing.T, sc scenario) {
 	t.Helper()
+	if d := compareOne(t, sc); d != "" {
+		t.Error(d)
+		return
+	}
+	played.named.Add(1)
+}
+
+// compareOne plays sc against ours and client-go in every setting the
+// replace target runs, and returns the report of the first difference, or
+// "".
+func compareOne(t *testing.T, sc scenario) string {
+	t.Helper()
 	for _, setting := range ourSettings {
 		a := play(t, sc, "ours", setting, func(url string, cfg config, h *hooks) (subject, error) {
 			return newOurs(url, setting, cfg, h)
@@ -31,16 +43,17 @@ func compareSides(t *testing.T, sc scenario) {
 			dump(t, b)
 		}
 		if d := firstDifference(sc, a, b); d != nil {
-			t.Error(report(sc, setting, d, a, b))
+			return report(sc, setting, d, a, b)
 		}
 	}
+	return ""
 }
 
 // dump prints a trace (go test -v with PARITY_DUMP=1).
 func dump(t *testing.T, tr trace) {
 	t.Logf("== %s (%s) fatal=%q", tr.Side, tr.Setting, tr.Fatal)
 	for i, s := range tr.Steps {
-		t.Logf("%2d %s err=%q\n   req=%v\n   notes=%v\n   cache=%v idx=%v synced=%v hs=%v rv=%s panics=%v ret=%v",
-			i+1, s.What, s.Err, s.Requests, s.Notes, s.Cache, s.Index, s.Synced, s.HandlerSynced, s.LastRV, s.Panics, s.Returned)
+		t.Logf("%2d %s at %v err=%q\n   req=%v\n   notes=%v\n   cache=%v idx=%v synced=%v hs=%v rv=%s panics=%v ret=%v",
+			i+1, s.What, s.At, s.Err, s.Requests, s.Notes, s.Cache, s.Index, s.Synced, s.HandlerSynced, s.LastRV, s.Panics, s.Returned)
 	}
 }

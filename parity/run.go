@@ -36,14 +36,19 @@ type step struct {
 	// (the stop, RemoveEventHandler): each handler's calls for each key
 	// need only be a prefix of the other side's, or the other way round.
 	lenient bool
+	// loosens names the handler whose calls may differ from this step on
+	// (the one removed; "*": every handler, at the stop).
+	loosens string
 }
 
 // seen is what one step saw.
 type seen struct {
-	What          string
-	Err           string
-	Requests      []string
-	Notes         map[string][]note
+	What     string
+	Err      string
+	Requests []string
+	Notes    map[string][]note
+	// Busy lists the handlers in a call (a slow handler with a backlog).
+	Busy          map[string]bool
 	Cache         []string
 	Index         []string
 	Synced        bool
@@ -51,8 +56,12 @@ type seen struct {
 	LastRV        string
 	Panics        []string
 	Returned      bool
-	// Lenient is the step's lenient (see step); not compared.
+	// At is when the step ended, in fake time since the run began; not
+	// compared (a backoff is random), shown in reports.
+	At time.Duration
+	// Lenient and Loosens are the step's (see step); not compared.
 	Lenient bool
+	Loosens string
 }
 
 // trace is what a run of a scenario saw, step by step.
@@ -97,6 +106,7 @@ func play(t *testing.T, sc scenario, side, setting string,
 	})
 	defer dog.Stop()
 	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
 		r := &run{srv: newServer(serverOptions{pageCap: sc.pageCap, noCache: sc.noCache, emptyListRV: sc.emptyListRV}), hooks: newHooks(sc.cfg), recs: map[string]*recorder{}}
 		defer r.srv.close()
 		sub, err := newSubject(r.srv.url(), sc.cfg, r.hooks)
@@ -108,7 +118,7 @@ func play(t *testing.T, sc scenario, side, setting string,
 		r.ctx, r.cancel = context.WithCancel(context.Background())
 		defer r.cancel()
 		r.done = make(chan struct{})
-		steps := append(sc.steps, step{what: "stop (end of scenario)", do: stopRun, lenient: true})
+		steps := append(sc.steps, step{what: "stop (end of scenario)", do: stopRun, lenient: true, loosens: "*"})
 		stopped := false
 		for i, s := range steps {
 			if stopped && s.what == "stop (end of scenario)" {
@@ -116,12 +126,13 @@ func play(t *testing.T, sc scenario, side, setting string,
 			}
 			current.Store(fmt.Sprintf("%s (%s, %s): step %d, %s", sc.name, side, setting, i+1, s.what))
 			var seen seen
-			seen.What, seen.Lenient = s.what, s.lenient
+			seen.What, seen.Lenient, seen.Loosens = s.what, s.lenient, s.loosens
 			if err := s.do(r); err != nil {
 				seen.Err = err.Error()
 			}
 			r.settle()
 			r.observe(&seen)
+			seen.At = time.Since(began)
 			tr.Steps = append(tr.Steps, seen)
 			stopped = stopped || isStop(s)
 		}
@@ -146,9 +157,13 @@ func (r *run) observe(s *seen) {
 	s.Requests = r.srv.takeRequests()
 	s.Notes = map[string][]note{}
 	s.HandlerSynced = map[string]bool{}
+	s.Busy = map[string]bool{}
 	for _, name := range r.order {
 		if n := r.recs[name].take(); len(n) > 0 {
 			s.Notes[name] = n
+		}
+		if r.recs[name].inCall() {
+			s.Busy[name] = true
 		}
 		s.HandlerSynced[name] = r.sub.handlerSynced(name)
 	}
@@ -198,10 +213,13 @@ func stopRun(r *run) error {
 }
 
 // stopWhileIndexing runs the informer, waits until the index function is
-// at the pod config.IndexBlocksAt names, stops the informer there, lets the
-// index function go on, and waits for Run to return.
+// at the pod config.IndexBlocksAt names and the rest of the bubble has
+// settled (the Reflector, which does not wait for the processing, has sent
+// its watch), stops the informer there, lets the index function go on, and
+// waits for Run to return. Nothing is read from the informer while the
+// index function holds its locks.
 func stopWhileIndexing() step {
-	return step{what: "run, and stop while the index function is at its pod", lenient: true, do: func(r *run) error {
+	return step{what: "run, and stop while the index function is at its pod", lenient: true, loosens: "*", do: func(r *run) error {
 		if err := startRun(r); err != nil {
 			return err
 		}
@@ -210,8 +228,20 @@ func stopWhileIndexing() step {
 		case <-time.After(time.Hour):
 			return fmt.Errorf("the index function never met pod %q", r.hooks.cfg.IndexBlocksAt)
 		}
+		r.settle()
 		r.cancel()
 		close(r.hooks.release)
 		return stopRun(r)
 	}}
+}
+
+// awaitRequest lets fake time pass until more than after requests have
+// arrived, for at most ten minutes of it.
+func (r *run) awaitRequest(after int) error {
+	select {
+	case <-r.srv.awaitRequest(after):
+		return nil
+	case <-time.After(10 * time.Minute):
+		return fmt.Errorf("no request within 10 minutes")
+	}
 }

@@ -109,6 +109,9 @@ func compact() step {
 // fail makes the next count requests of verb ("LIST", "WATCH") get a.
 func fail(verb string, count int, a answer) step {
 	what := fmt.Sprintf("the next %d %s requests: ", count, verb)
+	if a.Continue {
+		what = fmt.Sprintf("the next %d requests for a later page of a list: ", count)
+	}
 	switch {
 	case a.Fault != faultNone && a.MidBody:
 		what += "break the body half-way (" + string(a.Fault) + ")"
@@ -146,12 +149,28 @@ func advance(d time.Duration) step {
 // watch that follows, whose resync timer starts with it.
 func nextRequest() step {
 	return step{what: "wait for the next request", do: func(r *run) error {
-		select {
-		case <-r.srv.awaitRequest():
-			return nil
-		case <-time.After(10 * time.Minute):
-			return fmt.Errorf("no request within 10 minutes")
+		return r.awaitRequest(r.srv.requestCount())
+	}}
+}
+
+// awaitWatch lets fake time pass, a request at a time, until the informer
+// has a watch open again (or twenty requests, or ten minutes after one, an
+// error): after a failure, the way back may take several requests (lists
+// that fail, Retry-After waits, backoffs), and fake time must not pass
+// beyond it, so that the resync timer, which starts with the watch, keeps
+// in step with the harness's clock.
+func awaitWatch() step {
+	return step{what: "wait until a watch is open", do: func(r *run) error {
+		for range 20 {
+			r.settle()
+			if r.srv.openWatches() > 0 {
+				return nil
+			}
+			if err := r.awaitRequest(r.srv.requestCount()); err != nil {
+				return err
+			}
 		}
+		return fmt.Errorf("no watch open after 20 requests")
 	}}
 }
 
@@ -168,7 +187,8 @@ func handler(name string, resync *time.Duration, delay time.Duration) step {
 	return step{what: what, do: func(r *run) error {
 		rec := &recorder{name: name, delay: delay}
 		if err := r.sub.addHandler(rec, resync); err != nil {
-			return err
+			// The two informers word it differently: that it failed is compared.
+			return fmt.Errorf("AddEventHandler failed")
 		}
 		r.recs[name] = rec
 		r.order = append(r.order, name)
@@ -178,8 +198,11 @@ func handler(name string, resync *time.Duration, delay time.Duration) step {
 
 // removeHandler removes the handler named name.
 func removeHandler(name string) step {
-	return step{what: "remove handler " + name, lenient: true, do: func(r *run) error {
-		return r.sub.removeHandler(name)
+	return step{what: "remove handler " + name, lenient: true, loosens: name, do: func(r *run) error {
+		if err := r.sub.removeHandler(name); err != nil {
+			return fmt.Errorf("RemoveEventHandler failed")
+		}
+		return nil
 	}}
 }
 
@@ -187,7 +210,7 @@ func removeHandler(name string) step {
 func startInformer() step { return step{what: "run", do: startRun} }
 
 // stopInformer cancels Run's context and waits for Run to return.
-func stopInformer() step { return step{what: "stop", do: stopRun, lenient: true} }
+func stopInformer() step { return step{what: "stop", do: stopRun, lenient: true, loosens: "*"} }
 
 // period is a resync period for handler.
 func period(d time.Duration) *time.Duration { return &d }

@@ -64,6 +64,9 @@ type answer struct {
 	Fault      fault  // break the connection instead, before any answer
 	MidBody    bool   // for a list: break the connection half-way through the body
 	Reason     string // the Status reason (default: the code's)
+	// Continue makes the plan answer only list requests for a later page
+	// (with a continue token).
+	Continue bool
 }
 
 // planned answers the next Count requests of one verb.
@@ -86,8 +89,9 @@ type server struct {
 	uids      int
 
 	watches  map[*watchStream]bool
-	requests []string        // the requests not yet taken, as requestLine writes them, in order
-	waiters  []chan struct{} // closed by the next request (see awaitRequest)
+	requests []string // the requests not yet taken, as requestLine writes them, in order
+	total    int      // how many requests have arrived
+	waiters  []waiter // see awaitRequest
 	plans    []planned
 	opts     serverOptions
 }
@@ -112,6 +116,11 @@ func newServer(opts serverOptions) *server {
 			return context.WithValue(ctx, connKey{}, c)
 		},
 	}
+	// Every request on a connection of its own: net/http sends a read again
+	// by itself when a reused connection breaks before the answer, and
+	// whether a connection is reused depends on timing, which would make a
+	// fault's outcome depend on it too.
+	s.http.SetKeepAlivesEnabled(false)
 	go s.http.Serve(s.listener)
 	return s
 }
@@ -134,18 +143,38 @@ func (s *server) takeRequests() []string {
 	return r
 }
 
-// awaitRequest returns a channel that is closed once a request not yet
-// taken has arrived (at once, if one has).
-func (s *server) awaitRequest() <-chan struct{} {
+// waiter is a channel to close once more than after requests have arrived.
+type waiter struct {
+	after int
+	c     chan struct{}
+}
+
+// requestCount is how many requests have arrived.
+func (s *server) requestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
+// awaitRequest returns a channel that is closed once more than after
+// requests have arrived (at once, if they have).
+func (s *server) awaitRequest(after int) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := make(chan struct{})
-	if len(s.requests) > 0 {
+	if s.total > after {
 		close(c)
 	} else {
-		s.waiters = append(s.waiters, c)
+		s.waiters = append(s.waiters, waiter{after, c})
 	}
 	return c
+}
+
+// openWatches is how many watches are open.
+func (s *server) openWatches() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.watches)
 }
 
 // write applies one change: typ is ADDED, MODIFIED or DELETED; labels are
@@ -226,10 +255,11 @@ func (s *server) plan(verb string, count int, a answer) {
 	s.plans = append(s.plans, planned{Verb: verb, Count: count, Answer: a})
 }
 
-// nextPlan takes the planned answer for a request of verb, if any.
-func (s *server) nextPlan(verb string) (answer, bool) {
+// nextPlan takes the planned answer for a request of verb (for a later
+// page of a list: cont), if any.
+func (s *server) nextPlan(verb string, cont bool) (answer, bool) {
 	for i := range s.plans {
-		if s.plans[i].Verb == verb && s.plans[i].Count > 0 {
+		if s.plans[i].Verb == verb && s.plans[i].Count > 0 && (!s.plans[i].Answer.Continue || cont) {
 			s.plans[i].Count--
 			a := s.plans[i].Answer
 			return a, true
@@ -247,11 +277,15 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, requestLine(verb, r.URL))
-	for _, c := range s.waiters {
-		close(c)
-	}
-	s.waiters = nil
-	a, planned := s.nextPlan(verb)
+	s.total++
+	s.waiters = slices.DeleteFunc(s.waiters, func(w waiter) bool {
+		if s.total > w.after {
+			close(w.c)
+			return true
+		}
+		return false
+	})
+	a, planned := s.nextPlan(verb, q.Get("continue") != "")
 	s.mu.Unlock()
 	if r.Method != http.MethodGet || r.URL.Path != "/api/v1/pods" {
 		writeStatus(w, http.StatusNotFound, "NotFound", "no such path", 0)

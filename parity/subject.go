@@ -152,16 +152,30 @@ type recorder struct {
 
 	mu    sync.Mutex
 	notes []note
+	busy  bool // in a call (taking its delay)
 }
 
 // record notes a call as it starts, then takes the handler's time.
 func (r *recorder) record(n note) {
 	r.mu.Lock()
 	r.notes = append(r.notes, n)
+	r.busy = r.delay > 0
 	r.mu.Unlock()
 	if r.delay > 0 {
 		time.Sleep(r.delay)
+		r.mu.Lock()
+		r.busy = false
+		r.mu.Unlock()
 	}
+}
+
+// inCall reports whether the handler is in a call. Read once the bubble
+// has settled, false means its buffer is empty: the listener's run
+// goroutine would otherwise be calling it.
+func (r *recorder) inCall() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy
 }
 
 // take returns the calls recorded since the last take.

@@ -13,6 +13,7 @@
 package informer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -151,7 +152,7 @@ func TestLab04ProcessLoopGoesOnAfterAFailure(t *testing.T) {
 	_ = fifo.Add(labPod("ns", "b", "1", nil))
 	fifo.Close() // Pop drains what is queued, then returns ErrFIFOClosed
 	done := make(chan struct{})
-	go func() { c.processLoop(); close(done) }()
+	go func() { c.processLoop(context.Background()); close(done) }()
 	if !labWaitFor(func() bool {
 		select {
 		case <-done:
