@@ -38,22 +38,21 @@ type Queue interface {
 	Close()
 }
 
-// ProcessFunc processes one popped item: a Deltas.
+// ProcessFunc handles one popped item, a Deltas; an error drops the item
+// (see processLoop).
 type ProcessFunc func(obj any, isInInitialList bool) error
 
 // ShouldResyncFunc says whether a resync is due now.
 type ShouldResyncFunc func() bool
 
-// Config configures the controller that New returns.
+// Config configures the controller that New returns: the Reflector lists
+// and watches with ListerWatcher objects of ObjectType's type (&Pod{}) into
+// Queue, and the run loop pops Queue into Process.
 type Config struct {
-	// Queue is filled by the Reflector and drained by the run loop.
-	Queue Queue
-	// ListerWatcher is how the Reflector reaches the server.
+	Queue         Queue
 	ListerWatcher ListerWatcher
-	// Process handles each popped item.
-	Process ProcessFunc
-	// ObjectType is an object of the expected type, such as &Pod{}.
-	ObjectType any
+	Process       ProcessFunc
+	ObjectType    any
 	// ObjectDescription names the objects in log messages.
 	ObjectDescription string
 	// FullResyncPeriod is how often to consider a resync while the
@@ -61,7 +60,7 @@ type Config struct {
 	FullResyncPeriod time.Duration
 	// ShouldResync is asked before each resync; nil means always.
 	ShouldResync ShouldResyncFunc
-	// WatchErrorHandler is told of failed list/watch cycles.
+	// WatchErrorHandler: DefaultWatchErrorHandler when nil.
 	WatchErrorHandler WatchErrorHandler
 	// WatchListPageSize is the Reflector's list page size (0: its choice).
 	WatchListPageSize int64
@@ -153,7 +152,6 @@ func (c *controller) processLoop(ctx context.Context) {
 	}
 }
 
-// popOnce pops one item to Process.
 func (c *controller) popOnce() error {
 	// Reading 2: client-go 1.35+ pops runs of deltas at once (realfifo_batch.go).
 	if q, ok := c.config.Queue.(QueueWithBatch); ok && c.config.ProcessBatch != nil {
@@ -164,12 +162,10 @@ func (c *controller) popOnce() error {
 	return err
 }
 
-// HasSynced reports whether the queue's initial list has been popped.
 func (c *controller) HasSynced() bool {
 	return c.config.Queue.HasSynced()
 }
 
-// LastSyncResourceVersion returns the version the Reflector last saw.
 func (c *controller) LastSyncResourceVersion() string {
 	if r := c.reflector.Load(); r != nil {
 		return r.LastSyncResourceVersion()

@@ -83,7 +83,6 @@ type SharedInformer interface {
 	// period (0: none). A period under the informer's resync check period
 	// lowers that period before Run, and is raised to it after.
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithOptions adds handler with options.
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler removes a handler AddEventHandler added, without
 	// waiting for it: its call in progress ends, and one or two of the calls
@@ -92,7 +91,8 @@ type SharedInformer interface {
 	// are dropped. Its registration's HasSynced stays false unless it had
 	// synced. Removing one twice is no error. (parity case D2)
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	// GetStore returns the cache.
+	// GetStore returns the cache, the objects handlers are told of (see
+	// Store before changing one).
 	GetStore() Store
 	// Run runs the informer until ctx ends, and returns once everything it
 	// started has ended. An informer runs once: a second Run only logs.
@@ -100,7 +100,8 @@ type SharedInformer interface {
 	// HasSynced reports whether the initial list has been processed: the
 	// cache holds it, and every handler added before Run has been handed it.
 	HasSynced() bool
-	// LastSyncResourceVersion returns the last version the Reflector saw.
+	// LastSyncResourceVersion returns the last version the Reflector saw,
+	// where its next watch starts; "" before Run.
 	LastSyncResourceVersion() string
 	// SetWatchErrorHandler sets the function told of failed list/watch
 	// cycles. It fails once the informer has started.
@@ -108,7 +109,9 @@ type SharedInformer interface {
 	// SetTransform sets a function applied to each object before it is
 	// queued and cached. It fails once the informer has started.
 	SetTransform(handler TransformFunc) error
-	// IsStopped reports whether Run has returned.
+	// IsStopped reports whether the informer has stopped: its controller
+	// has ended and no handler can be added any more (its handlers may
+	// still be finishing their calls).
 	IsStopped() bool
 }
 
@@ -126,7 +129,7 @@ type SharedIndexInformer interface {
 	// AddIndexers adds indexes to the cache, even while the informer runs
 	// (processing waits meanwhile). It fails once the informer has stopped.
 	AddIndexers(indexers Indexers) error
-	// GetIndexer returns the cache.
+	// GetIndexer returns the cache GetStore returns, with its indexes.
 	GetIndexer() Indexer
 }
 
@@ -134,14 +137,13 @@ type SharedIndexInformer interface {
 type SharedIndexInformerOptions struct {
 	// ResyncPeriod is the handlers' default resync period; 0 none.
 	ResyncPeriod time.Duration
-	// Indexers are the cache's indexes.
-	Indexers Indexers
+	Indexers     Indexers
 	// ObjectDescription names the objects in log messages.
 	ObjectDescription string
 	// Clock is where the informer reads time (ours: client-go sets it in
 	// tests only); RealClock when nil.
 	Clock clock.Clock
-	// WatchListPageSize is the Reflector's list page size.
+	// WatchListPageSize is the Reflector's list page size (0: its choice).
 	WatchListPageSize int64
 	// Reading 2: today's client-go pipeline, and a hook for tools.
 	// PipelineGates chooses the pipeline (features.go); nil runs client-go
@@ -195,7 +197,7 @@ func NewSharedInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerR
 	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
 }
 
-// NewSharedIndexInformer returns a SharedIndexInformer with indexes.
+// NewSharedIndexInformer is NewSharedInformer with indexes on the cache.
 func NewSharedIndexInformer(lw ListerWatcher, exampleObject any, defaultEventHandlerResyncPeriod time.Duration,
 	indexers Indexers) SharedIndexInformer {
 	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{

@@ -24,9 +24,8 @@ import (
 // ResourceEventHandler is what an informer tells of changes: write one to
 // react to them. The informer calls a handler's methods one at a time, on
 // one goroutine, in the order of the changes (see SharedInformer for the
-// full contract). The objects are the cache's own, shared with every
-// reader: read them, never change them (DeepCopy first). A method must
-// return promptly; long work belongs on a work queue.
+// full contract). The objects are the cache's own (see Store). A method
+// must return promptly; long work belongs on a work queue.
 type ResourceEventHandler interface {
 	// OnAdd is called when an object appears in the cache. isInInitialList
 	// is true for the objects of the initial list (and, for a handler added
@@ -38,7 +37,7 @@ type ResourceEventHandler interface {
 	// versions, for the handlers due for a resync only (see SharedInformer).
 	OnUpdate(oldObj, newObj any)
 	// OnDelete is called when an object leaves the cache. obj is its last
-	// state known, or a DeletedFinalStateUnknown when a relist found it gone.
+	// state known, or a tombstone (DeletedFinalStateUnknown).
 	OnDelete(obj any)
 }
 
@@ -54,11 +53,8 @@ type ResourceEventHandlerRegistration interface {
 // each may be nil, and a nil one is not called. AddFunc does not get
 // isInInitialList.
 type ResourceEventHandlerFuncs struct {
-	// AddFunc is called by OnAdd.
-	AddFunc func(obj any)
-	// UpdateFunc is called by OnUpdate.
+	AddFunc    func(obj any)
 	UpdateFunc func(oldObj, newObj any)
-	// DeleteFunc is called by OnDelete.
 	DeleteFunc func(obj any)
 }
 
@@ -90,8 +86,7 @@ func (r ResourceEventHandlerFuncs) OnDelete(obj any) {
 type FilteringResourceEventHandler struct {
 	// FilterFunc says which objects Handler sees; it is required.
 	FilterFunc func(obj any) bool
-	// Handler is told of the changes of the accepted objects.
-	Handler ResourceEventHandler
+	Handler    ResourceEventHandler
 }
 
 // OnAdd implements ResourceEventHandler: it tells Handler of an accepted object.
@@ -272,7 +267,7 @@ func (s *sharedIndexInformer) beforeStart(set func()) error {
 // InformerSynced is an informer's or a registration's HasSynced.
 type InformerSynced func() bool
 
-const syncedPollPeriod = 100 * time.Millisecond // how often WaitForCacheSync asks
+const syncedPollPeriod = 100 * time.Millisecond
 
 // WaitForCacheSync waits for every cacheSyncs to report true; false if ctx ends first.
 func WaitForCacheSync(ctx context.Context, cacheSyncs ...InformerSynced) bool {

@@ -19,22 +19,21 @@ import (
 	"github.com/learn-k8s/informer/clock"
 )
 
-// addNotification is an OnAdd to deliver.
-type addNotification struct {
-	newObj          any
-	isInInitialList bool
-}
-
-// updateNotification is an OnUpdate to deliver.
-type updateNotification struct {
-	oldObj any
-	newObj any
-}
-
-// deleteNotification is an OnDelete to deliver.
-type deleteNotification struct {
-	oldObj any
-}
+// The notifications a listener buffers: each is one call of its handler's
+// OnAdd, OnUpdate or OnDelete, still to make.
+type (
+	addNotification struct {
+		newObj          any
+		isInInitialList bool
+	}
+	updateNotification struct {
+		oldObj any
+		newObj any
+	}
+	deleteNotification struct {
+		oldObj any
+	}
+)
 
 // sharedProcessor holds an informer's listeners, one per handler, and
 // distributes each notification to them.
@@ -159,7 +158,8 @@ type processorListener struct {
 	// nextCh carries notifications from pop to run. Unbuffered; pop closes
 	// it when it returns, which ends run.
 	nextCh chan any
-	// initialPending counts initial-list adds not handled yet.
+	// initialPending counts initial-list adds not handled yet: HasSynced
+	// waits for it to reach 0.
 	initialPending atomic.Int64
 	// upstreamSynced is the informer's HasSynced.
 	upstreamSynced func() bool
@@ -167,15 +167,15 @@ type processorListener struct {
 	// (removed, or its informer stopped); stopped is set once it is
 	// written.
 	upstreamAtStop, stopped atomic.Bool
-	// requestedResyncPeriod is the period the handler asked for.
+	// requestedResyncPeriod is the period the handler asked for; the one
+	// in force, resyncPeriod (0: never), differs when the informer's check
+	// period is longer (determineResyncPeriod).
 	requestedResyncPeriod time.Duration
 
 	// resyncMu guards resyncPeriod and nextResync.
-	resyncMu sync.Mutex
-	// resyncPeriod is the period in force; 0 never.
+	resyncMu     sync.Mutex
 	resyncPeriod time.Duration
-	// nextResync is when the next resync is due.
-	nextResync time.Time
+	nextResync   time.Time
 }
 
 // newProcessListener returns a listener for handler, with the resync period

@@ -254,15 +254,12 @@ type backoffManager struct {
 	// jitter adds up to d to d, at random; tests replace it.
 	jitter func(d time.Duration) time.Duration
 
-	// mu guards next and lastReset.
-	mu sync.Mutex
-	// next is the next wait, before jitter.
-	next time.Duration
-	// lastReset is when next was last set back to backoffInitial.
+	// mu guards next (the next wait, before jitter) and lastReset.
+	mu        sync.Mutex
+	next      time.Duration
 	lastReset time.Time
 }
 
-// newBackoffManager returns a backoff that starts at backoffInitial.
 func newBackoffManager(c clock.Clock) *backoffManager {
 	jitter := func(d time.Duration) time.Duration {
 		return d + time.Duration(rand.Float64()*float64(d))

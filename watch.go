@@ -55,12 +55,10 @@ const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
 
 // End of reading 2.
 
-// WatchEvent is one event of a watch.
+// WatchEvent is one event of a watch: its Type, and its Object, the object
+// after the change (its last state, for DELETED), or a *Status for ERROR.
 type WatchEvent struct {
-	// Type says what happened.
-	Type WatchEventType
-	// Object is the object after the change (before it, for DELETED); a
-	// *Status for ERROR.
+	Type   WatchEventType
 	Object any
 }
 
@@ -71,7 +69,6 @@ type Watcher interface {
 	// Stop ends the watch and releases its connection. It is safe to call
 	// twice, and from any goroutine.
 	Stop()
-	// ResultChan returns the channel the events arrive on.
 	ResultChan() <-chan WatchEvent
 }
 
@@ -125,7 +122,6 @@ func (sw *streamWatcher) Stop() {
 	sw.stop()
 }
 
-// ResultChan returns the events.
 func (sw *streamWatcher) ResultChan() <-chan WatchEvent {
 	return sw.result
 }
@@ -166,7 +162,6 @@ func (sw *streamWatcher) sendDecodeError(err error) {
 	}})
 }
 
-// stopped reports whether Stop was called.
 func (sw *streamWatcher) stopped() bool {
 	select {
 	case <-sw.done:
@@ -252,7 +247,6 @@ func isTimeout(err error) bool {
 
 // bodyDecoder reads a list body, or a watch body one event at a time.
 type bodyDecoder interface {
-	// DecodeList fills list, each item into an object newObject makes.
 	DecodeList(list *ObjectList, newObject func() Object) error
 	// DecodeEvent decodes the next event, {"type": ..., "object": ...}, its
 	// object into the value newObject returns for the event's type (nil: a
@@ -260,7 +254,6 @@ type bodyDecoder interface {
 	DecodeEvent(newObject func(eventType string) any) (eventType string, object any, err error)
 }
 
-// newBodyDecoder returns the decoder of a list or watch answer's body.
 func newBodyDecoder(resp *http.Response) bodyDecoder {
 	// Reading 3: protobuf (restclient_content.go); JSON decoded in one pass (lossless.go).
 	if isProtobuf(resp.Header) {
