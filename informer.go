@@ -68,7 +68,8 @@ const minimumResyncPeriod = time.Second
 //     ends is the last the cache takes, what is still queued is never
 //     processed, and what a handler has buffered is dropped (its call in
 //     progress ends; one or two more may start). Removing a handler drops
-//     its buffer the same way, without waiting (parity cases D1, D2).
+//     its buffer the same way, without waiting (parity cases D1, D2;
+//     TestInformerStopDropsWhatIsQueued).
 //   - Each handler has its own buffer and goroutine: a slow one delays only
 //     itself, while its buffer grows (parity case SlowHandler).
 //

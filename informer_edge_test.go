@@ -7,9 +7,11 @@ package informer
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
+	testingclock "github.com/learn-k8s/informer/clock/testing"
 	"github.com/learn-k8s/informer/fakeapi"
 )
 
@@ -259,4 +261,36 @@ func TestInformerResyncPeriodRules(t *testing.T) {
 	})
 	say(t, "client-go's sharedIndexInformer.AddEventHandlerWithOptions (shared_informer.go) applies these rules.",
 		"client-go 的 sharedIndexInformer.AddEventHandlerWithOptions（shared_informer.go）就是这些规则。")
+}
+
+// TestInformerResyncsOnlyWhileWatching fails the re-watch and the relist
+// after it: while the Reflector backs off, the only timer on the clock is
+// the backoff's (no resync timer: it runs beside the watch, as client-go's
+// watchWithResync runs it; parity case D5); once a list works and the
+// watch is open again, the resync timer is back.
+func TestInformerResyncsOnlyWhileWatching(t *testing.T) {
+	quietLogs(t)
+	const period = 10 * time.Second
+	s := startServer(t, fakeapi.Options{})
+	createPod(t, s, "default", "a", nil)
+	clock := testingclock.NewFakeClock(time.Unix(0, 0))
+	inf := NewSharedIndexInformerWithOptions(podsLW(t, s, NamespaceAll), &Pod{},
+		SharedIndexInformerOptions{Clock: clock, ResyncPeriod: period})
+	runInformer(t, inf)
+	waitFor(t, "the resync timer while the Reflector watches", func() bool {
+		return slices.Contains(clock.Waiters(), period)
+	})
+	clock.Step(2 * time.Second) // past its first second: the watch's end is no "very short watch"
+	s.FailNext(2, 500)          // the re-watch, then the relist (or, by default, the streaming list)
+	s.CloseWatches()
+	backoffs := 0
+	waitFor(t, "the resync timer once the Reflector watches again", func() bool {
+		w := clock.Waiters()
+		if len(w) == 1 && w[0] <= 4*time.Second { // a backoff, alone: no resync timer beside it
+			backoffs++
+			clock.Step(w[0])
+			return false
+		}
+		return backoffs > 0 && slices.Contains(w, period)
+	})
 }

@@ -32,7 +32,8 @@ import (
 // watchWithResync runs watch with the resync timer (startResync) beside
 // it, and stops the timer when watch returns: the Reflector resyncs while it
 // watches, and only then, never while it lists or backs off between cycles
-// (parity case D5). A failed resync ends the watch.
+// (parity case D5, TestInformerResyncsOnlyWhileWatching). A failed resync
+// ends the watch.
 func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 	resyncErr := make(chan error, 1)
 	resyncCtx, stopResync := context.WithCancel(ctx)

@@ -2,6 +2,8 @@
 // life: events on a watch, bookmarks, watches that end, relists.
 //
 // client-go counterpart: the functions each case names.
+//
+// Tutorial: none (test machinery).
 
 package parity
 

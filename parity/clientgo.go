@@ -16,6 +16,8 @@
 // none) and the wire is JSON (ours reads JSON in every reading).
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

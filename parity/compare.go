@@ -19,6 +19,8 @@
 // the other's.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -3,6 +3,8 @@
 // behaviour that differed from client-go v0.37.2, through both informers.
 //
 // client-go counterpart: the functions each case names.
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -4,6 +4,8 @@
 // each side does what the page says it does.
 //
 // client-go counterpart: the functions each case names.
+//
+// Tutorial: none (test machinery).
 
 package parity
 

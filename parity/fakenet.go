@@ -20,6 +20,8 @@
 // client-go counterpart: none (test machinery); the errors are those that
 // utilnet.IsConnectionRefused, IsConnectionReset, IsProbableEOF, IsTimeout
 // and IsHTTP2ConnectionLost (k8s.io/apimachinery/pkg/util/net) recognise.
+//
+// Tutorial: none (test machinery).
 
 package parity
 

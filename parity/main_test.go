@@ -5,6 +5,8 @@
 // found (.ci/run shows it).
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -9,6 +9,8 @@
 // does the first reading.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

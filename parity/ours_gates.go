@@ -3,6 +3,8 @@
 // pipeline and no gates.)
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 //go:build !reading1
 

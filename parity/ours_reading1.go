@@ -4,6 +4,8 @@
 // "first" names, and no gates to set.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 //go:build reading1
 

@@ -3,6 +3,8 @@
 // of both traces for a person debugging a case (PARITY_DUMP=1).
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

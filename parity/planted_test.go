@@ -7,6 +7,8 @@
 // the seed and the step.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -17,6 +17,8 @@
 // a moment the script does not know.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -5,6 +5,8 @@
 // is reported with its seed, the steps up to it and both sides' view.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

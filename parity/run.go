@@ -14,6 +14,8 @@
 // the same), so a resync period or a backoff of minutes takes no real time.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -3,6 +3,8 @@
 // and its stop.
 //
 // client-go counterpart: none (test machinery).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

@@ -27,6 +27,8 @@
 // client-go counterpart: none (test machinery); the real thing is
 // k8s.io/apiserver's list and watch (the watch cache's rules are in
 // staging/src/k8s.io/apiserver/pkg/storage/cacher).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

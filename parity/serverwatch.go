@@ -4,6 +4,8 @@
 //
 // client-go counterpart: none (test machinery); kube-apiserver's watch
 // (staging/src/k8s.io/apiserver/pkg/storage/cacher, the watch cache).
+//
+// Tutorial: none (test machinery).
 
 package parity
 

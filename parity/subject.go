@@ -4,6 +4,8 @@
 //
 // client-go counterpart: none (test machinery); the informers compared are
 // ours (ours.go) and client-go v0.37.2's (clientgo.go).
+//
+// Tutorial: none (test machinery).
 
 package parity
 
