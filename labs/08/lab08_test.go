@@ -52,7 +52,7 @@ func lab08Start(t *testing.T, f *fixture) bool {
 		case <-stopped:
 		case <-time.After(10 * time.Second):
 			labFailf(t, 8, 2, "the controller did not stop within 10 s of its context ending: does processNextWorkItem return false once Get reports shutdown?",
-				"context 结束 10 秒后控制器仍未停止：Get 报告关闭之后，processNextWorkItem 返回 false 了吗？")
+				"`context` 结束 10 秒后控制器仍未停止：Get 报告关闭之后，processNextWorkItem 返回 false 了吗？")
 		}
 	})
 	if !labWaitFor(func() bool { return f.r.replicaSet.HasSynced() && f.r.pods.HasSynced() }) {
@@ -152,19 +152,19 @@ func TestLab08HandlersQueueAndObserve(t *testing.T) {
 		want     []string
 		add, del int // web's expectations after the call, from add 3 and deletions of default/a and default/b
 	}{
-		{"web's pod appears", "web 的 Pod 出现", func() { c.addPod(lab08Pod("1", "web", web)) }, []string{"default/web"}, 2, 2},
-		{"an orphan web selects appears", "一个 web 选中的孤儿 Pod 出现", func() { c.addPod(lab08Pod("1", "web", nil)) }, []string{"default/web"}, 3, 2},
+		{"web's pod appears", "`web` 的 Pod 出现", func() { c.addPod(lab08Pod("1", "web", web)) }, []string{"default/web"}, 2, 2},
+		{"an orphan web selects appears", "一个 `web` 选中的孤儿 Pod 出现", func() { c.addPod(lab08Pod("1", "web", nil)) }, []string{"default/web"}, 3, 2},
 		{"an orphan no selector matches appears", "一个没有选择算符匹配的孤儿 Pod 出现", func() { c.addPod(lab08Pod("1", "db", nil)) }, []string{}, 3, 2},
-		{"a StatefulSet's pod named web appears", "一个属于名为 web 的 StatefulSet 的 Pod 出现", func() { c.addPod(other) }, []string{}, 3, 2},
-		{"a pod of an earlier web (another uid) appears", "一个属于早先的 web（另一个 uid）的 Pod 出现", func() { c.addPod(reborn) }, []string{}, 3, 2},
-		{"web's pod appears already being deleted", "web 的 Pod 出现时已在删除中", func() { c.addPod(lab08Deleting(lab08Pod("1", "web", web))) }, []string{"default/web"}, 3, 1},
-		{"a resync of web's pod (the same resourceVersion)", "web 的 Pod 的重新同步（resourceVersion 相同）", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("1", "web", web)) }, []string{}, 3, 2},
-		{"web's pod marked for deletion", "web 的 Pod 被标记删除", func() { c.updatePod(lab08Pod("1", "web", web), lab08Deleting(lab08Pod("2", "web", web))) }, []string{"default/web"}, 3, 1},
-		{"web's pod changes controller to api", "web 的 Pod 的控制器换成了 api", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("2", "web", api)) }, []string{"default/api", "default/web"}, 3, 2},
-		{"web's pod released, relabelled app=api", "web 的 Pod 被释放，标签改为 app=api", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("2", "api", nil)) }, []string{"default/api", "default/web"}, 3, 2},
+		{"a StatefulSet's pod named web appears", "一个属于名为 `web` 的 StatefulSet 的 Pod 出现", func() { c.addPod(other) }, []string{}, 3, 2},
+		{"a pod of an earlier web (another uid) appears", "一个属于早先的 `web`（另一个 `uid`）的 Pod 出现", func() { c.addPod(reborn) }, []string{}, 3, 2},
+		{"web's pod appears already being deleted", "`web` 的 Pod 出现时已在删除中", func() { c.addPod(lab08Deleting(lab08Pod("1", "web", web))) }, []string{"default/web"}, 3, 1},
+		{"a resync of web's pod (the same resourceVersion)", "`web` 的 Pod 的重新同步（resourceVersion 相同）", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("1", "web", web)) }, []string{}, 3, 2},
+		{"web's pod marked for deletion", "`web` 的 Pod 被标记删除", func() { c.updatePod(lab08Pod("1", "web", web), lab08Deleting(lab08Pod("2", "web", web))) }, []string{"default/web"}, 3, 1},
+		{"web's pod changes controller to api", "`web` 的 Pod 的控制器换成了 `api`", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("2", "web", api)) }, []string{"default/api", "default/web"}, 3, 2},
+		{"web's pod released, relabelled app=api", "`web` 的 Pod 被释放，标签改为 app=api", func() { c.updatePod(lab08Pod("1", "web", web), lab08Pod("2", "api", nil)) }, []string{"default/api", "default/web"}, 3, 2},
 		{"an orphan relabelled app=web to app=api", "一个孤儿 Pod 的标签从 app=web 改为 app=api", func() { c.updatePod(lab08Pod("1", "web", nil), lab08Pod("2", "api", nil)) }, []string{"default/api"}, 3, 2},
-		{"web's pod deleted", "web 的 Pod 被删除", func() { c.deletePod(lab08Pod("1", "web", web)) }, []string{"default/web"}, 3, 1},
-		{"a tombstone of web's pod (deleted while the watch was down)", "web 的 Pod 的墓碑（watch 断开期间被删除）", func() {
+		{"web's pod deleted", "`web` 的 Pod 被删除", func() { c.deletePod(lab08Pod("1", "web", web)) }, []string{"default/web"}, 3, 1},
+		{"a tombstone of web's pod (deleted while the watch was down)", "`web` 的 Pod 的墓碑（watch 断开期间被删除）", func() {
 			c.deletePod(informer.DeletedFinalStateUnknown{Key: "default/a", Obj: lab08Pod("1", "web", web)})
 		}, []string{"default/web"}, 3, 1},
 		{"an orphan deleted", "一个孤儿 Pod 被删除", func() { c.deletePod(lab08Pod("1", "web", nil)) }, []string{}, 3, 2},
@@ -178,7 +178,7 @@ func TestLab08HandlersQueueAndObserve(t *testing.T) {
 		labExpect(t, 8, 1, "the keys queued when "+tc.en, tc.zh+"时入队的键", tc.want, lab08Drain(t, c))
 		add, del, _ := c.expectations.GetExpectations("default/web")
 		labExpect(t, 8, 1, "web's expectations (creations, deletions still expected) after "+tc.en,
-			tc.zh+"之后 web 的期望（仍在期望的创建、删除）", fmt.Sprintf("add %d, del %d", tc.add, tc.del),
+			tc.zh+"之后 `web` 的期望（仍在期望的创建、删除）", fmt.Sprintf("add %d, del %d", tc.add, tc.del),
 			fmt.Sprintf("add %d, del %d", add, del))
 	}
 }
@@ -225,7 +225,7 @@ func TestLab08WorkerDoneForgetAndRetry(t *testing.T) {
 			fmt.Sprintf("第 %d 次失败之后 %s 的 SyncFailed 事件数", i, key), i, len(events))
 		if len(events) == i && !strings.Contains(events[i-1], fmt.Sprintf("(failure %d)", i)) {
 			labFailf(t, 8, 2, "failure %d's SyncFailed event reads %q: it should say \"(failure %d)\" (NumRequeues, read after AddRateLimited counted it)",
-				"第 %d 次失败的 SyncFailed 事件是 %q：应当写“(failure %d)”（在 AddRateLimited 计数之后读 NumRequeues）", i, events[i-1], i)
+				"第 %d 次失败的 SyncFailed 事件是 %q：应当写`(failure %d)`（在 AddRateLimited 计数之后读 NumRequeues）", i, events[i-1], i)
 		}
 		if c.workqueue.Len() != 0 {
 			labFailf(t, 8, 2, "after failure %d the key was queued again at once: a failed key comes back after the rate limiter's wait (AddRateLimited)",
@@ -319,7 +319,7 @@ func TestLab08CountsPodsFromTheTemplate(t *testing.T) {
 		return
 	}
 	rs := f.createReplicaSet(t, "web", 3)
-	if !lab08Converge(t, f, 4, "a ReplicaSet web asking for 3 pods", "ReplicaSet web 要 3 个 Pod") {
+	if !lab08Converge(t, f, 4, "a ReplicaSet web asking for 3 pods", "ReplicaSet `web` 要 3 个 Pod") {
 		return
 	}
 	pods := serverPods(f.srv, "default")
@@ -329,7 +329,7 @@ func TestLab08CountsPodsFromTheTemplate(t *testing.T) {
 		if ref == nil || ref.APIVersion != "apps/v1" || ref.Kind != "ReplicaSet" || ref.Name != "web" || ref.UID != rs.GetUID() ||
 			ref.BlockOwnerDeletion == nil || !*ref.BlockOwnerDeletion {
 			labFailf(t, 8, 4, "pod %s's controller reference is %+v: want apps/v1 ReplicaSet web, uid %s, controller and blockOwnerDeletion true (newControllerRef)",
-				"Pod %s 的控制器引用是 %+v：应为 apps/v1 ReplicaSet web、uid %s，controller 和 blockOwnerDeletion 为 true（newControllerRef）",
+				"Pod %s 的控制器引用是 %+v：应为 apps/v1 ReplicaSet `web`、`uid` %s，`controller` 和 blockOwnerDeletion 为 true（newControllerRef）",
 				pod.Name, ref, rs.GetUID())
 			return
 		}
@@ -342,7 +342,7 @@ func TestLab08CountsPodsFromTheTemplate(t *testing.T) {
 	}
 	for _, n := range []int{5, 1, 0, 2} {
 		f.scale(t, "web", n)
-		if !lab08Converge(t, f, 4, fmt.Sprintf("web scaled to %d", n), fmt.Sprintf("web 伸缩到 %d", n)) {
+		if !lab08Converge(t, f, 4, fmt.Sprintf("web scaled to %d", n), fmt.Sprintf("`web` 伸缩到 %d", n)) {
 			return
 		}
 	}
@@ -353,12 +353,12 @@ func TestLab08CountsPodsFromTheTemplate(t *testing.T) {
 	ref := *newControllerRef(&ReplicaSet{ObjectMeta: informer.ObjectMeta{Name: "api", UID: api.GetUID()}})
 	g.createPod(t, "api-0", map[string]string{"app": "api"}, ref)
 	g.createPod(t, "api-x7k2p", map[string]string{"app": "api"}, ref)
-	if !lab08Start(t, g) || !lab08Converge(t, g, 4, "api with replicas 2 and 2 pods of its own", "api 的 replicas 是 2，且已有 2 个自己的 Pod") {
+	if !lab08Start(t, g) || !lab08Converge(t, g, 4, "api with replicas 2 and 2 pods of its own", "`api` 的 `replicas` 是 2，且已有 2 个自己的 Pod") {
 		return
 	}
 	writes := len(g.events.find("SuccessfulCreate", "")) + len(g.events.find("SuccessfulDelete", ""))
 	labExpect(t, 8, 4, "pods api created or deleted, with replicas 2 and its 2 active pods api-0 and api-x7k2p (count, never names)",
-		"api 的 replicas 是 2、已有 2 个活跃 Pod（api-0 和 api-x7k2p）时，它创建或删除的 Pod 数（只数个数，不看名字）", 0, writes)
+		"`api` 的 `replicas` 是 2、已有 2 个活跃 Pod（api-0 和 api-x7k2p）时，它创建或删除的 Pod 数（只数个数，不看名字）", 0, writes)
 }
 
 // TestLab08ExpectationsPreventDuplicates: with the pod watch held (a slow
@@ -385,15 +385,15 @@ func TestLab08ExpectationsPreventDuplicates(t *testing.T) {
 			f.r.controller.workqueue.Len() == 0 && f.r.busy.Load() == 0
 	}) {
 		labFailf(t, 8, 4, "with the pod watch held, the controller did not sync web twice and write its status within 5 s (%d syncs)",
-			"Pod watch 被扣住时，控制器 5 秒内没有把 web 同步两次并写入 status（同步了 %d 次）", syncs.Load())
+			"Pod watch 被扣住时，控制器 5 秒内没有把 `web` 同步两次并写入 `status`（同步了 %d 次）", syncs.Load())
 		f.gate.release()
 		return
 	}
 	created := len(serverPods(f.srv, "default"))
 	f.gate.release()
 	labExpect(t, 8, 3, "pods made for replicas 5 while the pod watch was held (the second sync must wait for the 5 creations it expects: ExpectCreations before creating, SatisfiedExpectations before acting)",
-		"Pod watch 被扣住期间为 replicas 5 创建的 Pod 数（第二次同步必须等它期望的 5 次创建：创建前 ExpectCreations，行动前 SatisfiedExpectations）", 5, created)
-	lab08Converge(t, f, 3, "web once the pod events came through", "事件放行之后的 web")
+		"Pod watch 被扣住期间为 `replicas` 5 创建的 Pod 数（第二次同步必须等它期望的 5 次创建：创建前 ExpectCreations，行动前 SatisfiedExpectations）", 5, created)
+	lab08Converge(t, f, 3, "web once the pod events came through", "事件放行之后的 `web`")
 }
 
 // TestLab08PodsThatDoNotCount: a Failed or Succeeded pod does not count and
@@ -407,7 +407,7 @@ func TestLab08PodsThatDoNotCount(t *testing.T) {
 		return
 	}
 	f.createReplicaSet(t, "web", 3)
-	if !lab08Converge(t, f, 4, "web with 3 replicas", "web 有 3 个副本") {
+	if !lab08Converge(t, f, 4, "web with 3 replicas", "`web` 有 3 个副本") {
 		return
 	}
 	pods := f.activePods(t, "web")
@@ -422,11 +422,11 @@ func TestLab08PodsThatDoNotCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !lab08Converge(t, f, 4, "web with one pod Failed, one Succeeded and one being deleted",
-		"web 的一个 Pod 失败（Failed）、一个已完成（Succeeded）、一个正在删除") {
+		"`web` 的一个 Pod 失败（Failed）、一个已完成（Succeeded）、一个正在删除") {
 		return
 	}
 	st := f.serverReplicaSet(t, "web").Status
-	labExpect(t, 8, 6, "web's status.terminatingReplicas (the pod being deleted)", "web 的 status.terminatingReplicas（正在删除的 Pod）",
+	labExpect(t, 8, 6, "web's status.terminatingReplicas (the pod being deleted)", "`web` 的 status.terminatingReplicas（正在删除的 Pod）",
 		"1", fmt.Sprint(derefOr(st.TerminatingReplicas, -1)))
 	if deleted := f.events.find("SuccessfulDelete", ""); len(deleted) != 0 {
 		labFailf(t, 8, 4, "the controller deleted %d pods (%v): the pod already being deleted must not be deleted again, nor any other",
@@ -436,11 +436,11 @@ func TestLab08PodsThatDoNotCount(t *testing.T) {
 	// Scaled down while the pod is still being deleted: one active pod goes,
 	// the terminating one is not deleted again.
 	f.scale(t, "web", 2)
-	if !lab08Converge(t, f, 4, "web scaled to 2 with a pod still being deleted", "有 Pod 仍在删除中时 web 伸缩到 2") {
+	if !lab08Converge(t, f, 4, "web scaled to 2 with a pod still being deleted", "有 Pod 仍在删除中时 `web` 伸缩到 2") {
 		return
 	}
 	deleted := f.events.find("SuccessfulDelete", "")
-	labExpect(t, 8, 4, "pods web deleted when scaled from 3 to 2 with a pod still being deleted", "有 Pod 仍在删除中时 web 从 3 缩到 2 删除的 Pod 数",
+	labExpect(t, 8, 4, "pods web deleted when scaled from 3 to 2 with a pod still being deleted", "有 Pod 仍在删除中时 `web` 从 3 缩到 2 删除的 Pod 数",
 		1, len(deleted))
 	if len(deleted) > 0 && strings.Contains(strings.Join(deleted, "\n"), pods[2]) {
 		labFailf(t, 8, 4, "the scale-down deleted %s, which was being deleted already: only active pods may be chosen",
@@ -450,7 +450,7 @@ func TestLab08PodsThatDoNotCount(t *testing.T) {
 		p.Finalizers = nil
 		_, _ = f.client.Update(context.Background(), podsGVR, p)
 	}
-	lab08Converge(t, f, 6, "web once the pod being deleted is gone", "正在删除的 Pod 消失之后的 web")
+	lab08Converge(t, f, 6, "web once the pod being deleted is gone", "正在删除的 Pod 消失之后的 `web`")
 }
 
 // derefOr returns *p, or or when p is nil.
@@ -483,8 +483,8 @@ func TestLab08ScaleDownDeletesTheLeastReadyFirst(t *testing.T) {
 		a, b   rankedPod // a goes first
 	}{
 		{"an unscheduled pod before a scheduled one", "未调度的 Pod 先于已调度的", mk("a", "", podRunning, time.Hour, time.Hour), mk("b", "n1", podPending, 0, time.Hour)},
-		{"Pending before Running", "Pending 先于 Running", mk("a", "n1", podPending, 0, time.Hour), mk("b", "n1", podRunning, 0, time.Hour)},
-		{"Unknown before Running", "Unknown 先于 Running", mk("a", "n1", podUnknown, 0, time.Hour), mk("b", "n1", podRunning, 0, time.Hour)},
+		{"Pending before Running", "Pending 先于 `Running`", mk("a", "n1", podPending, 0, time.Hour), mk("b", "n1", podRunning, 0, time.Hour)},
+		{"Unknown before Running", "Unknown 先于 `Running`", mk("a", "n1", podUnknown, 0, time.Hour), mk("b", "n1", podRunning, 0, time.Hour)},
 		{"Pending before Unknown", "Pending 先于 Unknown", mk("a", "n1", podPending, 0, time.Hour), mk("b", "n1", podUnknown, 0, time.Hour)},
 		{"not ready before ready", "未就绪先于就绪", mk("a", "n1", podRunning, 0, time.Hour), mk("b", "n1", podRunning, time.Minute, time.Hour)},
 		{"a lower pod-deletion-cost first", "pod-deletion-cost 较低的先", func() rankedPod { r := mk("a", "n1", podRunning, time.Hour, time.Hour); r.cost = -5; return r }(), mk("b", "n1", podRunning, time.Minute, time.Hour)},
@@ -503,22 +503,22 @@ func TestLab08ScaleDownDeletesTheLeastReadyFirst(t *testing.T) {
 		return
 	}
 	f.createReplicaSet(t, "web", 5)
-	if !lab08Converge(t, f, 4, "web with 5 replicas", "web 有 5 个副本") {
+	if !lab08Converge(t, f, 4, "web with 5 replicas", "`web` 有 5 个副本") {
 		return
 	}
 	running := f.activePods(t, "web")[:2]
 	for _, name := range running {
 		f.setPodStatus(t, name, podRunning, true)
 	}
-	if !lab08Converge(t, f, 6, "two of web's pods Running and Ready", "web 的两个 Pod 进入 Running 且 Ready") {
+	if !lab08Converge(t, f, 6, "two of web's pods Running and Ready", "`web` 的两个 Pod 进入 `Running` 且 `Ready`") {
 		return
 	}
 	f.scale(t, "web", 2)
-	if !lab08Converge(t, f, 4, "web scaled from 5 to 2", "web 从 5 伸缩到 2") {
+	if !lab08Converge(t, f, 4, "web scaled from 5 to 2", "`web` 从 5 伸缩到 2") {
 		return
 	}
 	labExpect(t, 8, 4, "web's pods left after a scale-down from 5 to 2 (the 2 Running and Ready; the 3 Pending go first)",
-		"web 从 5 缩到 2 之后留下的 Pod（2 个 Running 且 Ready 的；3 个 Pending 的先删）", running, f.activePods(t, "web"))
+		"`web` 从 5 缩到 2 之后留下的 Pod（2 个 `Running` 且 `Ready` 的；3 个 Pending 的先删）", running, f.activePods(t, "web"))
 }
 
 // TestLab08ClaimsByTheSelector: a ReplicaSet adopts the orphans its
@@ -540,22 +540,22 @@ func TestLab08ClaimsByTheSelector(t *testing.T) {
 	if _, err := f.client.Create(context.Background(), replicaSetsGVR, canary); err != nil {
 		t.Fatal(err)
 	}
-	if !lab08Converge(t, f, 5, "canary with 1 replica", "canary 有 1 个副本") {
+	if !lab08Converge(t, f, 5, "canary with 1 replica", "`canary` 有 1 个副本") {
 		return
 	}
 	canaryPods := f.activePods(t, "canary")
 	f.createReplicaSet(t, "web", 2)
 	if !lab08Converge(t, f, 5, "web (app=web), with an orphan labelled app=web and canary's pod labelled app=web too",
-		"web（app=web），旁边有一个标签 app=web 的孤儿 Pod，以及同样带 app=web 标签的 canary 的 Pod") {
+		"`web`（app=web），旁边有一个标签 app=web 的孤儿 Pod，以及同样带 app=web 标签的 `canary` 的 Pod") {
 		return
 	}
 	web := f.activePods(t, "web")
 	if !slices.Contains(web, orphan.Name) {
 		labFailf(t, 8, 5, "web controls %v: the orphan it selects (%s) should be one of them (adopted)",
-			"web 控制的是 %v：它选中的孤儿 Pod（%s）应当是其中之一（被收养）", web, orphan.Name)
+			"`web` 控制的是 %v：它选中的孤儿 Pod（%s）应当是其中之一（被收养）", web, orphan.Name)
 	}
 	labExpect(t, 8, 5, "canary's pods once web runs (web must not take a pod another controller controls)",
-		"web 运行之后 canary 的 Pod（web 不能拿走别的控制器控制的 Pod）", canaryPods, f.activePods(t, "canary"))
+		"`web` 运行之后 `canary` 的 Pod（`web` 不能拿走别的控制器控制的 Pod）", canaryPods, f.activePods(t, "canary"))
 	if p := f.podOnServer(t, "stranger"); p != nil && len(p.OwnerReferences) > 0 {
 		labFailf(t, 8, 5, "the orphan labelled app=db was adopted: %+v", "标签为 app=db 的孤儿 Pod 被收养了：%+v", p.OwnerReferences)
 	}
@@ -565,7 +565,7 @@ func TestLab08ClaimsByTheSelector(t *testing.T) {
 	if _, err := f.client.Update(context.Background(), podsGVR, p); err != nil {
 		t.Fatal(err)
 	}
-	if !lab08Converge(t, f, 5, "web after one of its pods was relabelled app=debug", "web 的一个 Pod 的标签改为 app=debug 之后") {
+	if !lab08Converge(t, f, 5, "web after one of its pods was relabelled app=debug", "`web` 的一个 Pod 的标签改为 app=debug 之后") {
 		return
 	}
 	if p := f.podOnServer(t, orphan.Name); p != nil && controllerOf(&p.ObjectMeta) != nil {
@@ -639,7 +639,7 @@ func TestLab08StatusWrittenEvenWhenCreatesFail(t *testing.T) {
 		return
 	}
 	f.createReplicaSet(t, "web", 1)
-	if !lab08Converge(t, f, 6, "web with 1 replica", "web 有 1 个副本") {
+	if !lab08Converge(t, f, 6, "web with 1 replica", "`web` 有 1 个副本") {
 		return
 	}
 	refuse.Store(true)
@@ -652,18 +652,18 @@ func TestLab08StatusWrittenEvenWhenCreatesFail(t *testing.T) {
 	rs := f.serverReplicaSet(t, "web")
 	if !ok {
 		labFailf(t, 8, 6, "web's creates are refused (a quota); its status within 5 s is %s, conditions %+v: want observedGeneration 2 and a ReplicaFailure condition, True, FailedCreate, written before the error is returned",
-			"web 的创建被拒绝（配额）；5 秒内它的 status 是 %s，condition 是 %+v：应当在返回错误之前写入 observedGeneration 2 以及 ReplicaFailure condition（True，FailedCreate）",
+			"`web` 的创建被拒绝（配额）；5 秒内它的 `status` 是 %s，`condition` 是 %+v：应当在返回错误之前写入 observedGeneration 2 以及 ReplicaFailure `condition`（`True`，FailedCreate）",
 			statusLine(rs.Status), rs.Status.Conditions)
 		return
 	}
-	labExpect(t, 8, 6, "web's status.replicas while its creates are refused (its 1 active pod)", "创建被拒绝时 web 的 status.replicas（它有 1 个活跃 Pod）",
+	labExpect(t, 8, 6, "web's status.replicas while its creates are refused (its 1 active pod)", "创建被拒绝时 `web` 的 status.replicas（它有 1 个活跃 Pod）",
 		1, rs.Status.Replicas)
 	refuse.Store(false)
-	if !lab08Converge(t, f, 6, "web once creates are allowed again", "创建恢复之后的 web") {
+	if !lab08Converge(t, f, 6, "web once creates are allowed again", "创建恢复之后的 `web`") {
 		return
 	}
 	if c := getCondition(f.serverReplicaSet(t, "web").Status, replicaFailure); c != nil {
-		labFailf(t, 8, 6, "the ReplicaFailure condition is still there after the creates succeeded: %+v", "创建成功之后 ReplicaFailure condition 仍然在：%+v", *c)
+		labFailf(t, 8, 6, "the ReplicaFailure condition is still there after the creates succeeded: %+v", "创建成功之后 ReplicaFailure `condition` 仍然在：%+v", *c)
 	}
 	// updateReplicaSetStatus, alone (no controller runs): one 409 on the
 	// write, then a fresh read and a second write.
@@ -713,7 +713,7 @@ func TestLab08AlreadyExistsIsAFailure(t *testing.T) {
 	}
 	f.createReplicaSet(t, "web", 2)
 	if !lab08Converge(t, f, 4, "web with 2 replicas, its first create answered 409 AlreadyExists",
-		"web 有 2 个副本，它的第一次创建得到 409 AlreadyExists") {
+		"`web` 有 2 个副本，它的第一次创建得到 409 AlreadyExists") {
 		return
 	}
 	labExpect(t, 8, 4, "FailedCreate events naming AlreadyExists", "提到 AlreadyExists 的 FailedCreate 事件数",
