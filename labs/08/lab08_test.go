@@ -78,7 +78,7 @@ func lab08Converge(t *testing.T, f *fixture, section int, what, whatZH string) b
 		}
 		if time.Now().After(deadline) || labHits.Load() != labHitsAtStart.Load() {
 			labFailf(t, 8, section, "%s: the controller did not converge within 5 s: %s",
-				"%s：控制器 5 秒内没有收敛：%s", labPick(what, whatZH), missing)
+				"%s：控制器 5 秒内没有收敛：`%s`", labPick(what, whatZH), missing)
 			return false
 		}
 		if f.clock != nil && f.clock.HasWaiters() {
@@ -652,7 +652,7 @@ func TestLab08StatusWrittenEvenWhenCreatesFail(t *testing.T) {
 	rs := f.serverReplicaSet(t, "web")
 	if !ok {
 		labFailf(t, 8, 6, "web's creates are refused (a quota); its status within 5 s is %s, conditions %+v: want observedGeneration 2 and a ReplicaFailure condition, True, FailedCreate, written before the error is returned",
-			"`web` 的创建被拒绝（配额）；5 秒内它的 `status` 是 %s，`condition` 是 %+v：应当在返回错误之前写入 observedGeneration 2 以及 ReplicaFailure `condition`（`True`，FailedCreate）",
+			"`web` 的创建被拒绝（配额）；5 秒内它的 `status` 是 `%s`，`condition` 是 `%+v`：应当在返回错误之前写入 observedGeneration 2 以及 ReplicaFailure `condition`（`True`，FailedCreate）",
 			statusLine(rs.Status), rs.Status.Conditions)
 		return
 	}
@@ -774,7 +774,7 @@ func TestLab08RandomScalesAndPodDeletionsConverge(t *testing.T) {
 			}
 			last := strings.Join(ops[max(0, len(ops)-4):], ", ")
 			if !lab08Converge(t, f, 4, fmt.Sprintf("seed %d, step %d, after %s", seed, step, last),
-				fmt.Sprintf("种子 %d，第 %d 步，在 %s 之后", seed, step, last)) {
+				fmt.Sprintf("种子 %d，第 %d 步，在 `%s` 之后", seed, step, last)) {
 				return
 			}
 		}
