@@ -274,7 +274,11 @@ current-context: fakeapi
 		case <-done:
 		case <-time.After(20 * time.Second):
 			_ = cmd.Process.Kill()
-			<-done
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Errorf("kube-controller-manager (pid %d) did not end 10 s after a kill", cmd.Process.Pid)
+			}
 		}
 		out.Close()
 	})
