@@ -102,7 +102,7 @@ func parseBug(path string, text string) (bug, error) {
 	switch {
 	case b.What == "" || b.WhatZH == "":
 		return b, fmt.Errorf("%s: say what the bug is in both languages (Bug: and Bug-zh: lines)", path)
-	case len(b.Expect) == 0:
+	case len(b.Expect) == 0 && !strings.HasPrefix(b.What, "(try)"):
 		return b, fmt.Errorf("%s: name the graders that must fail (Expect: lines)", path)
 	case len(b.Hunks) == 0:
 		return b, fmt.Errorf("%s: the diff has no hunk", path)
@@ -177,6 +177,8 @@ func cmdBugs(args []string) error {
 	fs.IntVar(&o.jobs, "j", 2, "how many bugs are proved at once")
 	fs.BoolVar(&o.verbose, "v", false, "print the failures of every bug")
 	fs.BoolVar(&o.all, "all", false, "run every grader of the lab for each bug, not only those it expects to fail")
+	fs.StringVar(&o.out, "out", "", "write what each bug's graders print, as labs test prints it, to DIR/lab-NN-PATCH.out")
+	try := fs.Bool("try", false, "try the bugs in the patch files given (with -lab N): every grader runs; it says which caught each, or that it escaped")
 	fs.Parse(args)
 	root, err := projectRoot()
 	if err != nil {
@@ -193,8 +195,15 @@ func cmdBugs(args []string) error {
 		return err
 	}
 	o.zh = readerChinese()
-	var outcomes []bugOutcome
-	labsDone := 0
+	if *try {
+		return tryBugs(root, mod.Path, *only, fs.Args(), o)
+	}
+	var proofs []*labProof
+	defer func() {
+		for _, p := range proofs {
+			os.RemoveAll(p.dir)
+		}
+	}()
 	for _, lab := range Labs {
 		if *only != 0 && lab.N != *only {
 			continue
@@ -203,13 +212,14 @@ func cmdBugs(args []string) error {
 		if err != nil {
 			return err
 		}
-		labsDone++
-		got, err := proveLab(root, mod.Path, lab, bugs, o)
+		p, err := prepareLab(root, lab, bugs)
 		if err != nil {
 			return err
 		}
-		outcomes = append(outcomes, got...)
+		proofs = append(proofs, p)
 	}
+	labsDone := len(proofs)
+	outcomes := proveAll(mod.Path, proofs, o)
 	caught, hangs := 0, 0
 	for _, o := range outcomes {
 		if o.Caught {
@@ -226,12 +236,21 @@ func cmdBugs(args []string) error {
 	return nil
 }
 
-// proveLab grades lab's bugs, each in a repository with labs 1 to lab
-// done, at most jobs at a time. Without all, each bug runs only the graders
-// its patch expects to fail: the printed command runs those same graders,
-// each in a process of its own, so if they fail it fails; with all, every
-// grader of the lab runs, as the printed command does.
-func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOutcome, error) {
+// labProof is the repository a lab's bugs are proved in: the labs up to
+// it done, written once; each bug replaces one of its files through an
+// overlay.
+type labProof struct {
+	lab   Lab
+	dir   string
+	tree  map[string][]byte
+	tests map[string][]byte
+	all   []string // the lab's graders
+	bugs  []bug
+}
+
+// prepareLab writes lab's repository to a temporary folder and checks that
+// every bug applies to it and names graders of the lab.
+func prepareLab(root string, lab Lab, bugs []bug) (*labProof, error) {
 	tree, err := buildTree(root, lab.N+1)
 	if err != nil {
 		return nil, err
@@ -240,53 +259,78 @@ func proveLab(root, module string, lab Lab, bugs []bug, o proveOptions) ([]bugOu
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	if err := writeFiles(dir, tree); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	tests, err := packageTestFiles(dir, lab.pkgDir())
 	if err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
-	all := labGraders(lab, tests)
+	p := &labProof{lab: lab, dir: dir, tree: tree, tests: tests, all: labGraders(lab, tests), bugs: bugs}
 	for _, b := range bugs {
 		if _, ok := tree[b.File]; !ok {
+			os.RemoveAll(dir)
 			return nil, fmt.Errorf("%s changes %s, which a student repository does not have", b.Path, b.File)
 		}
 		if _, err := b.apply(tree[b.File]); err != nil {
+			os.RemoveAll(dir)
 			return nil, err
 		}
 		for _, e := range b.Expect {
-			if !slices.Contains(all, e) {
+			if !slices.Contains(p.all, e) {
+				os.RemoveAll(dir)
 				return nil, fmt.Errorf("%s expects %s to fail, which is not a lab %d grader", b.Path, e, lab.N)
 			}
 		}
 	}
-	outcomes := make([]bugOutcome, len(bugs))
-	printed := make([]chan struct{}, len(bugs))
+	return p, nil
+}
+
+// proveAll grades the bugs of every lab of proofs, at most jobs at a time
+// in one pool across the labs (a pool per lab would leave cores idle at
+// each lab's end), and prints each outcome in lab and patch order as soon
+// as it and those before it are known. Without all, each bug runs only the
+// graders its patch expects to fail: the printed command runs those same
+// graders, each in a process of its own, so if they fail it fails; with
+// all, every grader of the lab runs, as the printed command does.
+func proveAll(module string, proofs []*labProof, o proveOptions) []bugOutcome {
+	type job struct {
+		p *labProof
+		b bug
+	}
+	var jobs []job
+	for _, p := range proofs {
+		for _, b := range p.bugs {
+			jobs = append(jobs, job{p, b})
+		}
+	}
+	outcomes := make([]bugOutcome, len(jobs))
+	printed := make([]chan struct{}, len(jobs))
 	for i := range printed {
 		printed[i] = make(chan struct{})
 	}
 	sem := make(chan struct{}, max(o.jobs, 1))
 	var wg sync.WaitGroup
-	for i, b := range bugs {
+	for i, j := range jobs {
 		wg.Go(func() {
 			sem <- struct{}{}
-			names := b.Expect
+			names := j.b.Expect
 			if o.all {
-				names = all
+				names = j.p.all
 			}
-			outcomes[i] = proveBug(dir, module, lab, b, tree[b.File], tests, names, o)
+			outcomes[i] = proveBug(j.p.dir, module, j.p.lab, j.b, j.p.tree[j.b.File], j.p.tests, names, o)
 			<-sem
 			if i > 0 {
 				<-printed[i-1] // print in order
 			}
-			printOutcome(lab, outcomes[i], o)
+			printOutcome(j.p.lab, outcomes[i], o)
 			close(printed[i])
 		})
 	}
 	wg.Wait()
-	return outcomes, nil
+	return outcomes
 }
 
 // proveOptions are cmdBugs' flags.
@@ -295,13 +339,15 @@ type proveOptions struct {
 	workers, jobs  int
 	zh, verbose    bool
 	all            bool
+	out            string // a folder for each bug's graders' output, or ""
+	try            bool   // bugs being tried: caught when any grader fails
 }
 
 // proveBug grades one bug: dir with the bug's file replaced by src, patched.
 func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][]byte, names []string,
 	o proveOptions) bugOutcome {
 	out := bugOutcome{Bug: b}
-	patched, _ := b.apply(src) // checked by proveLab
+	patched, _ := b.apply(src) // checked by prepareLab
 	tmp, err := os.MkdirTemp("", "labs-bug-")
 	if err != nil {
 		out.Problem = err.Error()
@@ -324,7 +370,28 @@ func proveBug(dir, module string, lab Lab, b bug, src []byte, tests map[string][
 	out.Hung = ctx.Err() != nil
 	out.results = results
 	judgeBug(&out, results, built)
+	if o.out != "" {
+		if err := writeBugOutput(o, lab, b, results); err != nil && out.Problem == "" {
+			out.Caught, out.Problem = false, err.Error()
+		}
+	}
 	return out
+}
+
+// writeBugOutput writes what the graders of one bug printed, as
+// `labs test` prints it, to a file of o.out.
+func writeBugOutput(o proveOptions, lab Lab, b bug, results []graderResult) error {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(o.out, fmt.Sprintf("lab-%02d-%s.out", lab.N, strings.TrimSuffix(filepath.Base(b.Path), ".patch"))))
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
+		printResult(f, res, o.zh)
+	}
+	return f.Close()
 }
 
 // printOutcome prints one line per bug, and the failures below it when
@@ -340,10 +407,13 @@ func printOutcome(lab Lab, o bugOutcome, opts proveOptions) {
 	}
 	fmt.Printf("lab %d: %s: %s (%s; %.0fs, %d graders failed)\n", lab.N, filepath.Base(o.Bug.Path), status, what,
 		o.Elapsed.Seconds(), len(o.Failed))
-	if opts.verbose || !o.Caught {
+	if opts.try && o.Caught {
+		fmt.Printf("    caught by: %s\n", strings.Join(o.Failed, " "))
+	}
+	if opts.verbose || !o.Caught && !opts.try {
 		for _, res := range o.results {
 			if res.Status != "pass" {
-				printResult(os.Stdout, res)
+				printResult(os.Stdout, res, opts.zh)
 			}
 		}
 	}
@@ -378,6 +448,15 @@ func judgeBug(o *bugOutcome, results []graderResult, built bool) {
 	if o.Hung {
 		problems = append(problems, "the grading did not end within its bound")
 	}
+	if o.Bug.lab != 0 && len(o.Bug.Expect) == 0 {
+		// A bug being tried (bugs -try): caught when any grader failed.
+		if len(failed) == 0 {
+			o.Problem = "escaped: every grader passed"
+			return
+		}
+		o.Caught = true
+		return
+	}
 	for _, want := range o.Bug.Expect {
 		res, ok := failed[want]
 		switch {
@@ -392,6 +471,48 @@ func judgeBug(o *bugOutcome, results []graderResult, built bool) {
 		return
 	}
 	o.Caught = true
+}
+
+// tryBugs runs every grader of lab n on each bug of the patch files given
+// (a bug being tried needs no Expect line) and says, for each, which
+// graders caught it, or that it escaped. It is how a teacher, or the kit's
+// maintainer, looks for the graders' next hole.
+func tryBugs(root, module string, n int, paths []string, o proveOptions) error {
+	lab, ok := labByNumber(n)
+	if !ok || len(paths) == 0 {
+		return errors.New("bugs -try -lab N PATCH...: give the lab and the patch files")
+	}
+	var bugs []bug
+	for _, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(text), "\nExpect:") && !strings.HasPrefix(string(text), "Expect:") {
+			text = []byte(strings.Replace(string(text), "Bug: ", "Bug: (try) ", 1))
+		}
+		b, err := parseBug(p, string(text))
+		if err != nil {
+			return err
+		}
+		b.lab = n
+		bugs = append(bugs, b)
+	}
+	o.all, o.try = true, true
+	p, err := prepareLab(root, lab, bugs)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(p.dir)
+	outcomes := proveAll(module, []*labProof{p}, o)
+	escaped := 0
+	for _, out := range outcomes {
+		if !out.Caught {
+			escaped++
+		}
+	}
+	fmt.Printf("lab %d: %d bugs tried, %d caught, %d escaped\n", n, len(outcomes), len(outcomes)-escaped, escaped)
+	return nil
 }
 
 // applyBugTo applies the patch at path to the repository repo, in place.

@@ -58,7 +58,19 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 	if err := addLabPackages(root, mod.Path, out); err != nil {
 		return nil, err
 	}
+	for _, dir := range studentPrograms {
+		if err := copyDir(root, dir, out, false); err != nil {
+			return nil, err
+		}
+	}
+	if err := addChapters(root, mod.Path, out); err != nil {
+		return nil, err
+	}
 	names, err := packageNames(root)
+	if err != nil {
+		return nil, err
+	}
+	gated, err := gatedDirs(mod.Path, out)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +78,16 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 	testNames := map[string]map[string]bool{} // lab package dir → its tests
 	for _, name := range sortedKeys(out) {
 		dir := path.Dir(name)
-		if !slices.Contains(labDirs(), dir) || !strings.HasSuffix(name, ".go") {
+		if !slices.Contains(gated, dir) || !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		if !slices.Contains(labDirs(), dir) {
+			// A package that runs the learner's code: its tests are gated.
+			if strings.HasSuffix(name, "_test.go") {
+				if out[name], _, err = gateTests(name, out[name], importPath(mod.Path, dir)); err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
+			}
 			continue
 		}
 		src := out[name]
@@ -100,11 +121,29 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 	if err := checkSpec(stubbed, testNames); err != nil {
 		return nil, err
 	}
-	if err := addKit(root, mod.Path, names, out); err != nil {
+	if err := addKit(root, mod.Path, names, gated, out); err != nil {
 		return nil, err
 	}
 	out["README.md"] = courseReadme(stubFrom)
+	unlinkMissing(out)
 	return out, nil
+}
+
+// gatedDirs are the directories of the packages whose tests are gated in a
+// student repository: the labs' packages, and every other package whose
+// code or tests run the learner's informer.
+func gatedDirs(modPath string, out map[string][]byte) ([]string, error) {
+	dirs := labDirs()
+	more, err := rootDependents(modPath, out)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range more {
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs, nil
 }
 
 // labsIn returns the labs numbered from and above whose package is dir.
@@ -150,12 +189,12 @@ func addLabPackages(root, modPath string, out map[string][]byte) error {
 // the root, the informer's helpers for the graders; the graders of every
 // lab, in its package; the handouts; and the labs command without its
 // tests, fixtures and planted bugs (those would show reference code).
-func addKit(root, modPath string, names map[string]string, out map[string][]byte) error {
+func addKit(root, modPath string, names map[string]string, gated []string, out map[string][]byte) error {
 	kit, err := os.ReadFile(filepath.Join(root, kitMarker))
 	if err != nil {
 		return err
 	}
-	for _, dir := range labDirs() {
+	for _, dir := range gated {
 		pkg := names[importPath(modPath, dir)]
 		out[path.Join(dir, "lab_kit_test.go")] = setPackage(untag(kit), pkg)
 		out[path.Join(dir, "lab_stub.go")] = setPackage([]byte(stubRuntime), pkg)
@@ -182,6 +221,13 @@ func addKit(root, modPath string, names map[string]string, out map[string][]byte
 			}
 			out[path.Join("labs", nn, h)] = b
 		}
+	}
+	for _, t := range []string{"tutorial.md", "tutorial.zh-CN.md"} {
+		b, err := os.ReadFile(filepath.Join(root, "labs", t))
+		if err != nil {
+			return err
+		}
+		out[path.Join("labs", t)] = b
 	}
 	sources, _ := filepath.Glob(filepath.Join(root, "labs", "*.go"))
 	for _, k := range sources {
@@ -324,7 +370,12 @@ func labChinese() bool {
 }
 `
 
-// courseReadme is the README of a student repository.
+// courseReadme is the README of a student repository: the labs, how each
+// is graded, the tutorial, the programs that show the learner's own
+// informer, the command a finished learner runs, and how to push the
+// repository and take the kit's updates. Both languages, one file: it is
+// the first page a learner opens. .ci/labs runs the block after
+// finishedMarker, as printed, in a repository with every lab done.
 func courseReadme(stubFrom int) []byte {
 	var b strings.Builder
 	switch {
@@ -350,9 +401,78 @@ func courseReadme(stubFrom int) []byte {
 		fmt.Fprintf(&b, "| %d. %s / %s | [en](labs/%02d/README.md) · [中文](labs/%02d/README.zh-CN.md) | `go run ./labs test %d` |\n",
 			l.N, l.Title, l.TitleZH, l.N, l.N, l.N)
 	}
-	b.WriteString("\n`go run ./labs test N` builds the repository with -race and runs every grader of lab N, each with\n" +
-		"a time limit; it prints why each one failed, in Chinese when LANG starts with zh, and exits non-zero\n" +
-		"on any failure. / `go run ./labs test N` 用 -race 编译本仓库，逐个运行实验 N 的全部评分测试（每个都有时间限制），\n" +
-		"说明每个失败的原因（LANG 以 zh 开头时用中文），有任何失败时以非零状态退出。\n")
+	b.WriteString(`
+` + "`go run ./labs test N`" + ` builds the repository with -race (about 3 minutes the first time on 2 cores, seconds
+after that) and runs every grader of lab N, each with a time limit; it prints why each one failed, in
+Chinese when LANG starts with zh, and exits non-zero on any failure. A lab needs the labs before it
+done (lab 7 needs none): the command says which are still stubs.
+/ ` + "`go run ./labs test N`" + ` 用 -race 编译本仓库（第一次在 2 核机器上约 3 分钟，之后几秒），逐个运行实验 N
+的全部评分测试（每个都有时间限制），说明每个失败的原因（LANG 以 zh 开头时用中文），有任何失败时以非零状态
+退出。一个实验需要它之前的实验都已完成（实验 7 不需要）：没完成的，这个命令会指出来。
+
+## The tutorial / 教程
+
+Each handout cites sections of a tutorial in Chinese that your teacher hands out; [labs/tutorial.md](labs/tutorial.md)
+says what each of them teaches and where you build it. / 每份讲义都引用了老师发给你的中文教程的小节；
+[labs/tutorial.zh-CN.md](labs/tutorial.zh-CN.md) 说明每个小节讲什么、在哪里实现。
+
+## See your own informer / 看看你自己的 Informer
+
+These programs run the informer in this repository, yours: / 下面的程序运行的是本仓库里的 Informer，也就是你写的：
+
+- ` + "`go run ./examples/liveview`" + ` opens a page that shows the API server, the wire, the queue, the cache and the
+  handlers live, with guided scenes ([docs/liveview.md](docs/liveview.md)); each handout ends with the scene
+  that shows what you just built. / 打开一个网页，实时展示 API 服务器、网络上传输的内容、队列、缓存和事件处理器，
+  还有带讲解的场景（[docs/liveview.zh-CN.md](docs/liveview.zh-CN.md)）；每份讲义的最后都写了哪个场景展示你刚写好的部分。
+- ` + "`go run ./examples/podwatch`" + ` prints what an informer sees while pods come and go.
+  / 打印 Pod 来来去去时 Informer 看到的东西。
+
+A lab still stubbed shows as its stubs' messages, or as nothing happening.
+/ 还是桩函数的实验表现为桩函数的信息，或者什么都不发生。
+
+## When every lab passes / 全部实验通过之后
+
+Plain ` + "`go test ./...`" + ` skips the project's tests and the graders until you ask. Once every lab passes,
+run them all, on your code: / 普通的 ` + "`go test ./...`" + ` 会跳过项目的测试和评分测试。全部实验通过之后，
+在你的代码上把它们全部运行一遍：
+
+` + finishedMarker + `
+` + "```sh" + `
+INFORMER_LAB_FULL=1 go test ./...
+` + "```" + `
+
+## Your repository / 你的仓库
+
+It is a git repository whose first commit is the course as handed out. Commit your work as you
+go, and push it where your teacher says: / 这是一个 git 仓库，第一个提交就是发给你的课程。边做边提交，
+再推送到老师指定的地方：
+
+` + "```sh" + `
+git add -A && git commit -m "lab 1"
+git remote add origin URL-OF-YOUR-REPOSITORY
+git push -u origin main
+` + "```" + `
+
+Your teacher grades the last commit you pushed (or the last before the deadline).
+/ 老师给你推送的最后一个提交评分（或者截止时间之前的最后一个）。
+
+## Updates of the course / 课程的更新
+
+Your teacher may fix a grader or a handout and publish the course repository again, as a new commit.
+To take it: / 老师可能会修正评分测试或讲义，作为一个新提交再次发布课程仓库。获取更新：
+
+` + "```sh" + `
+git remote add course URL-OF-THE-COURSE-REPOSITORY   # once / 只需一次
+git pull course main
+` + "```" + `
+
+An update changes the graders, the handouts and the labs command, not the bodies you wrote. If git
+reports a conflict in a file of yours, keep your function bodies. / 更新改的是评分测试、讲义和 labs 命令，
+不改你写的函数体。如果 git 在你的文件里报告冲突，保留你写的函数体。
+`)
 	return []byte(b.String())
 }
+
+// finishedMarker precedes, in a student repository's README, the command
+// a learner runs once every lab passes; .ci/labs runs it as printed.
+const finishedMarker = "<!-- labs: the command a finished learner runs; .ci/labs runs it as printed in a repository with every lab done -->"

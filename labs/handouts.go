@@ -9,7 +9,10 @@
 //   - a count of graders or project tests that is not the lab's;
 //   - a stubbed function the handout does not name, or whose handout
 //     section (§N, as the stub says) has no heading;
-//   - a grading command other than `go run ./labs test N`.
+//   - a grading command other than `go run ./labs test N`;
+//   - a live view scene named by a number and title that the live view
+//     (examples/liveview/web/scenes*.js) does not have: "scene 3, *The
+//     missed deletion: 410, relist, tombstone*", 场景 3「错过的删除：410、重新 list、墓碑」.
 //
 // client-go counterpart: none (tooling for the labs).
 //
@@ -32,12 +35,15 @@ import (
 )
 
 var (
-	backquotedRE = regexp.MustCompile("`([^`]+)`")
-	identRE      = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-	testNameRE   = regexp.MustCompile(`\b(Test[A-Z][A-Za-z0-9_]*)`)
-	countRE      = regexp.MustCompile(`(\d+) (graders|个评分测试|project tests|个项目测试)`)
-	sectionRE    = regexp.MustCompile(`(?m)^#+ §(\d+) `)
-	commandRE    = regexp.MustCompile(`go (?:run \./labs (?:test|grade)|test)[^` + "`" + `\n]*`)
+	backquotedRE     = regexp.MustCompile("`([^`]+)`")
+	identRE          = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	testNameRE       = regexp.MustCompile(`\b(Test[A-Z][A-Za-z0-9_]*)`)
+	countRE          = regexp.MustCompile(`(\d+) (graders|个评分测试|project tests|个项目测试)`)
+	sectionRE        = regexp.MustCompile(`(?m)^#+ §(\d+) `)
+	settingsThenGoRE = regexp.MustCompile(`^([A-Z_]+=\S* )+go `)
+	sceneRefRE       = regexp.MustCompile(`scene (\d+), \*([^*]+)\*|场景 (\d+)「([^」]+)」`)
+	sceneTitleRE     = regexp.MustCompile(`title: \{en: "(\d+) · ([^"]+)", zh: "(\d+) · ([^"]+)"\}`)
+	commandRE        = regexp.MustCompile(`go (?:run \./labs (?:test|grade)|test)[^` + "`" + `\n]*`)
 )
 
 // goWords are what a handout may put in backquotes without the repository
@@ -70,6 +76,16 @@ func cmdHandoutCheck(args []string) error {
 	if err != nil {
 		return err
 	}
+	scenes := map[string]bool{} // "3 The missed deletion: …", in both languages
+	for _, name := range sortedKeys(tree) {
+		if !strings.HasPrefix(name, "examples/liveview/web/scenes") || !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		for _, m := range sceneTitleRE.FindAllStringSubmatch(string(tree[name]), -1) {
+			scenes[m[1]+" "+m[2]] = true
+			scenes[strings.Join(strings.Fields(m[3]+" "+m[4]), "")] = true
+		}
+	}
 	var problems []error
 	for _, lab := range Labs {
 		graders := labGraders(lab, tree)
@@ -81,6 +97,15 @@ func cmdHandoutCheck(args []string) error {
 			}
 			for _, p := range checkHandout(lab, string(text), graders, spelled, tests) {
 				problems = append(problems, fmt.Errorf("%s: %s", path, p))
+			}
+			for _, m := range sceneRefRE.FindAllStringSubmatch(string(text), -1) {
+				ref := strings.Join(strings.Fields(m[1]+" "+m[2]), " ")
+				if m[3] != "" {
+					ref = strings.Join(strings.Fields(m[3]+" "+m[4]), "")
+				}
+				if !scenes[ref] {
+					problems = append(problems, fmt.Errorf("%s: names the live view's scene %q, which examples/liveview/web/scenes*.js do not have", path, ref))
+				}
 			}
 		}
 	}
@@ -233,8 +258,8 @@ func withoutFences(text string) string {
 // not a command, a file, a path, an environment setting or a number.
 func isCodeSpan(span string) bool {
 	switch {
-	case strings.HasPrefix(span, "go ") || strings.HasPrefix(span, "-"):
-		return false
+	case strings.HasPrefix(span, "go ") || strings.HasPrefix(span, "-") || settingsThenGoRE.MatchString(span):
+		return false // a command, or a flag
 	case strings.ToUpper(span) == span && !strings.Contains(span, " "):
 		return false // an environment variable or setting: LANG, INFORMER_LAB_FULL=1
 	case strings.Contains(span, "=") && !strings.ContainsAny(span, " (){}"):

@@ -9,8 +9,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -105,9 +111,10 @@ func TestA(t *testing.T) { q.New() }
 	if !strings.Contains(string(out), "q.LabGate(t)") {
 		t.Errorf("gated source lacks q.LabGate(t):\n%s", out)
 	}
-	noImport := strings.Replace(src, `q "example.com/m/queue"`, `"strings"`, 1)
-	if _, _, err := gateTests("a_test.go", []byte(noImport), "example.com/m/queue"); err == nil {
-		t.Error("an external test file that does not import its package was gated without an error")
+	noImport := strings.Replace(strings.Replace(src, `q "example.com/m/queue"`, `"strings"`, 1), "q.New()", "strings.ToUpper(\"\")", 1)
+	out, _, err = gateTests("a_test.go", []byte(noImport), "example.com/m/queue")
+	if err != nil || !strings.Contains(string(out), `labself "example.com/m/queue"`) || !strings.Contains(string(out), "labself.LabGate(t)") {
+		t.Errorf("an external test file that does not import its package: %v\n%s", err, out)
 	}
 }
 
@@ -164,5 +171,192 @@ func TestPlantedBugsApply(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// writeTestTree writes the student repository whose labs from stubFrom on
+// are stubs to a temporary folder and returns it.
+func writeTestTree(t *testing.T, stubFrom int) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := buildTree(root, stubFrom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeFiles(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestReferenceFillsOnlyStubs: reference -labs 1-2 on a repository whose
+// lab 1 has one function of the learner's fills every stub of labs 1 and 2
+// and leaves that function alone; with -force it replaces it too, after a
+// backup of its file.
+func TestReferenceFillsOnlyStubs(t *testing.T) {
+	dir := writeTestTree(t, 1)
+	p := filepath.Join(dir, "thread_safe_store.go")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stub := "\tlabTODO(1, \"(*threadSafeStore).Get\", 2)\n\treturn nil, false\n"
+	mine := "\treturn nil, false // the learner's own, wrong but theirs\n"
+	if !strings.Contains(string(src), stub) {
+		t.Fatalf("thread_safe_store.go has no stub of Get:\n%s", src)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(src), stub, mine, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	solved, err := solvedTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	labs, _ := parseLabs("1-2")
+	plan, err := planReference(dir, solved, labs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.kept[1]; !slices.Equal(got, []Func{{"*threadSafeStore", "Get", 2}}) {
+		t.Errorf("kept %v, want the learner's Get alone", got)
+	}
+	if n := len(plan.filled[1]) + len(plan.filled[2]); n != len(Labs[0].Funcs)-1+len(Labs[1].Funcs) {
+		t.Errorf("filled %d functions, want every stub of labs 1 and 2", n)
+	}
+	if !strings.Contains(string(plan.out["thread_safe_store.go"]), mine) {
+		t.Error("the learner's Get was overwritten without -force")
+	}
+	forced, err := planReference(dir, solved, labs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(forced.out["thread_safe_store.go"]), mine) {
+		t.Error("-force left the learner's Get in place")
+	}
+	if !slices.Equal(forced.changedFiles(), []string{"thread_safe_store.go"}) {
+		t.Errorf("-force backs up %v, want thread_safe_store.go", forced.changedFiles())
+	}
+	backed, err := backup(dir, forced.changedFiles())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(backed, "thread_safe_store.go")); err != nil || !strings.Contains(string(b), mine) {
+		t.Errorf("the backup does not hold the learner's Get: %v", err)
+	}
+}
+
+// TestLab8NamesTheMissingLabs: in a repository where labs 1 and 7 are done
+// and labs 2 to 6 still stubs, lab 8 names labs 2 to 6 and the one command
+// that fills them; lab 7, which needs no other lab, names none.
+func TestLab8NamesTheMissingLabs(t *testing.T) {
+	dir := writeTestTree(t, 2)
+	solved, err := solvedTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seven, _ := parseLabs("7")
+	plan, err := planReference(dir, solved, seven, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range plan.out {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	states, err := repoLabs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range states {
+		if stubbed := s.Lab.N >= 2 && s.Lab.N != 7; s.stubbed() != stubbed || s.notStarted() != stubbed || len(s.Missing) > 0 {
+			t.Errorf("lab %d: stubs %v, written %v, missing %v", s.Lab.N, s.Stubs, s.Written, s.Missing)
+		}
+	}
+	eight, _ := labByNumber(8)
+	msg := missingLabs(eight, states, dir, false)
+	for _, want := range []string{"labs 2 to 6 are still stubs", "go run ./labs reference -labs 2-6 " + dir, "Nothing was graded"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("lab 8's message lacks %q:\n%s", want, msg)
+		}
+	}
+	zh := missingLabs(eight, states, dir, true)
+	if !strings.Contains(zh, "实验 2 到 6 还是桩函数") || !strings.Contains(zh, "-labs 2-6") {
+		t.Errorf("lab 8's Chinese message:\n%s", zh)
+	}
+	sevenLab, _ := labByNumber(7)
+	if msg := missingLabs(sevenLab, states, dir, false); msg != "" {
+		t.Errorf("lab 7 needs no other lab, yet: %s", msg)
+	}
+}
+
+// notYetSpeakingChinese are the labs whose graders are being rewritten
+// (lab 8, issue 36): their Chinese is checked once they land.
+var notYetSpeakingChinese = []string{"labs/08"}
+
+// TestGradersSpeakChinese reads every Chinese text the graders and the
+// kit can print (each string literal with Chinese in it, in labs/NN/*_test.go,
+// labs/kit and the labs command, the lab titles and the project graders'
+// descriptions in spec.go) and fails on English words outside code spans,
+// by zh-check's rules: what `go run ./labs zh-check` would flag in their
+// output, found before any grader runs.
+func TestGradersSpeakChinese(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := buildTree(root, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spelled, _, err := treeSpellings(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "labs", "*", "*_test.go"))
+	more, _ := filepath.Glob(filepath.Join(root, "labs", "*.go"))
+	han := regexp.MustCompile(`\p{Han}`)
+	for _, f := range append(files, more...) {
+		rel, _ := filepath.Rel(root, f)
+		switch {
+		case strings.HasSuffix(f, "labs_test.go") || strings.HasSuffix(f, "reading_test.go"):
+			continue
+		case rel == filepath.Join("labs", "generate.go"):
+			continue // the student README and lab_stub.go's source: both languages side by side, read as a file
+		case rel == filepath.Join("labs", "handouts.go"):
+			continue // reads the handouts: its Chinese is in patterns, not printed
+		case slices.Contains(notYetSpeakingChinese, filepath.ToSlash(filepath.Dir(rel))):
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil || !han.MatchString(s) {
+				return true
+			}
+			for _, line := range strings.Split(verbRE.ReplaceAllString(s, "V0"), "\n") {
+				if w := englishWords(line, spelled); len(w) > 0 {
+					t.Errorf("%s:%d: English (%s) in %q", rel, fset.Position(lit.Pos()).Line, strings.Join(w, " "), s)
+					break
+				}
+			}
+			return true
+		})
 	}
 }

@@ -66,6 +66,11 @@ func cmdLeakCheck(args []string) error {
 		return err
 	}
 	leaks := findLeaks(refs, bodies)
+	kitOnly, err := kitOnlyFiles(args[0])
+	if err != nil {
+		return err
+	}
+	leaks = append(leaks, kitOnly...)
 	if len(leaks) > 0 {
 		return fmt.Errorf("%s gives away reference code:\n  %s", args[0], strings.Join(leaks, "\n  "))
 	}
@@ -188,6 +193,32 @@ func findLeaks(refs []refBody, bodies []funcBody) []string {
 		}
 	}
 	return leaks
+}
+
+// kitOnlyFiles lists the files of the repository dir that only the kit
+// may hold: its planted bugs (diffs of reference code), its own tests and
+// fixtures, and the graders' sources under labs/.
+func kitOnlyFiles(dir string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(filepath.Join(dir, "labs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && (d.Name() == "bugs" || d.Name() == "kit" || d.Name() == "testdata"):
+			found = append(found, rel+"/ is the kit's (planted bugs, graders' helpers or fixtures)")
+			return filepath.SkipDir
+		case !d.IsDir() && (strings.HasSuffix(p, ".go") && path.Dir(rel) != "labs" || strings.HasSuffix(p, "_test.go")):
+			found = append(found, rel+" is the kit's")
+		}
+		return nil
+	})
+	return found, err
 }
 
 // isLabSource reports whether the path name of a repository is a non-test

@@ -9,16 +9,19 @@
 //
 // A teacher, in the project (the kit):
 //
-//	go run ./labs course DIR                a student repository: every lab stubbed
+//	go run ./labs course DIR                a student repository: every lab stubbed, a git repository
+//	go run ./labs course -update DIR        bring the course repository DIR up to this kit, as a commit
 //	go run ./labs new -lab N DIR            the same, with the reference of the labs before N
-//	go run ./labs reference -before N REPO  fill in the reference of the labs before N
-//	go run ./labs grade REPO...             grade a class: a table, CSV and JSON; exit 1 on failure
+//	go run ./labs reference -labs 2-6 REPO  fill in the reference of those labs' stubs (-before N: labs < N)
+//	go run ./labs grade REPO...             grade a class: a table, a summary, CSV and JSON; exit 1 on failure
 //	go run ./labs bugs [-lab N]             prove the graders: every planted bug is caught
+//	go run ./labs bugs -try -lab N PATCH... try a bug of your own against every grader of lab N
 //	go run ./labs list                      the labs, their functions and graders
 //	go run ./labs reading [-stats] N DIR    write reading N (1-3) as a module of its own
 //
 // And for CI: `graders -lab N`, `readme-check`, `handout-check`,
-// `leak-check DIR`, `new -solved DIR`, `new -through N DIR`.
+// `leak-check DIR`, `zh-check [-catalog] [FILE...]`, `new -solved DIR`,
+// `new -through N DIR`.
 //
 // The handouts are labs/NN/README.md (English) and README.zh-CN.md
 // (Chinese); the teacher's guide is docs/teaching.md.
@@ -55,6 +58,7 @@ func main() {
 		"readme-check":  cmdReadmeCheck,
 		"handout-check": cmdHandoutCheck,
 		"leak-check":    cmdLeakCheck,
+		"zh-check":      cmdZhCheck,
 		"list": func([]string) error {
 			cmdList()
 			return nil
@@ -76,14 +80,18 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   go run ./labs test N                      grade lab N in this repository (a learner's command)
   go run ./labs course DIR                  write a student repository, every lab stubbed
+  go run ./labs course -update DIR          bring the course repository DIR up to this kit, as a new commit
   go run ./labs new -lab N DIR              the same, with the reference of the labs before N
-  go run ./labs reference -before N REPO    fill in the reference of the labs before N in REPO
-  go run ./labs grade [-labs 1-3] [-o PREFIX] REPO...
+  go run ./labs reference -labs 2-6 REPO    fill in the reference of those labs where REPO still has stubs
+                                            (-before N: the labs before N; -force: the learner's own too, after a backup)
+  go run ./labs grade [-labs 1-3] [-o PREFIX] [-roster FILE] [-weights FILE] [-deadline TIME] REPO...
                                             grade a class; writes PREFIX.csv and PREFIX.json
   go run ./labs bugs [-lab N]               apply every planted bug and prove the graders catch it
+  go run ./labs bugs -try -lab N PATCH...   try bugs of your own against every grader of lab N
   go run ./labs list                        list the labs
   go run ./labs reading [-stats] N DIR      write reading N (1-3) to DIR as a module of its own
-  go run ./labs readme-check                check the README's first-reading table`)
+  go run ./labs readme-check                check the README's first-reading table
+  go run ./labs zh-check [-catalog] [FILE]  find English outside code in what labs test printed for a Chinese reader`)
 	os.Exit(2)
 }
 
@@ -100,12 +108,18 @@ func labArg(s string) (Lab, error) {
 	return lab, nil
 }
 
-// cmdCourse writes the student repository: every lab stubbed.
+// cmdCourse writes the student repository: every lab stubbed. With
+// -update it brings the course repository a teacher publishes up to the
+// kit, as a new commit (update.go).
 func cmdCourse(args []string) error {
 	fs := flag.NewFlagSet("course", flag.ExitOnError)
+	update := fs.Bool("update", false, "bring the course repository DIR up to this kit, as a new commit")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
 		return errors.New("course: give one directory, e.g. go run ./labs course ~/informer-course")
+	}
+	if *update {
+		return updateCourse(fs.Arg(0))
 	}
 	return writeTree(fs.Arg(0), 1)
 }
@@ -149,6 +163,9 @@ func writeTree(dir string, stubFrom int) error {
 		return err
 	}
 	zh := readerChinese()
+	if err := commitTree(root, dir, stubFrom, zh); err != nil {
+		return err
+	}
 	switch {
 	case stubFrom > len(Labs):
 		fmt.Println(pick(zh, "wrote "+dir+": every lab's reference (a teacher's tree: do not hand it out)",
@@ -157,17 +174,54 @@ func writeTree(dir string, stubFrom int) error {
 	case stubFrom == 1:
 		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: the course repository, every lab's functions stubbed (%d labs)", dir, len(Labs)),
 			fmt.Sprintf("已写入 %s：课程仓库，%d 个实验的函数都已挖空", dir, len(Labs))))
-	case stubFrom == len(Labs):
-		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, lab %d is stubbed", dir, stubFrom-1, stubFrom),
-			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 已挖空", dir, stubFrom-1, stubFrom)))
 	default:
-		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: labs 1 to %d hold the reference, labs %d to %d are stubs", dir, stubFrom-1, stubFrom, len(Labs)),
-			fmt.Sprintf("已写入 %s：实验 1 到 %d 是参考实现，实验 %d 到 %d 已挖空", dir, stubFrom-1, stubFrom, len(Labs))))
+		var done, stubs []int
+		for _, l := range Labs {
+			if l.N < stubFrom {
+				done = append(done, l.N)
+			} else {
+				stubs = append(stubs, l.N)
+			}
+		}
+		plural := func(ns []int, en string) string {
+			if len(ns) == 1 {
+				return "lab " + labNumbers(ns, false) + " " + en
+			}
+			return "labs " + labNumbers(ns, false) + " " + map[string]string{"holds": "hold", "is": "are"}[en]
+		}
+		fmt.Println(pick(zh, fmt.Sprintf("wrote %s: %s the reference, %s stubbed", dir, plural(done, "holds"), plural(stubs, "is")),
+			fmt.Sprintf("已写入 %s：实验 %s 是参考实现，实验 %s 已挖空", dir, labNumbers(done, true), labNumbers(stubs, true))))
 	}
 	lab, _ := labByNumber(stubFrom)
 	fmt.Println(pick(zh,
 		fmt.Sprintf("next: read labs/%02d/README.md, then: cd %s && go run ./labs test %d", lab.N, dir, lab.N),
 		fmt.Sprintf("下一步：读 labs/%02d/README.zh-CN.md，然后：cd %s && go run ./labs test %d", lab.N, dir, lab.N)))
+	return nil
+}
+
+// commitTree makes the repository just written in dir a git repository
+// with one commit, the course as handed out, and says so; without git it
+// says that the folder is not one.
+func commitTree(root, dir string, stubFrom int, zh bool) error {
+	if !haveGit() {
+		fmt.Println(pick(zh, "no git command: "+dir+" is a plain folder, not a git repository",
+			"没有 git 命令："+dir+" 只是普通文件夹，不是 git 仓库"))
+		return nil
+	}
+	msg := "The informer course, as handed out: every lab stubbed"
+	if stubFrom > 1 && stubFrom <= len(Labs) {
+		msg = fmt.Sprintf("The informer course from lab %d: labs 1 to %d hold the reference", stubFrom, stubFrom-1)
+	} else if stubFrom > len(Labs) {
+		msg = "The informer course, every lab solved (a teacher's tree)"
+	}
+	if v := kitVersion(root); v != "" {
+		msg += " (kit " + v + ")"
+	}
+	if err := initRepo(dir, msg); err != nil {
+		return err
+	}
+	fmt.Println(pick(zh, "a git repository on branch main, with one commit: "+msg,
+		"一个 git 仓库，分支 `main`，只有一个提交："+msg))
 	return nil
 }
 

@@ -1,10 +1,12 @@
 // reference.go is the teacher's way to unstick a learner:
-// `go run ./labs reference -before N REPO`, run in the project (the kit),
-// writes the reference bodies of the labs before N into the student
-// repository REPO, in place of the learner's, and adds the imports they
-// need. It never writes lab N's or a later lab's: a learner gets the
-// answer to what they have moved past, never to what they are doing. The
-// reference is in the kit, not in the student repository or the handouts.
+// `go run ./labs reference -labs 2-6 REPO` (or `-before N`, the labs before
+// N), run in the project (the kit), writes the reference bodies of those
+// labs' functions into the student repository REPO and adds the imports
+// they need. It fills only stubs: a function whose body is the learner's
+// own is left alone and named, because a learner's code is never lost by
+// accident; -force replaces those too, after copying every file it changes
+// to REPO/.labs-backup/TIME/ (a folder Go ignores). The reference is in the
+// kit, not in the student repository or the handouts.
 //
 // client-go counterpart: none (tooling for the labs).
 //
@@ -24,15 +26,36 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 )
 
 func cmdReference(args []string) error {
 	fs := flag.NewFlagSet("reference", flag.ExitOnError)
 	before := fs.Int("before", 0, "fill in the reference of the labs before this one")
+	labsFlag := fs.String("labs", "", "fill in the reference of these labs, e.g. 2-6 or 2,5")
+	force := fs.Bool("force", false, "replace the learner's own bodies too, after a backup in REPO/.labs-backup/")
 	fs.Parse(args)
-	if fs.NArg() != 1 || *before < 2 || *before > len(Labs)+1 {
-		return fmt.Errorf("reference: go run ./labs reference -before N REPO, N from 2 to %d "+
-			"(the labs before N get the reference)", len(Labs)+1)
+	zh := readerChinese()
+	usage := fmt.Errorf("reference: go run ./labs reference -labs 2-6 REPO (or -before N REPO, N from 2 to %d: the labs before N)",
+		len(Labs)+1)
+	if fs.NArg() != 1 || (*before == 0) == (*labsFlag == "") {
+		return usage
+	}
+	var labs []Lab
+	if *labsFlag != "" {
+		var err error
+		if labs, err = parseLabs(*labsFlag); err != nil {
+			return err
+		}
+	} else {
+		if *before < 2 || *before > len(Labs)+1 {
+			return usage
+		}
+		for _, l := range Labs {
+			if l.N < *before {
+				labs = append(labs, l)
+			}
+		}
 	}
 	repo := fs.Arg(0)
 	if _, err := os.Stat(filepath.Join(repo, "lab_kit_test.go")); err != nil {
@@ -42,35 +65,204 @@ func cmdReference(args []string) error {
 	if err != nil {
 		return err
 	}
-	var labs []Lab
-	for _, l := range Labs {
-		if l.N < *before {
-			labs = append(labs, l)
+	plan, err := planReference(repo, solved, labs, *force)
+	if err != nil {
+		return err
+	}
+	if *force && len(plan.kept) > 0 {
+		dir, err := backup(repo, plan.changedFiles())
+		if err != nil {
+			return err
+		}
+		fmt.Println(pick(zh, "the files it changes are copied first to "+dir, "要改动的文件先备份到了 "+dir))
+	}
+	for _, name := range sortedKeys(plan.out) {
+		if err := os.WriteFile(filepath.Join(repo, filepath.FromSlash(name)), plan.out[name], 0o644); err != nil {
+			return err
 		}
 	}
-	zh := readerChinese()
+	plan.report(zh, *force)
+	return nil
+}
+
+// referencePlan is what reference will write: the new files, and which
+// functions of which lab it fills and which are the learner's own.
+type referencePlan struct {
+	out    map[string][]byte // file → its new content
+	filled map[int][]Func    // lab → stubs filled in
+	kept   map[int][]Func    // lab → the learner's own bodies (replaced with -force)
+	done   map[int][]Func    // lab → already the reference
+	files  map[string]bool   // the files changed because of kept functions
+	labs   []Lab
+}
+
+// changedFiles are the files -force changes that hold a learner's body.
+func (p referencePlan) changedFiles() []string { return sortedKeys(p.files) }
+
+// planReference decides, for every function of labs in repo, what to
+// write: the reference in place of a stub, and with force in place of the
+// learner's body too.
+func planReference(repo string, solved map[string][]byte, labs []Lab, force bool) (referencePlan, error) {
+	p := referencePlan{out: map[string][]byte{}, filled: map[int][]Func{}, kept: map[int][]Func{},
+		done: map[int][]Func{}, files: map[string]bool{}, labs: labs}
 	for _, name := range sortedKeys(solved) {
-		if !isLabSource(name) {
+		here := inPackage(labs, name)
+		if !isLabSource(name) || len(here) == 0 {
 			continue
 		}
-		path := filepath.Join(repo, filepath.FromSlash(name))
-		mine, err := os.ReadFile(path)
+		mine, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(name)))
 		if err != nil {
 			continue // a file the learner removed: nothing to fill
 		}
-		out, filled, err := fillReference(name, mine, solved[name], inPackage(labs, name))
-		if err != nil {
-			return err
-		}
-		if len(filled) == 0 {
+		stubs := stubsIn(name, mine, here)
+		if _, err := parser.ParseFile(token.NewFileSet(), name, mine, 0); err != nil {
+			// The learner's work in progress: every lab function in it is
+			// theirs; -force cannot fill a file that does not parse.
+			if force {
+				return p, fmt.Errorf("%s does not parse (%v): fix it, or remove the file, before -force", name, err)
+			}
+			for f := range stubs {
+				p.kept[f.Lab] = append(p.kept[f.Lab], f.Func)
+			}
 			continue
 		}
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			return err
+		refs := referenceTokens(name, solved[name], here)
+		fill := func(f stubbedFunc) bool {
+			switch {
+			case stubs[f]:
+				p.filled[f.Lab] = append(p.filled[f.Lab], f.Func)
+				return true
+			case slices.Equal(refs[f], funcTokens(name, mine, f)):
+				p.done[f.Lab] = append(p.done[f.Lab], f.Func)
+				return false
+			}
+			p.kept[f.Lab] = append(p.kept[f.Lab], f.Func)
+			if force {
+				p.files[name] = true
+			}
+			return force
 		}
-		for _, f := range filled {
-			fmt.Println(pick(zh, fmt.Sprintf("%s: %s now holds the reference", name, f),
-				fmt.Sprintf("%s：%s 已换成参考实现", name, f)))
+		out, n, err := fillReference(name, mine, solved[name], here, fill)
+		if err != nil {
+			return p, err
+		}
+		if n > 0 {
+			p.out[name] = out
+		}
+	}
+	return p, nil
+}
+
+// report prints, a line per lab, what reference did.
+func (p referencePlan) report(zh, force bool) {
+	for _, l := range p.labs {
+		for _, m := range []map[int][]Func{p.filled, p.kept, p.done} {
+			m[l.N] = inSpecOrder(l, m[l.N])
+		}
+		if fs := p.filled[l.N]; len(fs) > 0 {
+			fmt.Println(pick(zh, fmt.Sprintf("lab %d: %s filled in with the reference", l.N, countFuncs(len(fs), zh)),
+				fmt.Sprintf("实验 %d：%s换成了参考实现", l.N, countFuncs(len(fs), zh))))
+		}
+		if fs := p.kept[l.N]; len(fs) > 0 && force {
+			fmt.Println(pick(zh, fmt.Sprintf("lab %d: the learner's own %s replaced by the reference (-force): %s", l.N,
+				countFuncs(len(fs), zh), funcList(fs)),
+				fmt.Sprintf("实验 %d：学生自己写的%s换成了参考实现（-force）：%s", l.N, countFuncs(len(fs), zh), funcList(fs))))
+		} else if len(fs) > 0 {
+			fmt.Println(pick(zh, fmt.Sprintf("lab %d: left alone, the learner's own: %s (-force replaces them, after a backup)",
+				l.N, funcList(fs)),
+				fmt.Sprintf("实验 %d：学生自己写的，没有改动：%s（-force 会先备份，再替换它们）", l.N, funcList(fs))))
+		}
+		if len(p.filled[l.N]) == 0 && len(p.kept[l.N]) == 0 && len(p.done[l.N]) > 0 {
+			fmt.Println(pick(zh, fmt.Sprintf("lab %d: already the reference, nothing to do", l.N),
+				fmt.Sprintf("实验 %d：已经是参考实现，无事可做", l.N)))
+		}
+	}
+}
+
+// inSpecOrder returns fs in the order lab lists its functions.
+func inSpecOrder(lab Lab, fs []Func) []Func {
+	var out []Func
+	for _, f := range lab.Funcs {
+		if slices.Contains(fs, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// countFuncs is "1 function", "7 functions", "7 个函数".
+func countFuncs(n int, zh bool) string {
+	switch {
+	case zh:
+		return fmt.Sprintf("%d 个函数", n)
+	case n == 1:
+		return "1 function"
+	}
+	return fmt.Sprintf("%d functions", n)
+}
+
+// funcList names functions, comma-separated.
+func funcList(fs []Func) string {
+	var b bytes.Buffer
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// backup copies the files of repo named to REPO/.labs-backup/TIME/ and
+// returns that folder.
+func backup(repo string, names []string) (string, error) {
+	dir := filepath.Join(repo, ".labs-backup", time.Now().Format("20060102-150405"))
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(name)))
+		if err != nil {
+			return "", err
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// referenceTokens returns the tokens of the reference body of every
+// function of labs in the solved file name.
+func referenceTokens(name string, ref []byte, labs []Lab) map[stubbedFunc][]string {
+	out := map[stubbedFunc][]string{}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, ref, 0)
+	if err != nil {
+		return out
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if lab, fn, ok := specOf(labs, funcOf(fd)); ok {
+				out[stubbedFunc{lab.N, fn}] = bodyTokens(fset, ref, fd.Body)
+			}
+		}
+	}
+	return out
+}
+
+// funcTokens returns the tokens of the body of f in the Go file src, or
+// nil.
+func funcTokens(name string, src []byte, f stubbedFunc) []string {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, src, 0)
+	if err != nil {
+		return nil
+	}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && funcOf(fd).Name == f.Name && funcOf(fd).Recv == f.Recv {
+			return bodyTokens(fset, src, fd.Body)
 		}
 	}
 	return nil
@@ -87,18 +279,19 @@ func inPackage(labs []Lab, name string) []Lab {
 	return out
 }
 
-// fillReference returns mine with the body of every function of labs
-// replaced by its body in ref, and the imports those bodies need added.
-func fillReference(name string, mine, ref []byte, labs []Lab) ([]byte, []Func, error) {
+// fillReference returns mine with the body of every function of labs for
+// which fill says yes replaced by its body in ref, the imports those bodies
+// need added, and how many it replaced.
+func fillReference(name string, mine, ref []byte, labs []Lab, fill func(stubbedFunc) bool) ([]byte, int, error) {
 	fset := token.NewFileSet()
 	mf, err := parser.ParseFile(fset, name, mine, parser.ParseComments)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s does not parse: %w", name, err)
+		return nil, 0, fmt.Errorf("%s does not parse: %w", name, err)
 	}
 	rset := token.NewFileSet()
 	rf, err := parser.ParseFile(rset, name, ref, parser.ParseComments)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	refBodies := map[Func][]byte{}
 	for _, d := range rf.Decls {
@@ -113,21 +306,19 @@ func fillReference(name string, mine, ref []byte, labs []Lab) ([]byte, []Func, e
 		body       []byte
 	}
 	var edits []edit
-	var filled []Func
 	for _, d := range mf.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
 			continue
 		}
-		_, f, ok := specOf(labs, funcOf(fd))
-		if !ok || refBodies[f] == nil {
+		lab, f, ok := specOf(labs, funcOf(fd))
+		if !ok || refBodies[f] == nil || !fill(stubbedFunc{lab.N, f}) {
 			continue
 		}
 		edits = append(edits, edit{fset.Position(fd.Body.Lbrace).Offset, fset.Position(fd.Body.Rbrace).Offset + 1, refBodies[f]})
-		filled = append(filled, f)
 	}
 	if len(edits) == 0 {
-		return mine, nil, nil
+		return mine, 0, nil
 	}
 	out := slices.Clone(mine)
 	for i := len(edits) - 1; i >= 0; i-- {
@@ -136,9 +327,9 @@ func fillReference(name string, mine, ref []byte, labs []Lab) ([]byte, []Func, e
 	}
 	out, err = addMissingImports(name, out, rf)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
-	return out, filled, nil
+	return out, len(edits), nil
 }
 
 // addMissingImports adds to src the imports of ref whose names src uses

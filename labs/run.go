@@ -142,7 +142,7 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 		return res
 	case err == nil && skipped:
 		res.Status = "skip"
-		res.Reasons = []string{r.pick("skipped: "+lastLines(messages(out), 1), "被跳过："+lastLines(messages(out), 1))}
+		res.Reasons = []string{r.pick("skipped: ", "被跳过：") + r.say(lastN(messages(out), 1))}
 		return res
 	}
 	res.Status = "fail"
@@ -172,17 +172,31 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 			fmt.Sprintf("a project test failed: %s (see labs/%02d/README.md §%d)", g.What, lab.N, g.Section),
 			fmt.Sprintf("项目测试未通过：%s（见 labs/%02d/README.zh-CN.md §%d）", g.WhatZH, lab.N, g.Section)))
 		if len(kit) == 0 && len(msgs) > 0 {
-			res.Reasons = append(res.Reasons, r.pick("its last messages: ", "它最后的消息：")+lastLines(msgs, 3))
+			res.Reasons = append(res.Reasons, r.pick("its last messages: ", "它最后的消息：")+r.say(lastN(msgs, 3)))
 		}
 	}
 	res.Reasons = append(res.Reasons, kit...)
 	if len(res.Reasons) == 0 {
-		res.Reasons = []string{lastLines(msgs, 3)}
+		res.Reasons = []string{r.say(lastN(msgs, 3))}
 		if res.Reasons[0] == "" {
-			res.Reasons[0] = r.pick("the test binary ended without a result: ", "测试程序没有给出结果就结束了：") + lastLines(strings.Split(out, "\n"), 3)
+			res.Reasons[0] = r.pick("the test binary ended without a result: ", "测试程序没有给出结果就结束了：") +
+				r.say(lastN(strings.Split(out, "\n"), 3))
 		}
 	}
 	return res
+}
+
+// say joins the messages a test printed, one a line, for the reader: as
+// they are, or in Chinese through the catalog (zh.go).
+func (r *runner) say(msgs []string) string {
+	if !r.zh {
+		return strings.Join(msgs, "\n")
+	}
+	var out []string
+	for _, msg := range msgs {
+		out = append(out, translate(msg))
+	}
+	return strings.Join(out, "\n")
 }
 
 // pkgDir is r.pkg, "." when unset.
@@ -239,18 +253,15 @@ func messages(out string) []string {
 	return msgs
 }
 
-// lastLines joins the last n of lines.
-func lastLines(lines []string, n int) string {
+// lastN returns the last n of lines that are not blank.
+func lastN(lines []string, n int) []string {
 	var keep []string
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			keep = append(keep, l)
 		}
 	}
-	if len(keep) > n {
-		keep = keep[len(keep)-n:]
-	}
-	return strings.Join(keep, "\n")
+	return keep[max(0, len(keep)-n):]
 }
 
 // frame is one call of a goroutine's stack.
@@ -335,7 +346,7 @@ func (r *runner) hangReason(name, out string) string {
 				fmt.Sprintf("did not finish within %s: the call %s at %s did not return; it is waiting (%s) at %s in %s",
 					limit, f.Func, caller, g.State, inner.File, inner.Func),
 				fmt.Sprintf("%s 内没有结束：%s 处对 %s 的调用没有返回；它在 %s 的 %s 中等待（%s）",
-					limit, caller, f.Func, inner.File, inner.Func, g.State))
+					limit, caller, f.Func, inner.File, inner.Func, stateZH(g.State)))
 		}
 		at := g.Frames[0]
 		for _, f := range g.Frames[:k+1] {
@@ -348,14 +359,31 @@ func (r *runner) hangReason(name, out string) string {
 			return r.pick(
 				fmt.Sprintf("did not finish within %s: %s at %s waits (%s) for a lock that is never released",
 					limit, at.Func, at.File, g.State),
-				fmt.Sprintf("%s 内没有结束：%s 的 %s 在等一把始终没有释放的锁（%s）", limit, at.File, at.Func, g.State))
+				fmt.Sprintf("%s 内没有结束：%s 的 %s 在等一把始终没有释放的锁（%s）", limit, at.File, at.Func, stateZH(g.State)))
 		}
 		return r.pick(
 			fmt.Sprintf("did not finish within %s: the test is still waiting (%s) at %s, for something your code never did",
 				limit, g.State, at.File),
-			fmt.Sprintf("%s 内没有结束：测试仍在 %s 等待（%s），等的是你的代码始终没有做的事", limit, at.File, g.State))
+			fmt.Sprintf("%s 内没有结束：测试仍在 %s 等待（%s），等的是你的代码始终没有做的事", limit, at.File, stateZH(g.State)))
 	}
 	return r.pick(fmt.Sprintf("did not finish within %s", limit), fmt.Sprintf("%s 内没有结束", limit))
+}
+
+// stateZH is a goroutine's state from a Go traceback, for a Chinese
+// reader: the common ones said in Chinese, the others kept as code.
+func stateZH(state string) string {
+	said := map[string]string{
+		"chan receive": "等待从通道接收", "chan send": "等待向通道发送", "select": "在 select 中等待",
+		"sleep": "休眠", "IO wait": "等待 I/O", "semacquire": "等待信号量（锁）", "sync.Mutex.Lock": "等待 sync.Mutex.Lock",
+		"sync.RWMutex.Lock": "等待 sync.RWMutex.Lock", "sync.RWMutex.RLock": "等待 sync.RWMutex.RLock",
+		"sync.Cond.Wait": "在 sync.Cond.Wait 中等待", "sync.WaitGroup.Wait": "在 sync.WaitGroup.Wait 中等待",
+		"chan receive (nil chan)": "从 nil 通道接收（永远等待）", "chan send (nil chan)": "向 nil 通道发送（永远等待）",
+		"select (no cases)": "空的 select（永远等待）",
+	}
+	if z, ok := said[state]; ok {
+		return z
+	}
+	return asValue(state)
 }
 
 // panicReason says what panicked, and where in the module's code.
@@ -375,9 +403,9 @@ func (r *runner) panicReason(out string) string {
 		break // the first goroutine is the one that panicked
 	}
 	if where == "" {
-		return r.pick("the test binary panicked: "+msg, "测试程序发生了 panic："+msg)
+		return r.pick("the test binary panicked: "+msg, "测试程序发生了 panic："+asValue(msg))
 	}
-	return r.pick(fmt.Sprintf("panic in %s: %s", where, msg), fmt.Sprintf("%s 中发生了 panic：%s", where, msg))
+	return r.pick(fmt.Sprintf("panic in %s: %s", where, msg), fmt.Sprintf("%s 中发生了 panic：%s", where, asValue(msg)))
 }
 
 // raceRE finds the accesses of a data race report and the stack of each.

@@ -56,7 +56,11 @@ type Lab struct {
 	// Pipeline is the informer pipeline its graders run in
 	// (INFORMER_PIPELINE): the tutorial's "deltafifo" until lab 6 builds the
 	// RealFIFO that "realfifo", client-go v0.37.2's default, runs on.
-	Pipeline       string
+	Pipeline string
+	// Alone says that the lab's graders need none of the labs before it
+	// (lab 7's work queue is a package of its own). Any other lab needs
+	// every lab before it done: its graders run the pipeline they build.
+	Alone          bool
 	Funcs          []Func   // stubbed in the student repository
 	ProjectGraders []Grader // the project tests that prove the same piece
 }
@@ -78,7 +82,7 @@ var Labs = []Lab{
 			{"*threadSafeStore", "Index", 5}, {"*threadSafeStore", "ByIndex", 5}, {"*threadSafeStore", "IndexKeys", 5},
 		},
 		ProjectGraders: []Grader{
-			{"TestKeyFuncs", 1, "the key functions: namespace/name, name alone, tombstones", "键函数：namespace/name、只有 name、墓碑"},
+			{"TestKeyFuncs", 1, "the key functions: namespace/name, name alone, tombstones", "键函数：namespace/name、只有名称、墓碑"},
 			{"TestSplitMetaNamespaceKey", 1, "splitting a key back into namespace and name", "把键拆回命名空间和名称"},
 			{"TestStoreAddGetDelete", 3, "a Store's Add, Get, Update and Delete", "Store 的 Add、Get、Update 和 Delete"},
 			{"TestIndexerKeepsIndexesExact", 4, "the indexes follow every write exactly", "索引准确跟随每一次写入"},
@@ -108,7 +112,7 @@ var Labs = []Lab{
 			{"TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued", 5, "Resync queues Sync only for known keys with nothing queued", "Resync 只为没有排队的已知键入队 Sync"},
 			{"TestDeltaFIFOHasSyncedAcrossTheInitialList", 3, "HasSynced once the first list is popped", "第一次 list 的内容全部 Pop 后 HasSynced"},
 			{"TestDeltaFIFOPopAfterClose", 3, "Pop drains a closed queue, then fails", "Pop 先取完已关闭的队列，然后报错"},
-			{"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", 3, "Pop returns process's error and does not requeue", "Pop 返回 process 的错误，不重新入队"},
+			{"TestDeltaFIFOPopReturnsProcessErrorAndDoesNotRequeue", 3, "Pop returns process's error and does not requeue", "Pop 返回 `process` 的错误，不重新入队"},
 			{"TestDeltaFIFOPopBlocksUntilAnAddOrClose", 3, "Pop waits until an Add or a Close", "Pop 一直等到有 Add 或 Close"},
 			{"TestDeltaFIFOConcurrentAddAndPop", 3, "Add and Pop from many goroutines (run with -race)", "多个 goroutine 同时 Add 和 Pop（用 -race 运行）"},
 			{"TestDeltaFIFOReplaceFailingPartWay", 4, "a Replace that fails part-way, as client-go's", "中途失败的 Replace，与 client-go 一致"},
@@ -133,7 +137,7 @@ var Labs = []Lab{
 		},
 	},
 	{
-		N: 4, Title: "the controller's run loop and resync", TitleZH: "controller 的运行循环与重新同步（resync）",
+		N: 4, Title: "the controller's run loop and resync", TitleZH: "控制器的运行循环与重新同步（resync）",
 		Tutorial: "004 §2.3, §4.2, §4.4", Minutes: 90, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*controller", "Run", 1}, {"*controller", "processLoop", 2},
@@ -145,7 +149,7 @@ var Labs = []Lab{
 	},
 	{
 		N: 5, Title: "the SharedIndexInformer: processor, one buffer per handler, late joiners",
-		TitleZH:  "SharedIndexInformer：processor、每个事件处理器一个缓冲区、后加入的事件处理器",
+		TitleZH:  "SharedIndexInformer：sharedProcessor、每个事件处理器一个缓冲区、后加入的事件处理器",
 		Tutorial: "004 §2.1, §2.3, §4.3", Minutes: 150, Pipeline: "deltafifo",
 		Funcs: []Func{
 			{"*sharedProcessor", "addListener", 1}, {"*sharedProcessor", "distribute", 1},
@@ -171,7 +175,7 @@ var Labs = []Lab{
 		},
 		ProjectGraders: []Grader{
 			{"TestRealFIFOKeepsEveryNotificationInOrder", 2, "every notification, in order, nothing merged", "每个通知都按顺序保留，不合并"},
-			{"TestRealFIFOAtomicReplaceIsOneDelta", 1, "an atomic relist is one ReplacedAll delta", "原子的重新 list 是一个 ReplacedAll delta"},
+			{"TestRealFIFOAtomicReplaceIsOneDelta", 1, "an atomic relist is one ReplacedAll Delta", "原子的重新 list 是一个 ReplacedAll Delta"},
 			{"TestRealFIFOResync", 4, "Resync: one SyncAll when atomic", "Resync：原子模式下一个 SyncAll"},
 			{"TestRealFIFOPopBatchRules", 3, "where PopBatch cuts a batch", "PopBatch 在哪里切分批次"},
 			{"TestRealFIFOCloseDrainsThenFails", 2, "a closed RealFIFO drains, then fails", "关闭的 RealFIFO 先取完，然后报错"},
@@ -181,9 +185,9 @@ var Labs = []Lab{
 	},
 	{
 		N: 7, Title: "the work queue: the dirty and processing sets, shutdown, backoff",
-		TitleZH:  "工作队列：dirty 集合与处理中集合、关闭、退避",
+		TitleZH:  "工作队列：待处理集合（dirty）与处理中集合、关闭、退避",
 		Tutorial: "004 §2.3; 000 §5 (and docs/controller.md)", Minutes: 150, Pipeline: "realfifo",
-		Dir: "workqueue",
+		Dir: "workqueue", Alone: true,
 		Funcs: []Func{
 			{"*Typed[T]", "Add", 1}, {"*Typed[T]", "Get", 1}, {"*Typed[T]", "Done", 1},
 			{"*Typed[T]", "ShutDown", 2}, {"*Typed[T]", "ShutDownWithDrain", 2},
@@ -258,6 +262,18 @@ func labDirs() []string {
 // package in dir (not of a package below it).
 func inDir(name, dir string) bool {
 	return path.Dir(name) == dir
+}
+
+// needs returns the labs l's graders need done: none for a lab that
+// stands alone, else every lab before it.
+func (l Lab) needs() []Lab {
+	var out []Lab
+	for _, m := range Labs {
+		if m.N < l.N && !l.Alone {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // labByNumber returns lab n, or false.

@@ -11,7 +11,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -156,7 +155,8 @@ func zeroOf(t ast.Expr, at token.Pos) ast.Expr {
 // do not run. It reports the test names it gated. In an external test
 // package (package x_test), which sees only exported names, the gate is
 // the kit's LabGate, qualified by the name the file imports self (the
-// package under test) under.
+// package under test) under; a file that does not import self gets the
+// import, as labself.
 func gateTests(name string, src []byte, self string) ([]byte, []string, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -189,7 +189,12 @@ func gateTests(name string, src []byte, self string) ([]byte, []string, error) {
 			continue
 		}
 		if gateName == "LabGate" && qualifier == "" {
-			return nil, nil, fmt.Errorf("%s, an external test file, has tests but does not import %s, whose LabGate gates them", name, self)
+			// An external test file that does not import the package it
+			// tests: import it, under a name of its own, for its LabGate.
+			qualifier = "labself"
+			file.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{&ast.ImportSpec{
+				Name: ast.NewIdent(qualifier), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(self)}}}}},
+				file.Decls...)
 		}
 		if len(param.Names) == 0 || param.Names[0].Name == "_" {
 			param.Names = []*ast.Ident{ast.NewIdent("labT")}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -32,7 +33,7 @@ func cmdTest(args []string) error {
 	workers := fs.Int("p", defaultWorkers(), "how many graders run at once")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
-		return errors.New("test: give the lab, e.g. go run ./labs test 2 / 请给出实验编号，例如 go run ./labs test 2")
+		return errors.New(pick(readerChinese(), "test: give the lab, e.g. go run ./labs test 2", "go run ./labs test：请给出实验编号，例如 go run ./labs test 2"))
 	}
 	lab, err := labArg(fs.Arg(0))
 	if err != nil {
@@ -51,6 +52,14 @@ func cmdTest(args []string) error {
 	if err != nil {
 		return err
 	}
+	states, err := repoLabs(dir)
+	if err != nil {
+		return err
+	}
+	if msg := missingLabs(lab, states, dir, readerChinese()); msg != "" {
+		fmt.Print(msg)
+		return errFailed
+	}
 	tests, err := packageTestFiles(dir, lab.pkgDir())
 	if err != nil {
 		return err
@@ -66,6 +75,54 @@ func cmdTest(args []string) error {
 		return errFailed
 	}
 	return nil
+}
+
+// missingLabs says, when a lab that lab needs is still (partly) stubs in
+// the repository dir, which labs those are and the one command, run by a
+// teacher in the kit, that fills them in; "" when none is. Grading lab
+// with them missing would fail every grader with their stubs' messages.
+func missingLabs(lab Lab, states []labState, dir string, zh bool) string {
+	var ns []int
+	var stubs []stubbedFunc
+	for _, s := range states {
+		if !slices.ContainsFunc(lab.needs(), func(l Lab) bool { return l.N == s.Lab.N }) || !s.stubbed() {
+			continue
+		}
+		ns = append(ns, s.Lab.N)
+		for _, f := range s.Stubs {
+			stubs = append(stubs, stubbedFunc{s.Lab.N, f})
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	abs, _ := filepath.Abs(dir)
+	var needs []int
+	for _, l := range lab.needs() {
+		needs = append(needs, l.N)
+	}
+	on := "labs " + labNumbers(needs, false)
+	if len(needs) == 1 {
+		on = "lab " + labNumbers(needs, false)
+	}
+	example := stubs[0]
+	which := "labs " + labNumbers(ns, false) + " are"
+	if len(ns) == 1 {
+		which = "lab " + labNumbers(ns, false) + " is"
+	}
+	return pick(zh,
+		fmt.Sprintf("lab %d runs on %s, and in this repository %s still stubs: %s (the first: %s of lab %d).\n"+
+			"Write them first (go run ./labs test %d grades lab %d), or ask your teacher to fill in their reference.\n"+
+			"In the kit (the informer project), the teacher runs:\n\n    go run ./labs reference -labs %s %s\n\n"+
+			"It fills in only what is still a stub. Nothing was graded.\n",
+			lab.N, on, which, countFuncs(len(stubs), false), example.Func, example.Lab,
+			ns[0], ns[0], labsFlag(ns), abs),
+		fmt.Sprintf("实验 %d 建立在实验 %s 之上，而本仓库里实验 %s 还是桩函数：共 %d 个函数（第一个：实验 %d 的 %s）。\n"+
+			"请先写完它们（go run ./labs test %d 给实验 %d 评分），或者请老师填入它们的参考实现。\n"+
+			"老师在工具包（informer 项目）里运行：\n\n    go run ./labs reference -labs %s %s\n\n"+
+			"它只填入仍是桩函数的部分。本次没有评分。\n",
+			lab.N, labNumbers(needs, true), labNumbers(ns, true), len(stubs), example.Lab, example.Func,
+			ns[0], ns[0], labsFlag(ns), abs))
 }
 
 // packageTestFiles returns the test files of the package in pkg, a
@@ -113,7 +170,14 @@ func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.Fil
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	if out, err := r.build(ctx, tmp); err != nil {
+	// The first build compiles the standard library and the repository
+	// with the race detector: minutes, with nothing to show. Say so first,
+	// and that it is still going, so that nobody stops it thinking it hangs.
+	fmt.Fprintln(w, r.pick(
+		"building the tests with the race detector (-race): about 3 minutes the first time on 2 cores, seconds after that",
+		"正在用竞态检测器（-race）编译测试：第一次在 2 核机器上约需 3 分钟，之后只要几秒"))
+	out, err := buildSaying(ctx, r, tmp, w)
+	if err != nil {
 		fmt.Fprint(w, out)
 		fmt.Fprintln(w, r.pick(
 			fmt.Sprintf("lab %d: the repository does not build (above): every grader fails. FAIL", lab.N),
@@ -122,7 +186,7 @@ func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.Fil
 	}
 	passed := 0
 	r.run(ctx, lab, names, func(res graderResult) {
-		printResult(w, res)
+		printResult(w, res, r.zh)
 		if res.Status == "pass" {
 			passed++
 		}
@@ -137,9 +201,38 @@ func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.Fil
 	return false, nil
 }
 
+// buildSaying builds r's tests into tmp, printing a line to w every 30 s
+// while the build runs.
+func buildSaying(ctx context.Context, r *runner, tmp string, w *os.File) (string, error) {
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := r.build(ctx, tmp)
+		done <- result{out, err}
+	}()
+	start := time.Now()
+	tick := time.NewTicker(30 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case res := <-done:
+			return res.out, res.err
+		case <-tick.C:
+			took := time.Since(start).Round(time.Second)
+			fmt.Fprintln(w, r.pick(fmt.Sprintf("  still building (%s)", took), fmt.Sprintf("  仍在编译（%s）", took)))
+		}
+	}
+}
+
 // printResult prints one grader's result: a line, and its reasons below.
-func printResult(w *os.File, res graderResult) {
+func printResult(w *os.File, res graderResult, zh bool) {
 	mark := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "SKIP"}[res.Status]
+	if zh {
+		mark = map[string]string{"pass": "通过", "fail": "失败", "skip": "跳过"}[res.Status]
+	}
 	fmt.Fprintf(w, "  %s %s (%.1fs)\n", mark, res.Name, res.Elapsed.Seconds())
 	for _, reason := range res.Reasons {
 		fmt.Fprintln(w, "       "+strings.ReplaceAll(reason, "\n", "\n       "))

@@ -18,6 +18,8 @@ package retry_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"reflect"
 	"regexp"
@@ -111,6 +113,9 @@ func TestDocsShowTheTestedRetryExample(t *testing.T) {
 	}
 	for _, doc := range []string{"../docs/chapter-map.md", "../docs/chapter-map.zh-CN.md"} {
 		text, err := os.ReadFile(doc)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a copy without the chapter (a course repository of the labs): nothing to compare
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -41,8 +42,8 @@ const focusRingJS = `(e => {
 })(document.activeElement)`
 
 // checkKeyboardOnly (issue 38, "the keyboard starts every scene it
-// passes"): a scene chosen and played, stepped through and closed, and a
-// control pressed, with the keyboard only. Arrowing through the menu
+// passes"): every scene chosen and played, stepped through and closed, and
+// a control pressed, with the keyboard only. Arrowing through the menu
 // starts nothing; Enter plays; the focus is on Next while a step runs
 // (which stays in the tab order, off, with its reason), on Close after
 // the last step and on the menu after Close; every focused element shows
@@ -52,7 +53,6 @@ func checkKeyboardOnly(p page) {
 	p.size(1280, 800)
 	p.eval(`window.mouseEvents = 0; for (const t of ["mousedown", "mouseup", "pointerdown"]) addEventListener(t, () => mouseEvents++, true);
 		document.activeElement.blur(); scrollTo(0, 0); true`)
-	before := p.str(modesJS)
 	answers := p.num(`answers`)
 	tabTo(p, "#scene")
 	for range 4 {
@@ -66,34 +66,8 @@ func checkKeyboardOnly(p page) {
 	if bad := p.str(focusRingJS); bad != "" {
 		p.t.Fatal(bad)
 	}
-	p.key("ArrowUp")
-	p.key("ArrowUp")
-	p.key("Enter")
-	p.wait("the scene chosen with Enter", `!document.getElementById("guide").hidden && document.getElementById("guide").dataset.scene === "rewatch"`)
-	if r := p.str(`(e => e.id + " " + e.getAttribute("aria-disabled") + " " + !!e.title)(document.activeElement)`); r != "guide-next true true" {
-		p.t.Fatalf("while the scene prepares, the focus is %q, want Next, off, with its reason", r)
-	}
-	what := "rewatch with the keyboard"
-	n := int(p.num(`SCENES.find(s => s.id === "rewatch").steps.length`))
-	for i := range n {
-		if i > 0 {
-			if id := p.str(`document.activeElement.id`); id != "guide-next" {
-				p.t.Fatalf("%s: after step %d the focus is on %q, not Next", what, i, id)
-			}
-			p.key("Enter")
-		}
-		waitStep(p, what, i)
-		checkStep(p, what, i)
-		if bad := p.str(focusRingJS); bad != "" {
-			p.t.Fatalf("%s, step %d: %s", what, i+1, bad)
-		}
-	}
-	p.wait("the focus on Close after the last step", `document.activeElement.id === "guide-close"`)
-	restores := p.num(`restores`)
-	p.key("Enter")
-	p.waitFor(60*time.Second, "the page as before "+what, fmt.Sprintf(`restores > %v && %s === %q`, restores, modesJS, before))
-	if id := p.str(`document.activeElement.id`); id != "scene" {
-		p.t.Fatalf("after Close the focus is on %q, want the scene menu", id)
+	for _, id := range sceneIDs {
+		playWithKeys(p, id)
 	}
 	tabTo(p, "[data-control=create]")
 	if bad := p.str(focusRingJS); bad != "" {
@@ -105,14 +79,62 @@ func checkKeyboardOnly(p page) {
 	if m := p.num(`mouseEvents`); m != 0 {
 		p.t.Fatalf("%v mouse events reached the page while it was used with the keyboard only", m)
 	}
-	p.t.Logf("the keyboard alone: a scene chosen, played, closed, a control pressed; no mouse event")
+	p.t.Logf("the keyboard alone: %d scenes chosen, played and closed, a control pressed; no mouse event", len(sceneIDs))
 }
 
-// checkPhone (issue 38, "phone"): at 390×844 on a phone, the page does not
-// scroll sideways; a scene's guide is one line, the panel each step names
-// is in view below it, and the narration opens with the guide's Text
-// button; every step is checked as on a desktop.
-func checkPhone(p page) {
+// playWithKeys plays scene id with the keyboard, from the menu, which has
+// the focus: arrows to it, Enter, Enter on Next for each step, Enter on
+// Close.
+func playWithKeys(p page, id string) {
+	p.t.Helper()
+	what := id + " with the keyboard"
+	before := p.str(modesJS)
+	for range len(sceneIDs) + 1 {
+		at := p.num(`document.getElementById("scene").selectedIndex`) - 1 // the first option is "choose a scene…"
+		want := float64(slices.Index(sceneIDs, id))
+		if at == want {
+			break
+		}
+		if at < want {
+			p.key("ArrowDown")
+		} else {
+			p.key("ArrowUp")
+		}
+	}
+	p.key("Enter")
+	p.wait("the scene chosen with Enter", fmt.Sprintf(`!document.getElementById("guide").hidden && document.getElementById("guide").dataset.scene === %q`, id))
+	if r := p.str(`(e => e.id + " " + e.getAttribute("aria-disabled") + " " + !!e.title)(document.activeElement)`); r != "guide-next true true" {
+		p.t.Fatalf("%s: while the scene prepares, the focus is %q, want Next, off, with its reason", what, r)
+	}
+	n := int(p.num(fmt.Sprintf(`SCENES.find(s => s.id === %q).steps.length`, id)))
+	for i := range n {
+		if i > 0 {
+			if f := p.str(`document.activeElement.id`); f != "guide-next" {
+				p.t.Fatalf("%s: after step %d the focus is on %q, not Next", what, i, f)
+			}
+			p.key("Enter")
+		}
+		watchRunning(p, what, i)
+		checkStep(p, what, i)
+		if bad := p.str(focusRingJS); bad != "" {
+			p.t.Fatalf("%s, step %d: %s", what, i+1, bad)
+		}
+	}
+	p.wait("the focus on Close after the last step", `document.activeElement.id === "guide-close"`)
+	restores := p.num(`restores`)
+	p.key("Enter")
+	p.waitFor(60*time.Second, "the page as before "+what, fmt.Sprintf(`restores > %v && %s === %q`, restores, modesJS, before))
+	if f := p.str(`document.activeElement.id`); f != "scene" {
+		p.t.Fatalf("%s: after Close the focus is on %q, want the scene menu", what, f)
+	}
+}
+
+// checkPhone (issue 38, "phone"): at 390×844 on a phone, the page neither
+// scrolls sideways nor shows zoomed out; while scenes play (scene 1, or
+// every scene when all is set), the guide is one line, the panel each step
+// names is in view below it, and the narration opens with the guide's
+// Text button; every step is checked as on a desktop. Then 360 px wide.
+func checkPhone(p page, all bool) {
 	p.t.Helper()
 	if err := p.tb.call("Emulation.setDeviceMetricsOverride", map[string]any{
 		"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true}, nil); err != nil {
@@ -126,33 +148,43 @@ func checkPhone(p page) {
 		}
 	}
 	zoomed("on a phone, 390x844", 390)
-	before := p.str(modesJS)
-	what := "first on a phone in " + p.lang
-	chooseScene(p, "first")
-	n := int(p.num(`SCENES.find(s => s.id === "first").steps.length`))
-	for i := range n {
-		if i > 0 {
-			p.click("#guide-next")
-		}
-		waitStep(p, what, i)
-		p.frames()
-		p.checkLayout(fmt.Sprintf("%s, step %d", what, i+1))
-		zoomed(fmt.Sprintf("%s, step %d", what, i+1), 390)
-		if hgt := p.num(`document.getElementById("guide").getBoundingClientRect().height`); hgt > 64 {
-			p.t.Fatalf("%s, step %d: the guide is %v px high on an 844 px screen, not one line", what, i+1, hgt)
-		}
-		checkInView(p, what, i)
-		checkStep(p, what, i)
+	ids := sceneIDs
+	if !all {
+		ids = ids[:1]
 	}
-	p.click("#guide-toggle")
-	p.wait("the narration opened", `document.getElementById("guide-text").getBoundingClientRect().height > 0 && document.getElementById("guide-toggle").getAttribute("aria-expanded") === "true"`)
-	p.click("#guide-toggle")
-	closeScene(p, what, before)
+	for _, id := range ids {
+		before := p.str(modesJS)
+		what := id + " on a phone in " + p.lang
+		chooseScene(p, id)
+		n := int(p.num(fmt.Sprintf(`SCENES.find(s => s.id === %q).steps.length`, id)))
+		for i := range n {
+			if i > 0 {
+				p.click("#guide-next")
+			}
+			watchRunning(p, what, i)
+			p.frames()
+			p.checkLayout(fmt.Sprintf("%s, step %d", what, i+1))
+			zoomed(fmt.Sprintf("%s, step %d", what, i+1), 390)
+			if hgt := p.num(`document.getElementById("guide").getBoundingClientRect().height`); hgt > 64 {
+				p.t.Fatalf("%s, step %d: the guide is %v px high on an 844 px screen, not one line", what, i+1, hgt)
+			}
+			checkInView(p, what, i)
+			checkStep(p, what, i)
+		}
+		p.click("#guide-toggle")
+		p.wait("the narration opened", `document.getElementById("guide-text").getBoundingClientRect().height > 0 && document.getElementById("guide-toggle").getAttribute("aria-expanded") === "true"`)
+		p.click("#guide-toggle")
+		closeScene(p, what, before)
+	}
 	p.size(360, 740)
 	p.frames()
 	p.checkLayout("at 360 px wide")
 	p.size(1280, 800)
-	p.t.Logf("a phone: no sideways scroll at 390 and 360 px, the guide one line, every step's panel in view")
+	played := "scene 1 played"
+	if len(ids) > 1 {
+		played = fmt.Sprintf("%d scenes played", len(ids))
+	}
+	p.t.Logf("a phone: no sideways scroll at 390 and 360 px; %s with the guide one line and every step's panel in view", played)
 }
 
 // checkFirstVisit (issue 38, "first load"): a first visit says to start

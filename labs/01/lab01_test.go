@@ -77,6 +77,12 @@ func TestLab01StoreAddGetUpdateDelete(t *testing.T) {
 	if _, ok, _ := s.GetByKey("default/a"); ok {
 		labFailf(t, 1, 3, "GetByKey after Delete: expected absent, still there", "Delete 之后 GetByKey：期望不存在，实际还在")
 	}
+	// An absent key is no error: the DeltaFIFO and the listers ask for keys
+	// that may be gone, and take an error as a failure (client-go's
+	// cache.GetByKey returns nil, false, nil).
+	got, ok, err = s.GetByKey("default/never")
+	labExpect(t, 1, 2, "GetByKey of a key never stored (absent is not an error)", "GetByKey 一个从未存过的键（不存在不是错误）",
+		"<nil> false <nil>", fmt.Sprint(got, " ", ok, " ", labShow(err)))
 	if err := s.Delete(labPod("default", "never", "", nil)); err != nil {
 		labFailf(t, 1, 3, "Delete of an absent key: expected no error, got %v", "删除不存在的键：期望没有错误，实际 %v", err)
 	}
@@ -113,7 +119,7 @@ func TestLab01IndexerQueries(t *testing.T) {
 	objs, _ := x.ByIndex(NamespaceIndex, "ns1")
 	labExpect(t, 1, 5, `len(ByIndex(namespace, "ns1"))`, `len(ByIndex(namespace, "ns1"))`, 2, len(objs))
 	objs, _ = x.Index("app", labPod("any", "q", "", map[string]string{"app": "web,db"}))
-	labExpect(t, 1, 5, "Index(app, an object with app=web,db): objects filed under web or db, each once", "Index(app, app=web,db 的对象)：web 或 db 下的对象，各出现一次", 3, len(objs))
+	labExpect(t, 1, 5, "Index(app, an object with app=web,db): objects filed under web or db, each once", "Index(app, app=web,db 的对象)：`web` 或 `db` 下的对象，各出现一次", 3, len(objs))
 	labExpect(t, 1, 4, `ListIndexFuncValues("app")`, `ListIndexFuncValues("app")`, []string{"db", "web"}, x.ListIndexFuncValues("app"))
 	_ = x.Update(labPod("ns1", "b", "4", map[string]string{"app": "cache"}))
 	keys, _ = x.IndexKeys("app", "db")
@@ -164,19 +170,21 @@ func TestLab01RandomOpsMatchAMapModel(t *testing.T) {
 					model[q.Namespace+"/"+q.Name] = q
 				}
 				_ = x.Replace(list, fmt.Sprint(step))
-				history = append(history, fmt.Sprintf("Replace(%d objects)", len(list)))
+				history = append(history, fmt.Sprintf(labPick("Replace(%d objects)", "Replace（%d 个对象）"), len(list)))
 			}
-			if msg := lab01Compare(x, model); msg != "" {
+			if msg, section := lab01Compare(x, model); msg != "" {
 				last := history[max(0, len(history)-5):]
-				labFailf(t, 1, 3, "random operations (seed %d, step %d, last ops %v): %s", "随机操作（种子 %d，第 %d 步，最近的操作 %v）：%s", seed, step, last, msg)
+				labFailf(t, 1, section, "random operations (seed %d, step %d, last ops %v): %s", "随机操作（种子 %d，第 %d 步，最近的操作 %v）：%s", seed, step, last, msg)
 				return
 			}
 		}
 	}
 }
 
-// lab01Compare returns what differs between the Indexer and the model.
-func lab01Compare(x Indexer, model map[string]*Pod) string {
+// lab01Compare returns what differs between the Indexer and the model,
+// and the handout section that explains it: the stored objects are §3's
+// writes, the indexes §4's bookkeeping.
+func lab01Compare(x Indexer, model map[string]*Pod) (string, int) {
 	keys := x.ListKeys()
 	sort.Strings(keys)
 	want := make([]string, 0, len(model))
@@ -192,15 +200,15 @@ func lab01Compare(x Indexer, model map[string]*Pod) string {
 	}
 	sort.Strings(want)
 	if !slices.Equal(keys, want) {
-		return fmt.Sprintf(labPick("ListKeys: expected %v, got %v", "ListKeys：期望 %v，实际 %v"), want, keys)
+		return fmt.Sprintf(labPick("ListKeys: expected %v, got %v", "ListKeys：期望 %v，实际 %v"), want, keys), 3
 	}
 	if n := len(x.List()); n != len(want) {
-		return fmt.Sprintf(labPick("len(List()): expected %d, got %d", "len(List())：期望 %d，实际 %d"), len(want), n)
+		return fmt.Sprintf(labPick("len(List()): expected %d, got %d", "len(List())：期望 %d，实际 %d"), len(want), n), 3
 	}
 	for k, p := range model {
 		if got, ok, _ := x.GetByKey(k); !ok || got != p {
 			return fmt.Sprintf(labPick("GetByKey(%q): expected the object at version %s, got %v, %v",
-				"GetByKey(%q)：期望版本为 %s 的对象，实际 %v、%v"), k, p.ResourceVersion, got, ok)
+				"GetByKey(%q)：期望版本为 %s 的对象，实际 %v、%v"), k, p.ResourceVersion, got, ok), 3
 		}
 	}
 	for _, idx := range []struct {
@@ -214,21 +222,21 @@ func lab01Compare(x Indexer, model map[string]*Pod) string {
 		sort.Strings(values)
 		if got := x.ListIndexFuncValues(idx.name); !slices.Equal(lab01Sorted(got), values) {
 			return fmt.Sprintf(labPick("ListIndexFuncValues(%q): expected %v, got %v", "ListIndexFuncValues(%q)：期望 %v，实际 %v"),
-				idx.name, values, lab01Sorted(got))
+				idx.name, values, lab01Sorted(got)), 4
 		}
 		for _, v := range values {
 			got, _ := x.IndexKeys(idx.name, v)
 			if w := lab01Sorted(idx.want[v]); !slices.Equal(lab01Sorted(got), w) {
 				return fmt.Sprintf(labPick("IndexKeys(%q, %q): expected %v, got %v", "IndexKeys(%q, %q)：期望 %v，实际 %v"),
-					idx.name, v, w, lab01Sorted(got))
+					idx.name, v, w, lab01Sorted(got)), 4
 			}
 			if objs, _ := x.ByIndex(idx.name, v); len(objs) != len(idx.want[v]) {
 				return fmt.Sprintf(labPick("len(ByIndex(%q, %q)): expected %d, got %d", "len(ByIndex(%q, %q))：期望 %d，实际 %d"),
-					idx.name, v, len(idx.want[v]), len(objs))
+					idx.name, v, len(idx.want[v]), len(objs)), 4
 			}
 		}
 	}
-	return ""
+	return "", 0
 }
 
 func lab01Sorted(s []string) []string {
@@ -278,7 +286,7 @@ func TestLab01ConcurrentUse(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 1, 3, "four writers and two readers (a lock left held?)", func() {
+	labWithin(t, 1, 3, labPick("four writers and two readers (a lock left held?)", "四个写者和两个读者（是不是有锁没有释放？）"), func() {
 		writers.Wait()
 		stopReaders()
 		readers.Wait()

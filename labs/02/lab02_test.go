@@ -14,9 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 )
 
 // lab02Known is a KeyListerGetter over a Store that lists its keys sorted,
@@ -110,22 +113,22 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 		return
 	}
 	var popped []string
-	labWithin(t, 2, 3, "the waiting Pop's result", func() { popped = <-got })
+	labWithin(t, 2, 3, labPick("the waiting Pop's result", "等待中的 Pop 的结果"), func() { popped = <-got })
 	labExpect(t, 2, 3, "what the waiting Pop returned", "等待中的 Pop 的返回值", []string{"Added ns/a@1"}, popped)
 	perr := errors.New("handler failed")
 	_ = f.Add(labPod("ns", "b", "1", nil))
 	var err error
 	labWithin(t, 2, 3, "Pop", func() { _, err = f.Pop(func(any, bool) error { return perr }) })
 	if !errors.Is(err, perr) {
-		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 process 的错误，实际 %v", err)
+		labFailf(t, 2, 3, "Pop: expected process's error back, got %v", "Pop：期望返回 `process` 的错误，实际 %v", err)
 	}
-	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "process 失败之后的键（不重新入队）", []string{}, fifoKeys(f))
+	labExpect(t, 2, 3, "keys after a failed process (not requeued)", "`process` 失败之后的键（不重新入队）", []string{}, fifoKeys(f))
 	_ = f.Add(labPod("ns", "l", "1", nil))
 	labWithin(t, 2, 3, "Pop", func() {
 		_, _ = f.Pop(func(any, bool) error {
 			if f.lock.TryLock() { // succeeds only if Pop let go of the lock before calling process
 				f.lock.Unlock()
-				labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 process 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
+				labFailf(t, 2, 3, "Pop called process without holding the queue's lock: expected it held (the consumer's cache is written before Replace or Resync can read it)", "Pop 调用 `process` 时没有持有队列的锁：期望持有（消费者的缓存先写好，Replace 或 Resync 才能读它）")
 			}
 			return nil
 		})
@@ -134,6 +137,75 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 	f.Close()
 	labExpect(t, 2, 3, "Pop after Close still drains what is queued", "Close 之后 Pop 仍然先取完队列里的内容", []string{"Added ns/c@1"}, lab02Pop(t, f))
 	labExpectClosed(t, 2, 3, f)
+}
+
+// TestLab02PopWokenWithNothingQueuedWaitsOn: two Pops wait on an empty
+// queue and one key is added. appendLocked wakes every waiting Pop
+// (Broadcast): one takes the key, the other must find the queue empty
+// again and wait on, not return (with an if around cond.Wait instead of a
+// for it goes on, and returns an error or panics while the queue is open).
+func TestLab02PopWokenWithNothingQueuedWaitsOn(t *testing.T) {
+	defer labStart(t, 2)()
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	type popped struct {
+		what []string
+		err  error
+	}
+	results := make(chan popped, 2)
+	pop := func() {
+		defer func() {
+			if p := recover(); p != nil {
+				results <- popped{err: fmt.Errorf("panic: %v", p)}
+			}
+		}()
+		item, err := f.Pop(func(any, bool) error { return nil })
+		var what []string
+		d, _ := item.(Deltas)
+		for _, x := range d {
+			what = append(what, labDescribe(x))
+		}
+		results <- popped{what, err}
+	}
+	go pop()
+	go pop()
+	if !labWaitFor(func() bool { return lab02PopsWaiting() == 2 }) {
+		labFailf(t, 2, 3, "two Pops on an empty queue: expected both to wait, %d waiting", "空队列上的两个 Pop：期望两个都在等待，实际 %d 个在等待", lab02PopsWaiting())
+		f.Close()
+		return
+	}
+	_ = f.Add(labPod("ns", "a", "1", nil))
+	var first popped
+	labWithin(t, 2, 3, labPick("the first Pop's result after Add(a)", "Add(a) 之后第一个 Pop 的结果"), func() { first = <-results })
+	labExpect(t, 2, 3, "what the first Pop returned after Add(a)", "Add(a) 之后第一个 Pop 的返回值", "[Added ns/a@1] <nil>",
+		fmt.Sprint(first.what, " ", labShow(first.err)))
+	select {
+	case second := <-results:
+		labFailf(t, 2, 3, "the other Pop, woken by Add(a) with the queue empty again and open, returned %v, %v: it must look again and wait on (a for around cond.Wait, not an if)",
+			"另一个 Pop 被 Add(a) 唤醒时队列又空了、也没有关闭，它却返回了 %v、%v：它必须再看一次、继续等待（cond.Wait 外面是 for，不是 if）",
+			second.what, labShow(second.err))
+		f.Close()
+		return
+	case <-time.After(100 * time.Millisecond):
+	}
+	_ = f.Add(labPod("ns", "b", "1", nil))
+	var second popped
+	labWithin(t, 2, 3, labPick("the other Pop's result after Add(b)", "Add(b) 之后另一个 Pop 的结果"), func() { second = <-results })
+	labExpect(t, 2, 3, "what the other Pop returned after Add(b)", "Add(b) 之后另一个 Pop 的返回值", "[Added ns/b@1] <nil>",
+		fmt.Sprint(second.what, " ", labShow(second.err)))
+	f.Close()
+}
+
+// lab02PopsWaiting counts the goroutines parked in DeltaFIFO.Pop on its
+// condition variable, read from a dump of every goroutine's stack.
+func lab02PopsWaiting() int {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*DeltaFIFO).Pop") {
+			n++
+		}
+	}
+	return n
 }
 
 func TestLab02ReplaceQueuesTombstones(t *testing.T) {
@@ -166,7 +238,7 @@ func TestLab02ResyncSkipsQueuedKeys(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: lab02Known{known}})
 	_ = f.Update(labPod("ns", "x", "3", nil))
 	_ = f.Resync()
-	labExpect(t, 2, 5, "x has a queued delta, newer than the cache: Resync leaves it alone", "x 有排队的 delta，比缓存新：Resync 不动它", []string{"Updated ns/x@3"}, lab02Pop(t, f))
+	labExpect(t, 2, 5, "x has a queued delta, newer than the cache: Resync leaves it alone", "x 有排队的 Delta，比缓存新：Resync 不动它", []string{"Updated ns/x@3"}, lab02Pop(t, f))
 	labExpect(t, 2, 5, "y has nothing queued: Resync queues a Sync of the known object", "y 没有排队：Resync 为已知对象入队 Sync", []string{"Sync ns/y@2"}, lab02Pop(t, f))
 }
 
@@ -220,7 +292,7 @@ func TestLab02RandomOpsMatchAModel(t *testing.T) {
 			op = lab02OpName(r, p, list)
 			ops = append(ops, op)
 			var got string
-			labWithin(t, 2, 0, "reading the queue after "+op, func() { got = lab02DescribeQueue(f) })
+			labWithin(t, 2, 0, labPick("reading the queue after ", "读取队列，在这之后：")+op, func() { got = lab02DescribeQueue(f) })
 			if want := m.describe(); want != got {
 				labFailf(t, 2, 0, "random operations (seed %d, step %d, last ops %v):\nexpected queue %s\ngot            %s",
 					"随机操作（种子 %d，第 %d 步，最近的操作 %v）：\n期望的队列 %s\n实际的队列 %s", seed, step, ops[max(0, len(ops)-6):], want, got)
@@ -240,7 +312,7 @@ func lab02OpName(r int, p *Pod, list []any) string {
 	case r < 11:
 		return "Delete " + p.Name
 	case r < 13:
-		return fmt.Sprintf("Replace(%d objects)", len(list))
+		return fmt.Sprintf(labPick("Replace(%d objects)", "Replace（%d 个对象）"), len(list))
 	case r < 14:
 		return "Resync"
 	}

@@ -20,6 +20,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,7 +41,24 @@ type lab03LW struct {
 	log      []string
 	hold     chan struct{}
 	failList func(ListOptions) error // nil, or says which lists fail, and how
+	// failWatch, when set, says which watches fail to start, and how;
+	// shortWatch makes every watch end at once, empty.
+	failWatch  func(ListOptions) error
+	shortWatch bool
+	pages      []string // each list answered: its version, limit, whether it continues, its items
+	watchers   []*lab03Watcher
 }
+
+// lab03Closed is a watch that ends at once, with nothing in it.
+type lab03Closed struct{}
+
+func (lab03Closed) ResultChan() <-chan WatchEvent {
+	ch := make(chan WatchEvent)
+	close(ch)
+	return ch
+}
+
+func (lab03Closed) Stop() {}
 
 func (l *lab03LW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
 	l.mu.Lock()
@@ -58,6 +77,9 @@ func (l *lab03LW) List(ctx context.Context, o ListOptions) (*ObjectList, error) 
 		return list, err
 	}
 	l.record("list %q → ok", o.ResourceVersion)
+	l.mu.Lock()
+	l.pages = append(l.pages, fmt.Sprintf("list %q, limit %d, continue %t: %d items", o.ResourceVersion, o.Limit, o.Continue != "", len(list.Items)))
+	l.mu.Unlock()
 	return list, nil
 }
 
@@ -66,7 +88,18 @@ func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
 	l.watch = append(l.watch, o)
 	hold := l.hold
 	l.mu.Unlock()
+	fail, short := l.failWatch, l.shortWatch
 	l.record("watch %q", o.ResourceVersion)
+	if fail != nil {
+		if err := fail(o); err != nil {
+			l.record("watch %q → %s", o.ResourceVersion, lab03Code(err))
+			return nil, err
+		}
+	}
+	if short {
+		l.record("watch %q → closed at once", o.ResourceVersion)
+		return lab03Closed{}, nil
+	}
 	if hold != nil {
 		select {
 		case <-hold:
@@ -79,7 +112,24 @@ func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
 		l.record("watch %q → %s", o.ResourceVersion, lab03Code(err))
 		return nil, err
 	}
-	return newLab03Watcher(l, o.ResourceVersion, w), nil
+	lw := newLab03Watcher(l, o.ResourceVersion, w)
+	l.mu.Lock()
+	l.watchers = append(l.watchers, lw)
+	l.mu.Unlock()
+	return lw, nil
+}
+
+// unstopped counts the watchers handed out that were not stopped.
+func (l *lab03LW) unstopped() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, w := range l.watchers {
+		if !w.stopped.Load() {
+			n++
+		}
+	}
+	return n
 }
 
 // record appends a line to the request log.
@@ -93,6 +143,13 @@ func (l *lab03LW) calls() (lists, watches []ListOptions) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.lists), slices.Clone(l.watch)
+}
+
+// listed returns the lists answered, as pages.
+func (l *lab03LW) listed() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.pages)
 }
 
 // requests returns the request log.
@@ -123,10 +180,11 @@ func lab03Expired() error {
 // one it keeps its channel open until Stop, as a server may for a while:
 // a Reflector must end the watch on the ERROR itself, not on the close.
 type lab03Watcher struct {
-	inner Watcher
-	ch    chan WatchEvent
-	stop  chan struct{}
-	once  sync.Once
+	inner   Watcher
+	ch      chan WatchEvent
+	stop    chan struct{}
+	once    sync.Once
+	stopped atomic.Bool
 }
 
 func newLab03Watcher(l *lab03LW, rv string, inner Watcher) *lab03Watcher {
@@ -154,6 +212,7 @@ func newLab03Watcher(l *lab03LW, rv string, inner Watcher) *lab03Watcher {
 func (w *lab03Watcher) ResultChan() <-chan WatchEvent { return w.ch }
 
 func (w *lab03Watcher) Stop() {
+	w.stopped.Store(true)
 	w.once.Do(func() { close(w.stop) })
 	w.inner.Stop()
 }
@@ -162,7 +221,7 @@ func (w *lab03Watcher) Stop() {
 // store until the test ends.
 func lab03Run(t *testing.T, lw ListerWatcher, store Store) *Reflector {
 	r := NewReflector(lw, &Pod{}, store)
-	labRun(t, 3, 1, "Run did not return within 5 s of its context ending", "context 结束 5 秒后 Run 仍未返回", r.Run)
+	labRun(t, 3, 1, "Run did not return within 5 s of its context ending", "上下文（context）结束 5 秒后 Run 仍未返回", r.Run)
 	return r
 }
 
@@ -318,11 +377,18 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 	}
 	if next := after()[0]; next != relist {
 		labFailf(t, 3, 3, "after the watch's 410 Expired: expected a relist from the last version seen (%s), got %s; the request log: %v",
-			"watch 得到 410 Expired 之后：期望从最后看到的版本（%s）重新 list，实际是 %s；请求日志：%v", relist, next, lw.requests())
+			"watch 得到 410 Expired 之后：期望从最后看到的版本重新 list（`%s`），实际是 `%s`；请求日志：%v", relist, next, lw.requests())
 		return
 	}
 	if !labWaitFor(func() bool { return slices.Equal(lab03Keys(store), []string{"default/b", "default/c"}) }) {
 		labFailf(t, 3, 2, "after the relist: expected the store [default/b default/c], got %v", "重新 list 之后：期望存储为 [default/b default/c]，实际 %v", lab03Keys(store))
+	}
+	// The watch that got the ERROR is kept open until the Reflector stops
+	// it (a server may keep such a stream open): every watch before the
+	// current one must have been stopped.
+	if !labWaitFor(func() bool { return lw.unstopped() <= 1 }) {
+		labFailf(t, 3, 3, "after the relist and the new watch: expected every earlier watcher stopped, %d are not (does watch call Stop once handleWatch returns?)",
+			"重新 list 并开始新的 watch 之后：期望之前的 `watcher` 都已停止，实际还有 %d 个没有停止（handleWatch 返回后 watch 调用 Stop 了吗？）", lw.unstopped()-1)
 	}
 }
 
@@ -403,6 +469,8 @@ func TestLab03BackoffSteps(t *testing.T) {
 	labExpect(t, 3, 5, "backoff steps (without jitter): 800 ms doubling to a cap of 30 s", "退避序列（不加抖动）：800 毫秒起翻倍，上限 30 秒", want, got)
 	clock.Step(2*time.Minute + time.Second)
 	labExpect(t, 3, 5, "the first step more than 2 minutes after the last reset", "距上次重置超过 2 分钟后的第一步", 800*time.Millisecond, b.Step())
+	labExpect(t, 3, 5, "the step after that (the reset noted its time: doubling starts again)",
+		"再下一步（重置记下了时间：重新开始翻倍）", 1600*time.Millisecond, b.Step())
 	b = newBackoffManager(clock)
 	for range 50 {
 		d := b.Step()
@@ -412,6 +480,145 @@ func TestLab03BackoffSteps(t *testing.T) {
 		}
 		b = newBackoffManager(clock)
 	}
+}
+
+// lab03Calls is a Store that logs the calls the Reflector makes on it.
+type lab03Calls struct {
+	Store
+	mu  sync.Mutex
+	log []string
+}
+
+func (c *lab03Calls) note(what string, obj any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key, _ := MetaNamespaceKeyFunc(obj)
+	c.log = append(c.log, what+" "+key)
+}
+
+func (c *lab03Calls) Add(obj any) error    { c.note("Add", obj); return c.Store.Add(obj) }
+func (c *lab03Calls) Update(obj any) error { c.note("Update", obj); return c.Store.Update(obj) }
+func (c *lab03Calls) Delete(obj any) error { c.note("Delete", obj); return c.Store.Delete(obj) }
+func (c *lab03Calls) Replace(list []any, rv string) error {
+	c.mu.Lock()
+	c.log = append(c.log, fmt.Sprintf("Replace(%d)", len(list)))
+	c.mu.Unlock()
+	return c.Store.Replace(list, rv)
+}
+
+func (c *lab03Calls) calls() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.log)
+}
+
+// TestLab03EventsBecomeStoreCalls: each watch event is one call on the
+// store, of its own kind (ADDED → Add, MODIFIED → Update, DELETED →
+// Delete: a DeltaFIFO records them as Added, Updated and Deleted deltas),
+// and every event moves the version, a DELETED one too (no bookmark comes
+// here to move it instead).
+func TestLab03EventsBecomeStoreCalls(t *testing.T) {
+	defer labStart(t, 3)()
+	s, err := fakeapi.Start(fakeapi.Options{BookmarkInterval: time.Hour})
+	if err != nil {
+		t.Fatalf(labPick("fakeapi: %v", "fakeapi 出错：%v"), err)
+	}
+	t.Cleanup(s.Close)
+	labCreate(t, s, "default", "web-1", nil, false)
+	lw := &lab03LW{inner: labPodsLW(t, s, "default")}
+	store := &lab03Calls{Store: NewStore(MetaNamespaceKeyFunc)}
+	r := lab03Run(t, lw, store)
+	if !lab03WaitWatch(t, lw) {
+		return
+	}
+	labCreate(t, s, "default", "web-2", nil, false)
+	labCreate(t, s, "default", "web-2", map[string]string{"v": "2"}, true)
+	labDelete(t, s, "default", "web-1")
+	want := []string{"Replace(1)", "Add default/web-2", "Update default/web-2", "Delete default/web-1"}
+	if !labWaitFor(func() bool { return len(store.calls()) >= len(want) }) {
+		labFailf(t, 3, 4, "the store's calls: expected %v, got %v", "存储收到的调用：期望 %v，实际 %v", want, store.calls())
+		return
+	}
+	labExpect(t, 3, 4, "the store's calls for the list, then ADDED, MODIFIED and DELETED events", "list 以及 ADDED、MODIFIED、DELETED 事件对应的存储调用",
+		want, store.calls())
+	if !labWaitFor(func() bool { return r.LastSyncResourceVersion() == s.ResourceVersion() }) {
+		labFailf(t, 3, 4, "after the DELETED event, the last one: expected LastSyncResourceVersion %s (its version), got %q",
+			"最后一个事件 DELETED 之后：期望 LastSyncResourceVersion 为 %s（它的版本），实际 %q", s.ResourceVersion(), r.LastSyncResourceVersion())
+	}
+}
+
+// TestLab03ListsInPages: with a page size, the list asks for pages of that
+// size and follows each page's continue token to the end.
+func TestLab03ListsInPages(t *testing.T) {
+	defer labStart(t, 3)()
+	s := labServer(t)
+	for i := range 5 {
+		labCreate(t, s, "default", fmt.Sprint("p", i), nil, false)
+	}
+	lw := &lab03LW{inner: labPodsLW(t, s, "default")}
+	store := NewStore(MetaNamespaceKeyFunc)
+	r := NewReflectorWithOptions(lw, &Pod{}, store, ReflectorOptions{WatchListPageSize: 2})
+	var err error
+	labWithin(t, 3, 2, "list", func() { err = r.list(context.Background()) })
+	if err != nil {
+		labFailf(t, 3, 2, "list: expected no error, got %v", "list：期望没有错误，实际 %v", err)
+	}
+	labExpect(t, 3, 2, "the list's requests with a page size of 2 and 5 pods (through newPager: pages and their continue tokens)",
+		"页大小为 2、有 5 个 Pod 时 list 的请求（通过 newPager：分页，并沿着 continue 令牌取完）",
+		[]string{`list "0", limit 2, continue false: 2 items`, `list "", limit 2, continue true: 2 items`, `list "", limit 2, continue true: 1 items`},
+		lw.listed())
+	labExpect(t, 3, 2, "the store after the list in pages", "分页 list 之后的存储", 5, len(store.ListKeys()))
+}
+
+// TestLab03BacksOffBeforeTryingAgain runs a Reflector on a fake clock: a
+// watch refused (connection refused) is tried again only after a backoff
+// on the Reflector's clock, without a relist; a watch that ends at once,
+// empty (a "very short watch"), ends the cycle: a backoff, then a relist.
+// A Reflector that does not wait would try again at once, in a tight loop.
+func TestLab03BacksOffBeforeTryingAgain(t *testing.T) {
+	defer labStart(t, 3)()
+	s := labServer(t)
+	labCreate(t, s, "default", "a", nil, false)
+	refused := fmt.Errorf("dial tcp 127.0.0.1:1: %w", syscall.ECONNREFUSED)
+	lw := &lab03LW{inner: labPodsLW(t, s, "default"), failWatch: func(ListOptions) error { return refused }}
+	clock := testingclock.NewFakeClock(time.Unix(1000, 0))
+	r := NewReflectorWithOptions(lw, &Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Clock: clock})
+	r.backoff.jitter = func(d time.Duration) time.Duration { return d }
+	labRun(t, 3, 1, "Run did not return within 5 s of its context ending", "上下文（context）结束 5 秒后 Run 仍未返回", r.Run)
+	// step moves the clock past the backoff the Reflector waits on.
+	waiting := func() bool { return clock.HasWaiters() }
+	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 1 && waiting() }) {
+		labFailf(t, 3, 3, "a watch refused (connection refused): expected the Reflector to wait a backoff on its clock (r.backoff), got the request log %v and no wait",
+			"watch 被拒绝（连接被拒绝）：期望 Reflector 在它的时钟上等待退避（r.backoff），实际请求日志为 %v，没有等待", lw.requests())
+		return
+	}
+	labExpect(t, 3, 3, "the requests while the backoff after a refused watch waits (no retry before it, no relist)",
+		"被拒绝的 watch 之后、退避等待期间的请求（之前不重试，也不重新 list）",
+		[]string{`list "0" → ok`, fmt.Sprintf("watch %q", s.ResourceVersion()), fmt.Sprintf("watch %q → %s", s.ResourceVersion(), refused)}, lw.requests())
+	lw.mu.Lock()
+	lw.failWatch, lw.shortWatch = nil, true
+	lw.mu.Unlock()
+	clock.Step(clock.Waiters()[0])
+	if !labWaitFor(func() bool { return len(lw.requests()) >= 5 && waiting() }) {
+		labFailf(t, 3, 4, "after the backoff, a watch that ends at once, empty: expected the cycle to end and a backoff before the relist, got the request log %v",
+			"退避之后，一个立即结束、什么都没有的 watch：期望这一轮结束，并在重新 list 之前退避，实际请求日志为 %v", lw.requests())
+		return
+	}
+	rv := s.ResourceVersion()
+	labExpect(t, 3, 4, "the requests after the very short watch, before the backoff ends (the cycle ends: no re-watch)",
+		"很短的 watch 之后、退避结束之前的请求（这一轮结束：不重新 watch）",
+		[]string{fmt.Sprintf("watch %q", rv), fmt.Sprintf("watch %q → closed at once", rv)}, lw.requests()[3:])
+	lw.mu.Lock()
+	lw.shortWatch = false
+	lw.mu.Unlock()
+	clock.Step(clock.Waiters()[0])
+	if !labWaitFor(func() bool { return len(lw.requests()) >= 6 }) {
+		labFailf(t, 3, 4, "after the backoff that followed the very short watch: expected a relist, got the request log %v",
+			"很短的 watch 之后的退避结束：期望重新 list，实际请求日志为 %v", lw.requests())
+		return
+	}
+	labExpect(t, 3, 4, "the request after that backoff (a new cycle: a relist)", "那次退避之后的请求（新的一轮：重新 list）",
+		fmt.Sprintf("list %q → ok", rv), lw.requests()[5])
 }
 
 // TestLab03RandomChangesConverge makes random changes on the server while a

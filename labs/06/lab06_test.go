@@ -16,7 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,7 +65,7 @@ func TestLab06AtomicReplaceIsOneDelta(t *testing.T) {
 	var err error
 	labWithin(t, 6, 2, "Pop", func() { _, err = f.Pop(func(obj any, initial bool) error { got = obj.(Deltas); return nil }) })
 	if err != nil || len(got) != 1 || got[0].Type != ReplacedAll {
-		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll delta，实际 %v、%v", got, err)
+		labFailf(t, 6, 1, "Replace with AtomicEvents, then Pop: expected one ReplacedAll delta, got %v, %v", "AtomicEvents 下 Replace 再 Pop：期望一个 ReplacedAll Delta，实际 %v、%v", got, err)
 		return
 	}
 	info, ok := got[0].Object.(ReplacedAllInfo)
@@ -102,7 +104,7 @@ func TestLab06PopEveryNotificationInOrder(t *testing.T) {
 			})
 		})
 		if err != nil {
-			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 delta，实际错误 %v", err)
+			labFailf(t, 6, 2, "Pop: expected a delta, got error %v", "Pop：期望得到一个 Delta，实际错误 %v", err)
 			return
 		}
 	}
@@ -132,7 +134,7 @@ func TestLab06PopBatchRules(t *testing.T) {
 	for i := range want {
 		want[i] = fmt.Sprint(want[i])
 	}
-	labExpect(t, 6, 3, "batches: cut before a key already in the batch; a whole-queue delta alone; a run of one goes to processSingle", "批次：遇到批内已有的键就切开；整队列 delta 单独出队；只有一个时交给 processSingle", lab06Fix(want), got)
+	labExpect(t, 6, 3, "batches: cut before a key already in the batch; a whole-queue delta alone; a run of one goes to processSingle", "批次：遇到批内已有的键就切开；整队列 Delta 单独出队；只有一个时交给 processSingle", lab06Fix(want), got)
 }
 
 // lab06Fix writes SyncAll deltas the way labDescribe does.
@@ -153,7 +155,7 @@ func TestLab06Resync(t *testing.T) {
 	labWithin(t, 6, 2, "Pop", func() {
 		_, _ = f.Pop(func(obj any, _ bool) error { first = obj.(Deltas)[0].Type; return nil })
 	})
-	labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll delta", SyncAll, first)
+	labExpect(t, 6, 4, "Resync with AtomicEvents: one SyncAll delta", "AtomicEvents 下的 Resync：一个 SyncAll Delta", SyncAll, first)
 	known := NewStore(MetaNamespaceKeyFunc)
 	_ = known.Add(labPod("ns", "x", "1", nil))
 	_ = known.Add(labPod("ns", "y", "2", nil))
@@ -179,20 +181,20 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	spy := ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
-			h.add("add %s", lab04Name(obj))
+			h.add("OnAdd %s", lab04Name(obj))
 		},
-		UpdateFunc: func(o, n any) { h.add("update %s -> %s", lab04Name(o), lab04Name(n)) },
+		UpdateFunc: func(o, n any) { h.add("OnUpdate %s -> %s", lab04Name(o), lab04Name(n)) },
 		DeleteFunc: func(obj any) {
 			sawCache = append(sawCache, fmt.Sprint(lab01Sorted(cache.ListKeys())))
-			h.add("delete %s", lab04Name(obj))
+			h.add("OnDelete %s", lab04Name(obj))
 		},
 	}
 	info := ReplacedAllInfo{ResourceVersion: "9", Objects: []any{labPod("ns", "b", "9", nil), labPod("ns", "c", "9", nil)}}
 	if err := processReplacedAllInfo(spy, info, cache, false, DeletionHandlingMetaNamespaceKeyFunc); err != nil {
 		labFailf(t, 6, 5, "processReplacedAllInfo: expected no error, got %v", "processReplacedAllInfo：期望没有错误，实际 %v", err)
 	}
-	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "事件处理器调用：先删除（墓碑），再按列表顺序 update 和 add",
-		[]string{"delete tombstone ns/a", "update ns/b@2 -> ns/b@9", "add ns/c@9"}, h.get())
+	labExpect(t, 6, 5, "handler calls: deletions (tombstones) first, then updates and adds in list order", "事件处理器调用：先删除（墓碑），再按列表顺序 OnUpdate 和 OnAdd",
+		[]string{"OnDelete tombstone(ns/a)", "OnUpdate ns/b@2 -> ns/b@9", "OnAdd ns/c@9"}, h.get())
 	labExpect(t, 6, 5, "the cache as every handler call saw it: already replaced, in one step", "每次事件处理器调用时看到的缓存：已经一步替换完成", []string{"[ns/b ns/c]", "[ns/b ns/c]"}, sawCache)
 	labExpect(t, 6, 5, "the cache's version", "缓存的版本", "9", cache.LastStoreSyncResourceVersion())
 
@@ -201,8 +203,98 @@ func TestLab06ProcessReplacedAll(t *testing.T) {
 	_ = processDeltas(h.handler(), cache, Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "10",
 		Objects: []any{labPod("ns", "d", "10", nil)}}}}, false)
 	labExpect(t, 6, 5, "a ReplacedAll popped from the RealFIFO: processReplacedAllInfo's deletions, then adds",
-		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 add",
-		[]string{"add ns/d@10", "delete tombstone ns/b", "delete tombstone ns/c"}, lab01Sorted(h.get()))
+		"从 RealFIFO 弹出的 ReplacedAll：processReplacedAllInfo 的删除，然后 OnAdd",
+		[]string{"OnAdd ns/d@10", "OnDelete tombstone(ns/b)", "OnDelete tombstone(ns/c)"}, lab01Sorted(h.get()))
+}
+
+// TestLab06PopWaitsSyncsAfterProcessAndHoldsBack: a Pop waiting on an
+// empty RealFIFO is woken by Close and returns ErrFIFOClosed; the initial
+// list counts as processed only once process has returned (HasSynced is
+// still false inside process of its last delta); with
+// UnlockWhileProcessing the lock is let go while process runs, but held
+// once two batches are queued (the queue then holds the Reflector back);
+// and a ReplacedAll of the initial list tells OnAdd isInInitialList.
+func TestLab06PopWaitsSyncsAfterProcessAndHoldsBack(t *testing.T) {
+	defer labStart(t, 6)()
+	f := lab06Atomic(nil)
+	closed := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				closed <- fmt.Errorf("panic: %v", p)
+			}
+		}()
+		_, err := f.Pop(func(any, bool) error { return nil })
+		closed <- err
+	}()
+	if !labWaitFor(func() bool { return lab06PopsWaiting() == 1 }) {
+		labFailf(t, 6, 2, "a Pop on an empty RealFIFO: expected it to wait", "空的 RealFIFO 上的 Pop：期望它等待")
+		f.Close()
+		return
+	}
+	f.Close()
+	var err error
+	labWithin(t, 6, 2, labPick("the waiting Pop after Close", "Close 之后等待中的 Pop"), func() { err = <-closed })
+	if !errors.Is(err, ErrFIFOClosed) {
+		labFailf(t, 6, 2, "a Pop waiting on an empty RealFIFO, woken by Close: expected ErrFIFOClosed, got %v (woken, waitLocked must look again: a for around cond.Wait, not an if)",
+			"空的 RealFIFO 上等待的 Pop 被 Close 唤醒：期望 ErrFIFOClosed，实际 %v（被唤醒后 waitLocked 必须再看一次：cond.Wait 外面是 for，不是 if）", labShow(err))
+	}
+
+	// HasSynced only after process of the initial list's last delta.
+	u := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+	_ = u.Replace([]any{labPod("ns", "a", "1", nil)}, "1")
+	var during bool
+	labWithin(t, 6, 2, "Pop", func() {
+		_, _ = u.Pop(func(any, bool) error { during = u.HasSynced(); return nil })
+	})
+	labExpect(t, 6, 2, "HasSynced while process handles the initial list, then after Pop returned (counted off only once process returned)",
+		"`process` 处理初始列表期间的 HasSynced，以及 Pop 返回之后的（`process` 返回之后才计数减掉）", "false true", fmt.Sprint(during, " ", u.HasSynced()))
+
+	// The lock while processing: let go, unless two batches are queued.
+	held := func(queued int) bool {
+		q := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+		q.batchSize = 2
+		for i := range queued {
+			_ = q.Add(labPod("ns", fmt.Sprint("p", i), "1", nil))
+		}
+		var locked bool
+		labWithin(t, 6, 2, "Pop", func() {
+			_, _ = q.Pop(func(any, bool) error {
+				if q.lock.TryLock() {
+					q.lock.Unlock()
+					return nil
+				}
+				locked = true
+				return nil
+			})
+		})
+		return locked
+	}
+	labExpect(t, 6, 2, "the lock held while process runs, with UnlockWhileProcessing and a batch size of 2: with 2 queued (1 left after the Pop), with 6 queued (5 left: more than two batches)",
+		"UnlockWhileProcessing、批大小为 2 时，`process` 运行期间是否持有锁：排队 2 个（Pop 后剩 1 个）、排队 6 个（剩 5 个：超过两批）",
+		"false true", fmt.Sprint(held(2), " ", held(6)))
+
+	// isInInitialList reaches OnAdd through a ReplacedAll.
+	var initial []string
+	flags := lab04Flags{add: func(obj any, first bool) { initial = append(initial, fmt.Sprint(lab04Name(obj), " ", first)) }}
+	cache := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{})
+	_ = processReplacedAllInfo(flags, ReplacedAllInfo{ResourceVersion: "1", Objects: []any{labPod("ns", "x", "1", nil)}}, cache, true,
+		DeletionHandlingMetaNamespaceKeyFunc)
+	labExpect(t, 6, 5, "OnAdd's isInInitialList for the initial list's ReplacedAll", "初始列表的 ReplacedAll 带给 OnAdd 的 isInInitialList",
+		[]string{"ns/x@1 true"}, initial)
+}
+
+// lab06PopsWaiting counts the goroutines parked in RealFIFO.Pop on its
+// condition variable, read from a dump of every goroutine's stack.
+func lab06PopsWaiting() int {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*RealFIFO).Pop") {
+			n++
+		}
+	}
+	return n
 }
 
 // TestLab06RandomBatchesMatchAModel queues random notifications and

@@ -87,7 +87,7 @@ func TestLab07AddQueuesAKeyOnce(t *testing.T) {
 		"依次 Add a、b、a、a、c、b 之后的 Len（每个在排队的键只算一次）", 3, q.Len())
 	var order []string
 	for q.Len() > 0 && len(order) < 6 {
-		got := lab07Get(t, q, 1, "Get with keys waiting")
+		got := lab07Get(t, q, 1, labPick("Get with keys waiting", "有键在排队时的 Get"))
 		order = append(order, got.item)
 		labWithin(t, 7, 1, "Done("+got.item+")", func() { q.Done(got.item) })
 	}
@@ -107,7 +107,7 @@ func TestLab07GetWaitsForAnAdd(t *testing.T) {
 			"空队列上的 Get 在任何 Add 之前就返回了 %+v：它必须等待（在循环里调用 sync.Cond 的 Wait）", early)
 		return
 	}
-	labWithin(t, 7, 1, "Add(a) while a Get waits", func() { q.Add("a") })
+	labWithin(t, 7, 1, labPick("Add(a) while a Get waits", "有 Get 在等待时 Add(a)"), func() { q.Add("a") })
 	r, ok := lab07Receive(got)
 	if !ok {
 		labFailf(t, 7, 1, "a waiting Get did not return within 5 s of Add(a): does Add wake a waiting Get?",
@@ -118,15 +118,48 @@ func TestLab07GetWaitsForAnAdd(t *testing.T) {
 		lab07Got{"a", false}, r)
 }
 
+// TestLab07GetWokenWithNothingQueuedWaitsOn: a Get woken while the queue
+// is still empty and open waits again. Done signals when processing
+// becomes empty (a ShutDownWithDrain may wait for that), and the signal can
+// wake a waiting Get: with an if around cond.Wait instead of a for, that
+// Get returns shutdown true with the queue open, and its worker ends.
+func TestLab07GetWokenWithNothingQueuedWaitsOn(t *testing.T) {
+	defer labStart(t, 7)()
+	q := NewTyped[string]()
+	q.Add("a")
+	labExpect(t, 7, 1, "the first Get", "第一次 Get", lab07Got{"a", false},
+		lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get")))
+	waiting := lab07GetAsync(q)
+	if early, none := lab07NotWithin(waiting, 50*time.Millisecond); !none {
+		labFailf(t, 7, 1, "a Get on an empty queue returned %+v before any Add or ShutDown", "空队列上的 Get 在任何 Add 或 ShutDown 之前就返回了 %+v", early)
+		return
+	}
+	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
+	if early, none := lab07NotWithin(waiting, 100*time.Millisecond); !none {
+		labFailf(t, 7, 1, "after Done(a), the Get waiting on the empty queue returned %+v, with nothing queued and no ShutDown:"+
+			" woken, it must look again and wait on (a for around cond.Wait, not an if)",
+			"Done(a) 之后，在空队列上等待的 Get 返回了 %+v，而队列里什么都没有、也没有 ShutDown："+
+				"被唤醒后它必须再看一次、继续等待（cond.Wait 外面是 for，不是 if）", early)
+		return
+	}
+	labWithin(t, 7, 1, labPick("Add(b) while a Get waits", "有 Get 在等待时 Add(b)"), func() { q.Add("b") })
+	r, ok := lab07Receive(waiting)
+	if !ok {
+		labFailf(t, 7, 1, "a waiting Get did not return within 5 s of Add(b)", "Add(b) 之后 5 秒内，正在等待的 Get 没有返回")
+		return
+	}
+	labExpect(t, 7, 1, "what the waiting Get returned after Add(b)", "Add(b) 之后正在等待的 Get 返回的内容", lab07Got{"b", false}, r)
+}
+
 // TestLab07NeverTwoWorkersOnOneKey: a key being processed is not handed to
 // a second worker, even when it is added again; Done puts it back.
 func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 	defer labStart(t, 7)()
 	q := NewTyped[string]()
 	q.Add("a")
-	first := lab07Get(t, q, 1, "Get with a waiting")
+	first := lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get"))
 	labExpect(t, 7, 1, "the first Get", "第一次 Get", lab07Got{"a", false}, first)
-	labWithin(t, 7, 1, "Add(a) while a worker has a", func() { q.Add("a") })
+	labWithin(t, 7, 1, labPick("Add(a) while a worker has a", "工作协程拿着 a 时 Add(a)"), func() { q.Add("a") })
 	labExpect(t, 7, 1, "Len after Add(a) while a worker has a (not queued until Done)",
 		"有工作协程拿着 a 时 Add(a) 之后的 Len（Done 之前不入队）", 0, q.Len())
 	second := lab07GetAsync(q)
@@ -135,7 +168,7 @@ func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 			"第一个工作协程还拿着 a，第二个工作协程的 Get 就返回了 %+v：正在处理的键不能再交出去", early)
 		return
 	}
-	labWithin(t, 7, 1, "Add(b) while a is being processed", func() { q.Add("b") })
+	labWithin(t, 7, 1, labPick("Add(b) while a is being processed", "a 在处理中时 Add(b)"), func() { q.Add("b") })
 	r, ok := lab07Receive(second)
 	if !ok {
 		labFailf(t, 7, 1, "the second worker's Get did not return within 5 s of Add(b)", "Add(b) 之后 5 秒内第二个工作协程的 Get 没有返回")
@@ -145,7 +178,7 @@ func TestLab07NeverTwoWorkersOnOneKey(t *testing.T) {
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
 	labExpect(t, 7, 1, "Len after Done(a), a having been added again meanwhile (queued again, once)",
 		"Done(a) 之后的 Len（期间 a 又被加入过：重新入队，只一次）", 1, q.Len())
-	third := lab07Get(t, q, 1, "Get after Done(a)")
+	third := lab07Get(t, q, 1, labPick("Get after Done(a)", "Done(a) 之后的 Get"))
 	labExpect(t, 7, 1, "the Get after Done(a)", "Done(a) 之后的 Get", lab07Got{"a", false}, third)
 }
 
@@ -156,9 +189,9 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	defer labStart(t, 7)()
 	q := NewTyped[string]()
 	q.Add("a")
-	lab07Get(t, q, 1, "Get with a waiting")
+	lab07Get(t, q, 1, labPick("Get with a waiting", "a 在排队时的 Get"))
 	for range 3 {
-		labWithin(t, 7, 1, "Add(a) while a is being processed", func() { q.Add("a") })
+		labWithin(t, 7, 1, labPick("Add(a) while a is being processed", "a 在处理中时 Add(a)"), func() { q.Add("a") })
 	}
 	labExpect(t, 7, 1, "Len after three Add(a) while a is being processed", "a 正在处理时三次 Add(a) 之后的 Len", 0, q.Len())
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
@@ -167,11 +200,11 @@ func TestLab07AddDuringProcessingIsQueuedOnceAfterDone(t *testing.T) {
 	if q.Len() != 1 {
 		return
 	}
-	lab07Get(t, q, 1, "Get after Done(a)")
+	lab07Get(t, q, 1, labPick("Get after Done(a)", "Done(a) 之后的 Get"))
 	labWithin(t, 7, 1, "Done(a)", func() { q.Done("a") })
 	labExpect(t, 7, 1, "Len after the second Done(a), with no Add meanwhile (Get cleared its dirty mark)",
-		"第二次 Done(a) 之后的 Len，期间没有 Add（Get 已清除了它的 dirty 标记）", 0, q.Len())
-	labWithin(t, 7, 1, "Add(a) once nobody has it", func() { q.Add("a") })
+		"第二次 Done(a) 之后的 Len，期间没有 Add（Get 已清除了它的 `dirty` 标记）", 0, q.Len())
+	labWithin(t, 7, 1, labPick("Add(a) once nobody has it", "没人拿着 a 之后 Add(a)"), func() { q.Add("a") })
 	labExpect(t, 7, 1, "Len after Add(a) once nobody has it", "没人拿着 a 时 Add(a) 之后的 Len", 1, q.Len())
 }
 
@@ -183,20 +216,20 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 	q := NewTyped[string]()
 	q.Add("a")
 	q.Add("b")
-	lab07Get(t, q, 1, "Get with a and b waiting")
+	lab07Get(t, q, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
 	labWithin(t, 7, 2, "ShutDown", q.ShutDown)
 	labExpect(t, 7, 2, "ShuttingDown after ShutDown", "ShutDown 之后的 ShuttingDown", true, q.ShuttingDown())
-	labWithin(t, 7, 2, "Add after ShutDown", func() {
+	labWithin(t, 7, 2, labPick("Add after ShutDown", "ShutDown 之后的 Add"), func() {
 		q.Add("c")
 		q.Add("a") // being processed: it would be queued again after Done
 	})
-	labWithin(t, 7, 2, "Done(a) after ShutDown", func() { q.Done("a") })
+	labWithin(t, 7, 2, labPick("Done(a) after ShutDown", "ShutDown 之后的 Done(a)"), func() { q.Done("a") })
 	labExpect(t, 7, 2, "Len after ShutDown, then Add c, Add a and Done a (Adds are ignored, b still waits)",
 		"ShutDown 后 Add c、Add a、Done a 之后的 Len（Add 被忽略，b 还在排队）", 1, q.Len())
 	labExpect(t, 7, 2, "Get after ShutDown with b waiting", "ShutDown 后 b 还在排队时的 Get", lab07Got{"b", false},
-		lab07Get(t, q, 2, "Get after ShutDown with b waiting"))
+		lab07Get(t, q, 2, labPick("Get after ShutDown with b waiting", "ShutDown 之后 b 还在排队时的 Get")))
 	labExpect(t, 7, 2, "Get after ShutDown on the empty queue", "ShutDown 后在空队列上 Get", lab07Got{"", true},
-		lab07Get(t, q, 2, "Get after ShutDown on the empty queue"))
+		lab07Get(t, q, 2, labPick("Get after ShutDown on the empty queue", "ShutDown 之后在空队列上 Get")))
 
 	// Three workers wait in Get; one ShutDown must wake them all.
 	q2 := NewTyped[string]()
@@ -208,14 +241,25 @@ func TestLab07ShutDownHandsOutWhatWaitsThenStops(t *testing.T) {
 		labFailf(t, 7, 1, "a Get on an empty queue returned %+v before any Add or ShutDown", "空队列上的 Get 在任何 Add 或 ShutDown 之前就返回了 %+v", early)
 		return
 	}
-	labWithin(t, 7, 2, "ShutDown with three Gets waiting", q2.ShutDown)
-	for i, ch := range waiting {
-		r, ok := lab07Receive(ch)
-		if !ok {
-			labFailf(t, 7, 2, "%d of the 3 Gets waiting on an empty queue returned within 5 s of ShutDown: it must wake every waiting Get (Broadcast, not Signal)",
-				"ShutDown 之后 5 秒内，在空队列上等待的 3 个 Get 只有 %d 个返回：它必须唤醒所有等待的 Get（Broadcast，不是 Signal）", i)
-			return
+	labWithin(t, 7, 2, labPick("ShutDown with three Gets waiting", "三个 Get 在等待时 ShutDown"), q2.ShutDown)
+	// Count the Gets that returned within 5 s, whichever they are: one
+	// Signal wakes any one of them.
+	deadline := make(chan struct{})
+	timer := time.AfterFunc(5*time.Second, func() { close(deadline) })
+	defer timer.Stop()
+	var returned []lab07Got
+	for _, ch := range waiting {
+		select {
+		case r := <-ch:
+			returned = append(returned, r)
+		case <-deadline:
 		}
+	}
+	if len(returned) < len(waiting) {
+		labFailf(t, 7, 2, "%d of the 3 Gets waiting on an empty queue returned within 5 s of ShutDown: it must wake every waiting Get (Broadcast, not Signal)",
+			"ShutDown 之后 5 秒内，在空队列上等待的 3 个 Get 只有 %d 个返回：它必须唤醒所有等待的 Get（Broadcast，不是 Signal）", len(returned))
+	}
+	for _, r := range returned {
 		labExpect(t, 7, 2, "a waiting Get after ShutDown", "ShutDown 之后正在等待的 Get", lab07Got{"", true}, r)
 	}
 }
@@ -228,7 +272,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	q := NewTyped[string]()
 	q.Add("a")
 	q.Add("b")
-	lab07Get(t, q, 1, "Get with a and b waiting")
+	lab07Get(t, q, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
 	drained := make(chan struct{}, 1)
 	go func() {
 		q.ShutDownWithDrain()
@@ -244,30 +288,58 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 		return
 	}
 	labExpect(t, 7, 2, "Get during the drain, b waiting (workers finish what is queued)",
-		"排空期间 b 还在排队时的 Get（工作协程把排队的做完）", lab07Got{"b", false}, lab07Get(t, q, 2, "Get during the drain"))
-	labWithin(t, 7, 2, "Done(a) during the drain", func() { q.Done("a") })
+		"排空期间 b 还在排队时的 Get（工作协程把排队的做完）", lab07Got{"b", false}, lab07Get(t, q, 2, labPick("Get during the drain", "排空期间的 Get")))
+	labWithin(t, 7, 2, labPick("Done(a) during the drain", "排空期间的 Done(a)"), func() { q.Done("a") })
 	if _, none := lab07NotWithin(drained, 50*time.Millisecond); !none {
 		labFailf(t, 7, 2, "ShutDownWithDrain returned while b was still being processed", "b 还在处理中，ShutDownWithDrain 就返回了")
 		return
 	}
-	labWithin(t, 7, 2, "Done(b) during the drain", func() { q.Done("b") })
+	labWithin(t, 7, 2, labPick("Done(b) during the drain", "排空期间的 Done(b)"), func() { q.Done("b") })
 	if _, ok := lab07Receive(drained); !ok {
 		labFailf(t, 7, 2, "ShutDownWithDrain did not return within 5 s of the last Done: does Done wake it when nothing is left in processing?",
-			"最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回：processing 清空时 Done 唤醒它了吗？")
+			"最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回：`processing` 清空时 Done 唤醒它了吗？")
+		return
+	}
+
+	// A Done that puts a key back signals too: the drain must look again.
+	q4 := NewTyped[string]()
+	q4.Add("a")
+	q4.Add("b")
+	lab07Get(t, q4, 1, labPick("Get with a and b waiting", "a 和 b 在排队时的 Get"))
+	lab07Get(t, q4, 1, labPick("Get with b waiting", "b 在排队时的 Get"))
+	labWithin(t, 7, 1, labPick("Add(a) while a is being processed", "a 在处理中时 Add(a)"), func() { q4.Add("a") })
+	drained4 := make(chan struct{}, 1)
+	go func() {
+		q4.ShutDownWithDrain()
+		drained4 <- struct{}{}
+	}()
+	if !labWaitFor(q4.ShuttingDown) {
+		labFailf(t, 7, 2, "ShuttingDown is still false 5 s after ShutDownWithDrain was called", "调用 ShutDownWithDrain 5 秒后 ShuttingDown 仍是 false")
+		return
+	}
+	labWithin(t, 7, 2, labPick("Done(a), which puts a back, during the drain", "排空期间把 a 放回队列的 Done(a)"), func() { q4.Done("a") })
+	if _, none := lab07NotWithin(drained4, 100*time.Millisecond); !none {
+		labFailf(t, 7, 2, "ShutDownWithDrain returned after Done(a) put a back, while b was still being processed: woken, it must look again (a for around cond.Wait, not an if)",
+			"Done(a) 把 a 放回队列之后 ShutDownWithDrain 就返回了，而 b 还在处理中：被唤醒后它必须再看一次（cond.Wait 外面是 for，不是 if）")
+		return
+	}
+	labWithin(t, 7, 2, labPick("Done(b) during the drain", "排空期间的 Done(b)"), func() { q4.Done("b") })
+	if _, ok := lab07Receive(drained4); !ok {
+		labFailf(t, 7, 2, "ShutDownWithDrain did not return within 5 s of the last Done", "最后一次 Done 之后 5 秒内 ShutDownWithDrain 没有返回")
 		return
 	}
 
 	// With nothing in hand it returns at once, leaving what is queued.
 	q2 := NewTyped[string]()
 	q2.Add("queued")
-	labWithin(t, 7, 2, "ShutDownWithDrain with nothing being processed", q2.ShutDownWithDrain)
+	labWithin(t, 7, 2, labPick("ShutDownWithDrain with nothing being processed", "没有条目在处理中时 ShutDownWithDrain"), q2.ShutDownWithDrain)
 	labExpect(t, 7, 2, "Len after ShutDownWithDrain with nothing being processed (it does not empty the queue)",
 		"没有键在处理时 ShutDownWithDrain 之后的 Len（它不清空队列）", 1, q2.Len())
 
 	// A worker that never calls Done: ShutDown ends the wait.
 	q3 := NewTyped[string]()
 	q3.Add("stuck")
-	lab07Get(t, q3, 1, "Get with stuck waiting")
+	lab07Get(t, q3, 1, labPick("Get with stuck waiting", "`stuck` 在排队时的 Get"))
 	stuck := make(chan struct{}, 1)
 	go func() {
 		q3.ShutDownWithDrain()
@@ -276,7 +348,7 @@ func TestLab07ShutDownWithDrainWaitsForTheWorkInHand(t *testing.T) {
 	if !labWaitFor(q3.ShuttingDown) {
 		return
 	}
-	labWithin(t, 7, 2, "ShutDown while a drain waits", q3.ShutDown)
+	labWithin(t, 7, 2, labPick("ShutDown while a drain waits", "排空在等待时 ShutDown"), q3.ShutDown)
 	if _, ok := lab07Receive(stuck); !ok {
 		labFailf(t, 7, 2, "a ShutDownWithDrain waiting for a key never Done did not return within 5 s of ShutDown: ShutDown ends the wait",
 			"ShutDownWithDrain 在等一个永远不会 Done 的键；ShutDown 之后 5 秒内它没有返回：ShutDown 应结束这次等待")
@@ -324,9 +396,25 @@ func TestLab07ExponentialBackoff(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 7, 3, "When and NumRequeues from 8 goroutines", wg.Wait)
+	labWithin(t, 7, 3, labPick("When and NumRequeues from 8 goroutines", "8 个 goroutine 同时调用 When 和 NumRequeues"), wg.Wait)
 	labExpect(t, 7, 3, "NumRequeues after 400 failures counted from 8 goroutines", "8 个 goroutine 共计 400 次失败之后的 NumRequeues",
 		400, many.NumRequeues("k"))
+
+	// Forget, too, from many goroutines at once, beside failures of other
+	// keys (run with -race: every method holds failuresLock).
+	var wg2 sync.WaitGroup
+	for g := range 8 {
+		wg2.Go(func() {
+			key := fmt.Sprint("k", g)
+			for range 50 {
+				many.When(key)
+				many.Forget(key)
+			}
+		})
+	}
+	labWithin(t, 7, 3, labPick("When and Forget from 8 goroutines", "8 个 goroutine 同时调用 When 和 Forget"), wg2.Wait)
+	labExpect(t, 7, 3, "NumRequeues of a key each goroutine forgot last", "每个 goroutine 最后都 Forget 了的键的 NumRequeues",
+		0, many.NumRequeues("k3"))
 }
 
 // TestLab07RateLimitedRetries: AddRateLimited puts a key back after the
@@ -358,7 +446,7 @@ func TestLab07RateLimitedRetries(t *testing.T) {
 			labFailf(t, 7, 4, "failure %d: a was not queued once its wait had passed", "第 %d 次失败：等待过去之后 a 没有入队", failure)
 			return false
 		}
-		got := lab07Get(t, q, 4, "Get after the wait")
+		got := lab07Get(t, q, 4, labPick("Get after the wait", "等待之后的 Get"))
 		labWithin(t, 7, 4, "Done(a)", func() { q.Done(got.item) })
 		return true
 	}
@@ -513,7 +601,7 @@ func TestLab07WorkersNeverShareAKeyAndMissNoAdd(t *testing.T) {
 			}
 		})
 	}
-	labWithin(t, 7, 1, "2,000 Adds while 8 workers Get and Done", func() {
+	labWithin(t, 7, 1, labPick("2,000 Adds while 8 workers Get and Done", "8 个工作协程 Get 和 Done 时 2,000 次 Add"), func() {
 		for i := range adds {
 			k := i % keys
 			added[k].Add(1) // counted before the Add: a Get after the Add sees it
@@ -536,13 +624,13 @@ func TestLab07WorkersNeverShareAKeyAndMissNoAdd(t *testing.T) {
 		var missed []string
 		for k := range keys {
 			if processed[k].Load() != added[k].Load() {
-				missed = append(missed, fmt.Sprintf("%d (added %d times, last processed after add %d)", k, added[k].Load(), processed[k].Load()))
+				missed = append(missed, fmt.Sprintf(labPick("%d (added %d times, last processed after add %d)", "%d（Add 了 %d 次，最后一次处理是在第 %d 次 Add 之后）"), k, added[k].Load(), processed[k].Load()))
 			}
 		}
 		labFailf(t, 7, 1, "keys whose last Add was never followed by a processing: %v (Len %d): an Add while a key is processed must queue it again at Done",
 			"最后一次 Add 之后再也没有被处理的键：%v（Len %d）：键在处理中时的 Add，要在 Done 时让它重新入队", missed, q.Len())
 	}
-	labWithin(t, 7, 2, "ShutDown, then the workers' last Gets", func() {
+	labWithin(t, 7, 2, labPick("ShutDown, then the workers' last Gets", "ShutDown，然后工作协程最后的 Get"), func() {
 		q.ShutDown()
 		wg.Wait()
 	})

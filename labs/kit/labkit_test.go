@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -120,6 +121,18 @@ func labReportOnFailure(tb testing.TB, lab int) {
 // handout as a whole).
 func labFailf(t testing.TB, lab, section int, en, zh string, args ...any) {
 	t.Helper()
+	for i, a := range args {
+		if err, ok := a.(error); ok && err != nil {
+			args[i] = labQuoted(err.Error()) // what the code returned, as a value
+		}
+	}
+	// A message that already points into a handout (a stub's message among
+	// its values) needs no second pointer.
+	pointed := strings.Contains(fmt.Sprintf(en, args...), fmt.Sprintf("labs/%02d/README", lab)) ||
+		strings.Contains(fmt.Sprintf(zh, args...), fmt.Sprintf("labs/%02d/README", lab))
+	if pointed {
+		section = 0
+	}
 	where := ""
 	if labZH() {
 		if section > 0 {
@@ -145,14 +158,25 @@ func labExpect(t testing.TB, lab, section int, what, whatZH string, want, got an
 	return false
 }
 
-// labShow prints a value for a message: a string quoted (so that "" is
-// seen), anything else as %v.
+// labShow prints a value for a message: a string or an error's text
+// quoted (so that "" is seen, and a message is read as the value it is),
+// anything else as %v.
 func labShow(v any) string {
-	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case error:
+		if v != nil {
+			return strconv.Quote(v.Error())
+		}
 	}
 	return fmt.Sprint(v)
 }
+
+// labQuoted is a text shown quoted in a message: an error's text.
+type labQuoted string
+
+func (q labQuoted) String() string { return strconv.Quote(string(q)) }
 
 // labWithin calls f and waits at most 5 s for it to return. If it does not,
 // it fails t saying that the call what did not return, and ends the test
