@@ -27,5 +27,14 @@
 // testing/synctest bubble), compare.go (the first difference), random.go
 // (the random scenarios). The named cases are in the _test.go files.
 //
+// Beside the informer, the queue differential compares the queues and the
+// Indexer alone: our DeltaFIFO, RealFIFO and Indexer and client-go's
+// tools/cache, driven by the same random sequences of operations, every
+// observable compared after every one (queues.go, queues_random.go,
+// queues_drive.go, queues_report.go, queues_ours.go, queues_clientgo.go;
+// queues_test.go says how many seeds run and how to run more):
+//
+//	PARITY_QUEUE_SEEDS=2000 go test -run TestQueueDifferential -v .
+//
 // client-go counterpart: none (test machinery). Tutorial: none.
 package parity

@@ -1,10 +1,12 @@
-// planted_test.go proves the harness: three bugs, each planted in a copy
-// of the root package, must each be caught by the random scenarios within
-// the first plantedSeeds seeds. PARITY_PLANTED=1 runs it (CI does): for
-// each bug it copies the packages the harness builds from the root, plants
-// the bug, and runs TestRandomScenarios against the copy (go test
+// planted_test.go proves the harness: six bugs, each planted in a copy
+// of the root package, must each be caught within the first plantedSeeds
+// seeds: three by the random scenarios, three by the queue differential.
+// PARITY_PLANTED=1 runs it (CI does): for each bug it copies the packages
+// the harness builds from the root, plants the bug, and runs
+// TestRandomScenarios or TestQueueDifferential against the copy (go test
 // -modfile, the replace pointing at the copy), which must fail and name
-// the seed and the step.
+// the seed and the step (and, for the queues, how short the sequence
+// shrank).
 //
 // client-go counterpart: none (test machinery).
 //
@@ -26,17 +28,30 @@ import (
 // plantedSeeds is how many seeds each planted bug gets to be caught in.
 const plantedSeeds = 20
 
-// plantedBugs are the bugs: each replaces old by new, once, in file.
-var plantedBugs = []struct{ name, file, old, new string }{
+// plantedBugs are the bugs: each replaces old by new, once, in file, and
+// must make test fail (a random-scenario bug when test is empty).
+var plantedBugs = []struct{ name, file, old, new, test string }{
 	{"a resync's updates go to every handler, not only those due (processor.go, distribute)",
-		"processor.go", "if !sync || syncing {", "if true || syncing {"},
+		"processor.go", "if !sync || syncing {", "if true || syncing {", ""},
 	{"a bookmark does not move the version a re-watch starts from (reflector_watch.go, handleWatch)",
 		"reflector_watch.go", "		setVersion(obj.GetResourceVersion(), pastInitialEvents)\n",
-		"		if event.Type != WatchBookmark {\n\t\t\tsetVersion(obj.GetResourceVersion(), pastInitialEvents)\n\t\t}\n"},
+		"		if event.Type != WatchBookmark {\n\t\t\tsetVersion(obj.GetResourceVersion(), pastInitialEvents)\n\t\t}\n", ""},
 	{"a late handler's adds of the cached objects are not marked as its initial list (informer_handlers.go)",
 		"informer_handlers.go", "l.add(addNotification{newObj: item, isInInitialList: true})",
-		"l.add(addNotification{newObj: item, isInInitialList: false})"},
+		"l.add(addNotification{newObj: item, isInInitialList: false})", ""},
+	{"two deletions of one key in a row are not merged into one (fifo.go, dedupDeltas)",
+		"fifo.go", "keep := isDeletionDup(&deltas[n-1], &deltas[n-2]); keep != nil {",
+		"keep := isDeletionDup(&deltas[n-1], &deltas[n-2]); keep != nil && false {", queueTest},
+	{"a relist makes no tombstones for known objects that are gone (realfifo_relist.go, reconcileReplacement)",
+		"realfifo_relist.go", "	for _, key := range knownObjects.ListKeys() {",
+		"	for _, key := range knownObjects.ListKeys()[:0] {", queueTest},
+	{"an update that changes an object's index values leaves the old ones (thread_safe_store.go, updateIndices)",
+		"thread_safe_store.go", "		case !slices.Equal(oldValues[i], newValues[i]):\n\t\t\tindex.deleteKey(key, oldValues[i])\n",
+		"		case !slices.Equal(oldValues[i], newValues[i]):\n", queueTest},
 }
+
+// queueTest is the test that must catch a planted bug of the queues.
+const queueTest = "TestQueueDifferential"
 
 func TestPlantedBugs(t *testing.T) {
 	if os.Getenv("PARITY_PLANTED") == "" {
@@ -48,6 +63,7 @@ func TestPlantedBugs(t *testing.T) {
 	}
 	dirs := rootPackageDirs(t, root)
 	caught := regexp.MustCompile(`seed (\d+): .*first difference at step (\d+) \(([^)]*)\): ([^\n]{0,160})`)
+	shrunkTo := regexp.MustCompile(`shrunk to (\d+) operations`)
 	for i, bug := range plantedBugs {
 		dir := t.TempDir()
 		copyPackages(t, root, dir, dirs)
@@ -64,18 +80,26 @@ func TestPlantedBugs(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "parity.sum"), sum)
+		test, env := "TestRandomScenarios", []string{"PARITY_SEEDS=20", "PARITY_FIRST=1", "PARITY_SEED="}
+		if bug.test == queueTest {
+			test, env = queueTest, []string{"PARITY_QUEUE_SEEDS=20", "PARITY_QUEUE_FIRST=1", "PARITY_QUEUE_SEED="}
+		}
 		cmd := exec.Command("go", "test", "-modfile="+filepath.Join(dir, "parity.mod"),
-			"-run", "^TestRandomScenarios$", "-count=1", ".")
-		cmd.Env = append(os.Environ(), "PARITY_SEEDS=20", "PARITY_FIRST=1", "PARITY_SEED=")
+			"-run", "^"+test+"$", "-count=1", ".")
+		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.CombinedOutput()
 		m := caught.FindSubmatch(out)
+		shrunk := ""
+		if s := shrunkTo.FindSubmatch(out); s != nil {
+			shrunk = ", shrunk to " + string(s[1]) + " operations"
+		}
 		switch {
 		case err == nil:
 			t.Errorf("planted bug %d (%s): not caught in %d seeds", i+1, bug.name, plantedSeeds)
 		case m == nil:
 			t.Errorf("planted bug %d (%s): the run failed without a difference:\n%s", i+1, bug.name, out)
 		default:
-			t.Logf("planted bug %d (%s): caught on seed %s, step %s (%s): %s", i+1, bug.name, m[1], m[2], m[3], m[4])
+			t.Logf("planted bug %d (%s): caught on seed %s, step %s%s (%s): %s", i+1, bug.name, m[1], m[2], shrunk, m[3], m[4])
 		}
 	}
 }
