@@ -90,7 +90,7 @@ func compareGolden(t *testing.T, got []string, mayUpdate bool) {
 func TestCompareScriptOnFakeAPI(t *testing.T) {
 	f := newFixture(t, 2, nil)
 	f.start(t)
-	compareGolden(t, playScript(t, f.client, "default"), false)
+	compareGolden(t, playScript(t, f.client, "default", f.r.pods.GetStore()), false)
 }
 
 func TestCompareScriptOnKubeAPIServer(t *testing.T) {
@@ -102,13 +102,15 @@ func TestCompareScriptOnKubeAPIServer(t *testing.T) {
 		TLSClientConfig: informer.TLSClientConfig{CAFile: os.Getenv("KUBE_CACERT")}})
 	walkthrough.Must(t, err)
 	ns := newNamespace(t, client)
+	var podCache informer.Store
 	if mode == "ours" {
 		r, err := newRunning(client, options{namespace: ns, workers: 2, gates: *walkthrough.Gates(), recorder: &eventLog{}})
 		walkthrough.Must(t, err)
 		r.run()
 		t.Cleanup(func() { stopAndCheck(t, r) })
+		podCache = r.pods.GetStore()
 	}
-	compareGolden(t, playScript(t, client, ns), mode == "kcm")
+	compareGolden(t, playScript(t, client, ns, podCache), mode == "kcm")
 	if log := os.Getenv("KCM_LOG"); log != "" {
 		raw, err := os.ReadFile(log)
 		walkthrough.Must(t, err)
@@ -226,7 +228,7 @@ func TestCompareScriptKCMOnFakeAPI(t *testing.T) {
 			srv := walkthrough.StartServer(t, fakeapi.Options{DisableGarbageCollector: true})
 			log := startKCM(t, binary, srv.URL())
 			client := walkthrough.Client(t, srv)
-			compareGolden(t, playScript(t, client, "default"), false)
+			compareGolden(t, playScript(t, client, "default", nil), false)
 			raw, err := os.ReadFile(log)
 			walkthrough.Must(t, err)
 			if unknown := unknownKCMErrors(t, string(raw)); len(unknown) > 0 {

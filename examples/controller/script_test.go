@@ -47,6 +47,10 @@ type script struct {
 	client *informer.RESTClient
 	ns     string
 	lines  []string // the transcript
+	// podCache is the controller's pod cache when the test can see it (this
+	// controller), nil when the controller is a black box
+	// (kube-controller-manager).
+	podCache informer.Store
 
 	mu        sync.Mutex
 	lastEvent time.Time         // when the script's pod watch last saw an event
@@ -55,9 +59,11 @@ type script struct {
 	seen      map[string]int    // ReplicaSet name → how many of that name so far
 }
 
-// playScript plays the scenario and returns its transcript.
-func playScript(t *testing.T, client *informer.RESTClient, ns string) []string {
-	s := &script{t: t, client: client, ns: ns, created: map[string]int{}, names: map[string]string{}, seen: map[string]int{}}
+// playScript plays the scenario and returns its transcript. podCache is the
+// controller's pod cache, or nil when the test cannot see it.
+func playScript(t *testing.T, client *informer.RESTClient, ns string, podCache informer.Store) []string {
+	s := &script{t: t, client: client, ns: ns, podCache: podCache, created: map[string]int{}, names: map[string]string{},
+		seen: map[string]int{}}
 	stop := s.countCreates()
 	defer stop()
 	s.step("create web, replicas 3", func() { s.createReplicaSet("web", "web", 3) }, s.settled("web", 3))
@@ -73,9 +79,9 @@ func playScript(t *testing.T, client *informer.RESTClient, ns string) []string {
 	s.step("web's Running pod Failed", func() { s.failPod(s.runningPodOf("web")) }, s.settled("web", 2))
 	s.step("delete web, propagationPolicy Orphan", func() { s.deleteReplicaSet("web", "Orphan") }, s.gone("web"))
 	// The controller's pod cache must show the orphans before web is made
-	// again, or web's first sync would count none of them and make 2 pods:
-	// a black box, the controller is given 200 ms without a pod event.
-	s.quiet(200 * time.Millisecond)
+	// again, or web's first sync would count none of them and make 2 pods
+	// (kube-controller-manager would too: its informer is as late).
+	s.podCacheCurrent()
 	s.step("create web again, replicas 2 (it adopts)", func() { s.createReplicaSet("web", "web", 2) }, s.settled("web", 2))
 	s.step("delete web, propagationPolicy Foreground", func() { s.deleteReplicaSet("web", "Foreground") },
 		s.waiting("web"))
@@ -334,6 +340,30 @@ func (s *script) countCreates() (stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// podCacheCurrent waits until the controller's pod cache holds every pod
+// of the namespace at the version the server lists; with no cache to look
+// at (kube-controller-manager), until the script's own pod watch has seen
+// no event for 200 ms.
+func (s *script) podCacheCurrent() {
+	s.t.Helper()
+	if s.podCache == nil {
+		s.quiet(200 * time.Millisecond)
+		return
+	}
+	s.wait("the controller's pod cache to catch up with the server", func() string {
+		for _, p := range s.pods() {
+			obj, ok, _ := s.podCache.GetByKey(s.ns + "/" + p.Name)
+			if !ok {
+				return "pod " + p.Name + " not in the cache yet"
+			}
+			if v := obj.(informer.Object).GetResourceVersion(); v != p.ResourceVersion {
+				return fmt.Sprintf("pod %s at version %s in the cache, %s on the server", p.Name, v, p.ResourceVersion)
+			}
+		}
+		return ""
+	})
 }
 
 // quiet waits until the script's pod watch has seen no event for d
