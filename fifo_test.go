@@ -145,31 +145,31 @@ func TestDeltaFIFODedupsOnlyBackToBackDeletions(t *testing.T) {
 		return DeletedFinalStateUnknown{Key: "ns/a", Obj: pod("a", rv)}
 	}
 	tests := []struct {
-		name  string
-		write func(f *DeltaFIFO)
-		want  string
+		name, zh string
+		write    func(f *DeltaFIFO)
+		want     string
 	}{
-		{"two deletions keep the older", func(f *DeltaFIFO) {
+		{"two deletions keep the older", "两次删除，保留较早的那次", func(f *DeltaFIFO) {
 			must(t, f.Delete(pod("a", "2")))
 			must(t, f.Delete(pod("a", "3")))
 		}, "ns/a: Added ns/a@1, Deleted ns/a@2"},
-		{"an older tombstone gives way to the newer deletion", func(f *DeltaFIFO) {
+		{"an older tombstone gives way to the newer deletion", "较早的墓碑让位给较新的删除", func(f *DeltaFIFO) {
 			must(t, f.Delete(tomb("2")))
 			must(t, f.Delete(pod("a", "3")))
 		}, "ns/a: Added ns/a@1, Deleted ns/a@3"},
-		{"a newer tombstone gives way to the older deletion", func(f *DeltaFIFO) {
+		{"a newer tombstone gives way to the older deletion", "较新的墓碑让位给较早的删除", func(f *DeltaFIFO) {
 			must(t, f.Delete(pod("a", "2")))
 			must(t, f.Delete(tomb("3")))
 		}, "ns/a: Added ns/a@1, Deleted ns/a@2"},
-		{"two tombstones keep the newer", func(f *DeltaFIFO) {
+		{"two tombstones keep the newer", "两个墓碑，保留较新的那个", func(f *DeltaFIFO) {
 			must(t, f.Delete(tomb("2")))
 			must(t, f.Delete(tomb("3")))
 		}, "ns/a: Added ns/a@1, Deleted tombstone(ns/a, ns/a@3)"},
-		{"identical updates are not merged", func(f *DeltaFIFO) {
+		{"identical updates are not merged", "相同的更新不合并", func(f *DeltaFIFO) {
 			must(t, f.Update(pod("a", "1")))
 			must(t, f.Update(pod("a", "1")))
 		}, "ns/a: Added ns/a@1, Updated ns/a@1, Updated ns/a@1"},
-		{"deletions apart are not merged", func(f *DeltaFIFO) {
+		{"deletions apart are not merged", "不相邻的删除不合并", func(f *DeltaFIFO) {
 			must(t, f.Delete(pod("a", "2")))
 			must(t, f.Add(pod("a", "3")))
 			must(t, f.Delete(pod("a", "4")))
@@ -183,7 +183,7 @@ func TestDeltaFIFODedupsOnlyBackToBackDeletions(t *testing.T) {
 			if got := queued(t, f); len(got) != 1 || got[0] != tt.want {
 				t.Fatalf("queued %q, want [%q]", got, tt.want)
 			}
-			say(t, "Added ns/a@1, then %s: the queue holds %s", "情形「%s」：先 Added ns/a@1，之后队列里是 %s", tt.name, tt.want)
+			say(t, "Added ns/a@1, then %s: the queue holds %s", "情形「%s」：先 Added ns/a@1，之后队列里是 %s", inReaderLanguage(tt.name, tt.zh), tt.want)
 		})
 	}
 	say(t, "client-go's dedupDeltas (delta_fifo.go) merges only two deletions in a row; every update is kept.",
@@ -565,30 +565,30 @@ func markTransformed(t *testing.T, seen *[]string) TransformFunc {
 
 func TestDeltaFIFOTransformerRules(t *testing.T) {
 	tests := []struct {
-		name     string
+		name, zh string
 		replaced bool
 		write    func(f *DeltaFIFO, known Store)
 		want     []string
 	}{
-		{"Add, Update, Delete are transformed", false, func(f *DeltaFIFO, _ Store) {
+		{"Add, Update, Delete are transformed", "Add、Update、Delete 都经过转换函数", false, func(f *DeltaFIFO, _ Store) {
 			must(t, f.Add(pod("a", "1")))
 			must(t, f.Update(pod("a", "2")))
 			must(t, f.Delete(pod("a", "3")))
 		}, []string{"ns/a: Added ns/a@1+T, Updated ns/a@2+T, Deleted ns/a@3+T"}},
-		{"Replace is transformed, also when it emits Sync", false, func(f *DeltaFIFO, _ Store) {
+		{"Replace is transformed, also when it emits Sync", "Replace 经过转换函数，送出 Sync 时也一样", false, func(f *DeltaFIFO, _ Store) {
 			must(t, f.Replace([]any{pod("a", "1")}, "1"))
 		}, []string{"ns/a: Sync ns/a@1+T"}},
-		{"Replace emitting Replaced is transformed", true, func(f *DeltaFIFO, _ Store) {
+		{"Replace emitting Replaced is transformed", "送出 Replaced 的 Replace 经过转换函数", true, func(f *DeltaFIFO, _ Store) {
 			must(t, f.Replace([]any{pod("a", "1")}, "1"))
 		}, []string{"ns/a: Replaced ns/a@1+T"}},
-		{"tombstones are not transformed", true, func(f *DeltaFIFO, known Store) {
+		{"tombstones are not transformed", "墓碑不经过转换函数", true, func(f *DeltaFIFO, known Store) {
 			must(t, known.Add(pod("k", "1")))
 			must(t, f.Add(pod("q", "1")))
 			must(t, f.Replace(nil, "2"))
 			must(t, f.Delete(DeletedFinalStateUnknown{Key: "ns/q", Obj: pod("q", "1")}))
 		}, []string{"ns/q: Added ns/q@1+T, Deleted tombstone(ns/q, ns/q@1)",
 			"ns/k: Deleted tombstone(ns/k, ns/k@1)"}},
-		{"Resync's Sync deltas are not transformed", false, func(f *DeltaFIFO, known Store) {
+		{"Resync's Sync deltas are not transformed", "Resync 送出的 Sync Delta 不经过转换函数", false, func(f *DeltaFIFO, known Store) {
 			must(t, known.Add(pod("k", "1")))
 			must(t, f.Resync())
 		}, []string{"ns/k: Sync ns/k@1"}},
@@ -606,7 +606,7 @@ func TestDeltaFIFOTransformerRules(t *testing.T) {
 			if !slices.Equal(got, tt.want) {
 				t.Fatalf("queued:\n got %q\nwant %q", got, tt.want)
 			}
-			say(t, "%s: queue %q (+T marks a transformed object)", "%s：队列 %q（+T 表示对象经过了 Transformer）", tt.name, got)
+			say(t, "%s: queue %q (+T marks a transformed object)", "情形「%s」：队列 %q（+T 表示对象经过了转换函数）", inReaderLanguage(tt.name, tt.zh), got)
 		})
 	}
 	say(t, "client-go's queueActionInternalLocked (delta_fifo.go) transforms all but tombstones and Resync's Sync.",

@@ -19,20 +19,20 @@ func TestKeyFuncs(t *testing.T) {
 	clusterScoped := namedThing{name: "node-1"}
 	tombstone := DeletedFinalStateUnknown{Key: "ns/gone", Obj: pod("gone", "3")}
 	tests := []struct {
-		name string
-		obj  any
+		name, zh string
+		obj      any
 		// what MetaNamespaceKeyFunc and DeletionHandlingMetaNamespaceKeyFunc return
 		key, deletionKey string
 		err, deletionErr bool
 	}{
-		{"namespaced pod", pod("a", "1"), "ns/a", "ns/a", false, false},
-		{"cluster-scoped object", clusterScoped, "node-1", "node-1", false, false},
-		{"explicit key passes through", ExplicitKey("any/thing"), "any/thing", "any/thing", false, false},
-		{"tombstone: only the deletion-handling func knows it", tombstone, "", "ns/gone", true, false},
-		{"not an object", 42, "", "", true, true},
-		{"Pod value (the methods are on *Pod)", Pod{}, "", "", true, true},
-		{"nil", nil, "", "", true, true},
-		{"nil *Pod", nilPod, "", "", true, true},
+		{"namespaced pod", "命名空间里的 Pod", pod("a", "1"), "ns/a", "ns/a", false, false},
+		{"cluster-scoped object", "集群作用域的对象", clusterScoped, "node-1", "node-1", false, false},
+		{"explicit key passes through", "ExplicitKey 原样就是键", ExplicitKey("any/thing"), "any/thing", "any/thing", false, false},
+		{"tombstone: only the deletion-handling func knows it", "墓碑：只有处理删除的键函数认得它", tombstone, "", "ns/gone", true, false},
+		{"not an object", "不是对象", 42, "", "", true, true},
+		{"Pod value (the methods are on *Pod)", "Pod 值（方法定义在 *Pod 上）", Pod{}, "", "", true, true},
+		{"nil", "nil", nil, "", "", true, true},
+		{"nil *Pod", "值为 nil 的 *Pod", nilPod, "", "", true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +45,7 @@ func TestKeyFuncs(t *testing.T) {
 				t.Errorf("DeletionHandlingMetaNamespaceKeyFunc = (%q, %v), want (%q, error %v)",
 					key, err, tt.deletionKey, tt.deletionErr)
 			}
-			say(t, "%s: key %q, error %v", "情形「%s」：键 %q，出错 %v", tt.name, key, err != nil)
+			say(t, "%s: key %q, error %v", "情形「%s」：键 %q，出错 %v", inReaderLanguage(tt.name, tt.zh), key, err != nil)
 		})
 	}
 }

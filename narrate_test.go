@@ -65,6 +65,17 @@ func say(t testing.TB, en, zh string, args ...any) {
 	}
 }
 
+// inReaderLanguage returns en or zh, whichever the reader reads: a table's
+// case has a name in each language, so that a narration line in Chinese
+// names the case in Chinese too (the subtest keeps the English name, which
+// go test prints as the test's name).
+func inReaderLanguage(en, zh string) string {
+	if narrationLanguage() == "zh" {
+		return zh
+	}
+	return en
+}
+
 // sayDiffers is say for a line that tells what this pipeline did, where the
 // other pipeline does something else (Step 6's streaming list, or list then
 // watch): it speaks in the silent second run too, so that one run of the

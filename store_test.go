@@ -40,7 +40,10 @@ func newTestIndexer() Indexer {
 
 // indexSnapshot is the whole index state, read through the public API, as
 // index name → value → sorted keys. Comparing snapshots finds stale entries
-// and empty sets (an empty set would show up as a value with no keys).
+// and empty sets (an empty set would show up as a value with no keys). It
+// sorts the keys itself: these tests check where a key is filed (the
+// bookkeeping, lab 1 §4), and a failure for IndexKeys' order would send a
+// learner to the wrong section; TestIndexerQueries checks the order (§5).
 func indexSnapshot(t *testing.T, idx Indexer) map[string]map[string][]string {
 	t.Helper()
 	out := map[string]map[string][]string{}
@@ -51,7 +54,7 @@ func indexSnapshot(t *testing.T, idx Indexer) map[string]map[string][]string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out[name][v] = keys
+			out[name][v] = slices.Sorted(slices.Values(keys))
 		}
 	}
 	return out
@@ -92,11 +95,11 @@ func TestStoreAddGetDelete(t *testing.T) {
 
 func TestIndexerKeepsIndexesExact(t *testing.T) {
 	tests := []struct {
-		name  string
-		write func(t *testing.T, idx Indexer)
-		want  map[string]map[string][]string
+		name, zh string
+		write    func(t *testing.T, idx Indexer)
+		want     map[string]map[string][]string
 	}{
-		{"add", func(t *testing.T, idx Indexer) {
+		{"add", "新增", func(t *testing.T, idx Indexer) {
 			must(t, idx.Add(labelled("ns1", "a", "web")))
 			must(t, idx.Add(labelled("ns1", "b", "db")))
 			must(t, idx.Add(labelled("ns2", "c", "web")))
@@ -104,27 +107,27 @@ func TestIndexerKeepsIndexesExact(t *testing.T) {
 			NamespaceIndex: {"ns1": {"ns1/a", "ns1/b"}, "ns2": {"ns2/c"}},
 			"app":          {"db": {"ns1/b"}, "web": {"ns1/a", "ns2/c"}},
 		}},
-		{"update moves the key and drops the emptied set", func(t *testing.T, idx Indexer) {
+		{"update moves the key and drops the emptied set", "更新把键移到新值下，并删掉变空的集合", func(t *testing.T, idx Indexer) {
 			must(t, idx.Add(labelled("ns1", "a", "web")))
 			must(t, idx.Update(labelled("ns1", "a", "db")))
 		}, map[string]map[string][]string{
 			NamespaceIndex: {"ns1": {"ns1/a"}},
 			"app":          {"db": {"ns1/a"}},
 		}},
-		{"update that removes the indexed value", func(t *testing.T, idx Indexer) {
+		{"update that removes the indexed value", "更新去掉了被索引的值", func(t *testing.T, idx Indexer) {
 			must(t, idx.Add(labelled("ns1", "a", "web")))
 			must(t, idx.Update(labelled("ns1", "a", "")))
 		}, map[string]map[string][]string{
 			NamespaceIndex: {"ns1": {"ns1/a"}},
 			"app":          {},
 		}},
-		{"delete", func(t *testing.T, idx Indexer) {
+		{"delete", "删除", func(t *testing.T, idx Indexer) {
 			must(t, idx.Add(labelled("ns1", "a", "web")))
 			must(t, idx.Add(labelled("ns1", "b", "web")))
 			must(t, idx.Delete(labelled("ns1", "a", "")))
 			must(t, idx.Delete(labelled("ns1", "b", "")))
 		}, map[string]map[string][]string{NamespaceIndex: {}, "app": {}}},
-		{"replace rebuilds from scratch", func(t *testing.T, idx Indexer) {
+		{"replace rebuilds from scratch", "Replace 从头重建索引", func(t *testing.T, idx Indexer) {
 			must(t, idx.Add(labelled("ns1", "a", "web")))
 			must(t, idx.Replace([]any{labelled("ns2", "z", "cache")}, "9"))
 		}, map[string]map[string][]string{
@@ -136,7 +139,7 @@ func TestIndexerKeepsIndexesExact(t *testing.T) {
 		// the object no longer says where it was filed, and Delete leaves
 		// that entry behind ("modifying objects stored by the indexers (if
 		// any) will *not* automatically lead to a re-index", ThreadSafeStore).
-		{"a cached object changed in place leaves its old entry behind", func(t *testing.T, idx Indexer) {
+		{"a cached object changed in place leaves its old entry behind", "缓存中的对象被原地修改，旧的索引项留了下来", func(t *testing.T, idx Indexer) {
 			p := labelled("ns1", "a", "web")
 			must(t, idx.Add(p))
 			p.Labels["app"] = "oops"
@@ -151,7 +154,7 @@ func TestIndexerKeepsIndexesExact(t *testing.T) {
 			if !equalSnapshots(got, tt.want) {
 				t.Fatalf("indexes:\n got %v\nwant %v", got, tt.want)
 			}
-			say(t, "%s: indexes %v", "%s：索引 %v", tt.name, got)
+			say(t, "%s: indexes %v", "情形「%s」：索引 %v", inReaderLanguage(tt.name, tt.zh), got)
 		})
 	}
 	say(t, "No stale key and no empty set survives: client-go's storeIndex.updateIndices (thread_safe_store.go)",
@@ -180,6 +183,15 @@ func TestIndexerQueries(t *testing.T) {
 	if _, err := idx.Index("app", 42); err == nil {
 		t.Fatal("Index with an object the index function rejects: no error")
 	}
+	// IndexKeys returns its keys sorted, as client-go's does (set.List
+	// sorts): callers print and compare them. Twelve keys, added out of
+	// order, so that a map's order comes out sorted only by a rare chance.
+	for _, name := range []string{"k", "c", "h", "a", "l", "e", "j", "b", "g", "d", "i", "f"} {
+		must(t, idx.Add(labelled("ns3", name, "many")))
+	}
+	if keys, err := idx.IndexKeys("app", "many"); err != nil || len(keys) != 12 || !slices.IsSorted(keys) {
+		t.Errorf("IndexKeys(app, many) = %v, %v; want the 12 keys, sorted", keys, err)
+	}
 }
 
 func TestIndexerUnknownIndexIsAnError(t *testing.T) {
@@ -205,7 +217,9 @@ func TestIndexerAddIndexers(t *testing.T) {
 	must(t, idx.Add(labelled("ns2", "b", "web")))
 
 	must(t, idx.AddIndexers(Indexers{"app": byApp}))
-	if keys, err := idx.IndexKeys("app", "web"); err != nil || !slices.Equal(keys, []string{"ns1/a", "ns2/b"}) {
+	// Sorted here: this test checks the back-filling (§4); TestIndexerQueries
+	// checks IndexKeys' order (§5).
+	if keys, err := idx.IndexKeys("app", "web"); err != nil || !slices.Equal(slices.Sorted(slices.Values(keys)), []string{"ns1/a", "ns2/b"}) {
 		t.Fatalf("after AddIndexers, IndexKeys(app, web) = %v, %v; want the existing pods back-filled", keys, err)
 	}
 	must(t, idx.Add(labelled("ns1", "c", "web"))) // and new writes use it

@@ -360,3 +360,17 @@ func TestGradersSpeakChinese(t *testing.T) {
 		})
 	}
 }
+
+// TestTranslateShowsTheStubNotItsWrapper: a project test's error that holds
+// a stub's message under the English of the code that wrapped it reads, for
+// a Chinese reader, as the stub's message alone (the trial's lab 1 showed
+// "cannot compute the key of a *informer.Pod: 实验 1：请实现 …").
+func TestTranslateShowsTheStubNotItsWrapper(t *testing.T) {
+	stub := "实验 1：请实现 MetaNamespaceKeyFunc，见 labs/01/README.zh-CN.md §1"
+	if got := translate("cannot compute the key of a *informer.Pod: " + stub); got != stub {
+		t.Errorf("translate = %q, want the stub's message %q", got, stub)
+	}
+	if got := translate("index failed"); got != "`index failed`" {
+		t.Errorf("translate of English without a stub = %q, want it as code", got)
+	}
+}

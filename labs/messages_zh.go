@@ -46,6 +46,7 @@ var messagesZH = map[string]string{
 	"Index with an object the index function rejects: no error":                           "用索引函数拒绝的对象调用 Index：没有返回错误",
 	"Index(namespace, a pod in ns1) = %v, %v; want 2 pods":                                "Index(namespace, ns1 里的一个 Pod) = %v, %v；期望 2 个 Pod",
 	"Index: no error for an unknown index":                                                "Index：不存在的索引没有返回错误",
+	"IndexKeys(app, many) = %v, %v; want the 12 keys, sorted":                             "IndexKeys(app, many) = %v, %v；期望 12 个键，并且已排序",
 	"IndexKeys(app, web) = %v after a new Add":                                            "新的 Add 之后 IndexKeys(app, web) = %v",
 	"IndexKeys: no error for an unknown index":                                            "IndexKeys：不存在的索引没有返回错误",
 	"IsClosed is false after Close":                                                       "Close 之后 IsClosed 为 false",

@@ -252,9 +252,20 @@ func translate(msg string) string {
 	return asValue(msg)
 }
 
+// stubMessageZHRE finds a stub's Chinese message (lab_stub.go's
+// labStub.message) inside a value.
+var stubMessageZHRE = regexp.MustCompile(`实验 \d+：请实现 .+?，见 labs/\d\d/README\.zh-CN\.md §\d+`)
+
 // asValue returns a value printed in a message as it was printed, unless
-// it reads as English prose (an error's text): then as `code`.
+// it reads as English prose (an error's text): then as `code`. An error
+// that holds a stub's message, wrapped in the English of the code between
+// the stub and the test ("cannot compute the key of a *informer.Pod: 实验
+// 1：请实现 …"), is shown as the stub's message: the root cause, in the
+// reader's language (the kit's labCause does the same in the graders).
 func asValue(v string) string {
+	if m := stubMessageZHRE.FindString(v); m != "" && !strings.Contains(v, "\n") {
+		return m // a value of many lines is taken line by line below
+	}
 	if len(englishWords(v, nil)) == 0 || strings.Contains(v, "`") {
 		return v
 	}

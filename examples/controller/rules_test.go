@@ -25,6 +25,7 @@ import (
 
 	informer "github.com/learn-k8s/informer"
 	testingclock "github.com/learn-k8s/informer/clock/testing"
+	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
 func TestPodsToDeleteGoInTheRealOrder(t *testing.T) {
@@ -227,39 +228,39 @@ func TestHandlersQueueTheReplicaSetsAPodConcerns(t *testing.T) {
 		return keys
 	}
 	for _, tc := range []struct {
-		name      string
+		name, zh  string // the case, in each language: a failure names it in the reader's
 		call      func()
 		want      []string
 		add, del  int // web's expectations after the call, from add 3 and deletions of a and b
 		notForWeb bool
 	}{
-		{"its pod appears", func() { c.addPod(pod("1", "web", web)) }, []string{"default/web"}, 2, 2, false},
-		{"an orphan appears", func() { c.addPod(pod("1", "web", nil)) }, []string{"default/web"}, 3, 2, false},
-		{"an orphan no selector matches", func() { c.addPod(pod("1", "db", nil)) }, []string{}, 3, 2, false},
-		{"a pod of another kind's", func() {
+		{"its pod appears", "它的 Pod 出现了", func() { c.addPod(pod("1", "web", web)) }, []string{"default/web"}, 2, 2, false},
+		{"an orphan appears", "一个孤儿 Pod 出现了", func() { c.addPod(pod("1", "web", nil)) }, []string{"default/web"}, 3, 2, false},
+		{"an orphan no selector matches", "一个没有选择算符匹配的孤儿 Pod", func() { c.addPod(pod("1", "db", nil)) }, []string{}, 3, 2, false},
+		{"a pod of another kind's", "一个属于别的类别的 Pod", func() {
 			p := pod("1", "web", web)
 			p.OwnerReferences[0].Kind = "StatefulSet"
 			c.addPod(p)
 		}, []string{}, 3, 2, false},
-		{"a pod of a web made again (another uid)", func() {
+		{"a pod of a web made again (another uid)", "一个属于重建的 `web` 的 Pod（另一个 `uid`）", func() {
 			p := pod("1", "web", web)
 			p.OwnerReferences[0].UID = "uid-old"
 			c.addPod(p)
 		}, []string{}, 3, 2, false},
-		{"its pod appears being deleted", func() { c.addPod(deleting(pod("1", "web", web))) }, []string{"default/web"}, 3, 1, false},
-		{"a resync (the same resourceVersion)", func() { c.updatePod(pod("1", "web", web), pod("1", "web", web)) }, []string{}, 3, 2, false},
-		{"its pod marked for deletion", func() { c.updatePod(pod("1", "web", web), deleting(pod("2", "web", web))) }, []string{"default/web"}, 3, 1, false},
-		{"relabelled out of web, still web's", func() { c.updatePod(pod("1", "web", web), pod("2", "api", web)) }, []string{"default/web"}, 3, 2, false},
-		{"changed controller, web to api", func() { c.updatePod(pod("1", "web", web), pod("2", "web", api)) }, []string{"default/api", "default/web"}, 3, 2, false},
-		{"released by web, now an orphan api selects", func() { c.updatePod(pod("1", "web", web), pod("2", "api", nil)) }, []string{"default/api", "default/web"}, 3, 2, false},
-		{"an orphan relabelled", func() { c.updatePod(pod("1", "web", nil), pod("2", "api", nil)) }, []string{"default/api"}, 3, 2, false},
-		{"its pod deleted", func() { c.deletePod(pod("1", "web", web)) }, []string{"default/web"}, 3, 1, false},
-		{"a tombstone of its pod", func() {
+		{"its pod appears being deleted", "它的 Pod 出现时已在删除中", func() { c.addPod(deleting(pod("1", "web", web))) }, []string{"default/web"}, 3, 1, false},
+		{"a resync (the same resourceVersion)", "一次重新同步（资源版本相同）", func() { c.updatePod(pod("1", "web", web), pod("1", "web", web)) }, []string{}, 3, 2, false},
+		{"its pod marked for deletion", "它的 Pod 被标记为删除", func() { c.updatePod(pod("1", "web", web), deleting(pod("2", "web", web))) }, []string{"default/web"}, 3, 1, false},
+		{"relabelled out of web, still web's", "标签改得不再属于 `web`，但仍归 `web` 所有", func() { c.updatePod(pod("1", "web", web), pod("2", "api", web)) }, []string{"default/web"}, 3, 2, false},
+		{"changed controller, web to api", "控制者从 `web` 换成了 `api`", func() { c.updatePod(pod("1", "web", web), pod("2", "web", api)) }, []string{"default/api", "default/web"}, 3, 2, false},
+		{"released by web, now an orphan api selects", "被 `web` 释放，成了 `api` 选中的孤儿 Pod", func() { c.updatePod(pod("1", "web", web), pod("2", "api", nil)) }, []string{"default/api", "default/web"}, 3, 2, false},
+		{"an orphan relabelled", "一个孤儿 Pod 的标签改了", func() { c.updatePod(pod("1", "web", nil), pod("2", "api", nil)) }, []string{"default/api"}, 3, 2, false},
+		{"its pod deleted", "它的 Pod 被删除了", func() { c.deletePod(pod("1", "web", web)) }, []string{"default/web"}, 3, 1, false},
+		{"a tombstone of its pod", "它的 Pod 的墓碑", func() {
 			c.deletePod(informer.DeletedFinalStateUnknown{Key: "default/a", Obj: pod("1", "web", web)})
 		}, []string{"default/web"}, 3, 1, false},
-		{"an orphan deleted", func() { c.deletePod(pod("1", "web", nil)) }, []string{}, 3, 2, false},
-		{"web updated", func() { c.updateRS(web, web) }, []string{"default/web"}, 3, 2, false},
-		{"web made again under its name", func() {
+		{"an orphan deleted", "一个孤儿 Pod 被删除了", func() { c.deletePod(pod("1", "web", nil)) }, []string{}, 3, 2, false},
+		{"web updated", "`web` 被更新了", func() { c.updateRS(web, web) }, []string{"default/web"}, 3, 2, false},
+		{"web made again under its name", "以同一个名字重建了 `web`", func() {
 			again := newReplicaSetObject("web", 1)
 			again.UID = "uid-web-2"
 			c.updateRS(web, again)
@@ -271,15 +272,21 @@ func TestHandlersQueueTheReplicaSetsAPodConcerns(t *testing.T) {
 		e.byKey["default/web"].deletions = map[string]struct{}{"default/a": {}, "default/b": {}}
 		e.mu.Unlock()
 		tc.call()
+		// The messages are English formats that the labs command shows in
+		// Chinese (labs/messages_zh.go); the case they name must follow.
+		name := tc.name
+		if walkthrough.Language() == "zh" {
+			name = tc.zh
+		}
 		if got := drain(); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: queued %v, want %v", tc.name, got, tc.want)
+			t.Errorf("%s: queued %v, want %v", name, got, tc.want)
 		}
 		add, del, ok := c.expectations.GetExpectations("default/web")
 		if tc.notForWeb && ok {
-			t.Errorf("%s: web's expectations are still there (add %d, del %d)", tc.name, add, del)
+			t.Errorf("%s: web's expectations are still there (add %d, del %d)", name, add, del)
 		}
 		if !tc.notForWeb && (add != tc.add || del != tc.del) {
-			t.Errorf("%s: web expects add %d, del %d; want %d, %d", tc.name, add, del, tc.add, tc.del)
+			t.Errorf("%s: web expects add %d, del %d; want %d, %d", name, add, del, tc.add, tc.del)
 		}
 	}
 	if s := fmt.Sprint(drain()); !strings.Contains(s, "[]") {

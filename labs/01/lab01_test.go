@@ -115,7 +115,7 @@ func TestLab01IndexerQueries(t *testing.T) {
 	_ = x.Add(labPod("ns1", "b", "2", map[string]string{"app": "web,db"}))
 	_ = x.Add(labPod("ns2", "c", "3", map[string]string{"app": "db"}))
 	keys, err := x.IndexKeys("app", "web")
-	labExpect(t, 1, 5, `IndexKeys("app", "web")`, `IndexKeys("app", "web")`, "[ns1/a ns1/b] <nil>", fmt.Sprint(keys, " ", err))
+	labExpect(t, 1, 5, `IndexKeys("app", "web")`, `IndexKeys("app", "web")`, "[ns1/a ns1/b] <nil>", fmt.Sprint(keys, " ", labShow(err)))
 	objs, _ := x.ByIndex(NamespaceIndex, "ns1")
 	labExpect(t, 1, 5, `len(ByIndex(namespace, "ns1"))`, `len(ByIndex(namespace, "ns1"))`, 2, len(objs))
 	objs, _ = x.Index("app", labPod("any", "q", "", map[string]string{"app": "web,db"}))
@@ -128,6 +128,17 @@ func TestLab01IndexerQueries(t *testing.T) {
 	labExpect(t, 1, 4, `ListIndexFuncValues("app") after deletes: no empty value is left behind`, `删除之后 ListIndexFuncValues("app")：不能留下空的索引值`, []string{"cache", "web"}, x.ListIndexFuncValues("app"))
 	if _, err := x.ByIndex("no-such-index", "v"); err == nil {
 		labFailf(t, 1, 5, "ByIndex of an unknown index: expected an error, got none", "查询不存在的索引：期望返回错误，实际没有")
+	}
+	// IndexKeys promises sorted keys (§5). Twelve keys filed out of order:
+	// a map's order, returned as it comes, is sorted only by a rare chance
+	// (two keys, as above, would pass half the time).
+	for _, name := range []string{"k", "c", "h", "a", "l", "e", "j", "b", "g", "d", "i", "f"} {
+		_ = x.Add(labPod("ns3", name, "5", map[string]string{"app": "many"}))
+	}
+	keys, err = x.IndexKeys("app", "many")
+	if err != nil || len(keys) != 12 || !sort.StringsAreSorted(keys) {
+		labFailf(t, 1, 5, `IndexKeys("app", "many") after 12 Adds out of order: expected the 12 keys sorted, nil; got %v, %v`,
+			`乱序 Add 12 个对象之后 IndexKeys("app", "many")：期望 12 个键按顺序排好、nil；实际 %v、%v`, keys, err)
 	}
 }
 

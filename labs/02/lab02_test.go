@@ -102,7 +102,7 @@ func TestLab02PopWaitsAndClose(t *testing.T) {
 			out = append(out, labDescribe(x))
 		}
 		if err != nil {
-			out = append(out, err.Error())
+			out = append(out, labCause(err))
 		}
 		got <- out
 	}()

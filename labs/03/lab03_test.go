@@ -166,7 +166,7 @@ func lab03Code(err error) string {
 	if errors.As(err, &se) {
 		return fmt.Sprint(se.ErrStatus.Code)
 	}
-	return err.Error()
+	return labCause(err)
 }
 
 // lab03Expired is the 410 Expired a server answers for a version it no

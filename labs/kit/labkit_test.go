@@ -22,6 +22,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -123,7 +124,7 @@ func labFailf(t testing.TB, lab, section int, en, zh string, args ...any) {
 	t.Helper()
 	for i, a := range args {
 		if err, ok := a.(error); ok && err != nil {
-			args[i] = labQuoted(err.Error()) // what the code returned, as a value
+			args[i] = labQuoted(labCause(err)) // what the code returned, as a value
 		}
 	}
 	// A message that already points into a handout (a stub's message among
@@ -167,10 +168,27 @@ func labShow(v any) string {
 		return strconv.Quote(v)
 	case error:
 		if v != nil {
-			return strconv.Quote(v.Error())
+			return strconv.Quote(labCause(v))
 		}
 	}
 	return fmt.Sprint(v)
+}
+
+// labStubMessageRE finds a stub's message (lab_stub.go's labStub.message)
+// inside an error's text, in either language.
+var labStubMessageRE = regexp.MustCompile(`lab \d+: implement .+?, see labs/\d\d/README\.md §\d+|` +
+	`实验 \d+：请实现 .+?，见 labs/\d\d/README\.zh-CN\.md §\d+`)
+
+// labCause is the text a learner should read for err: the message of the
+// stub it comes from, when it holds one, else its text. The code between
+// a stub and the grader often wraps the stub's error in its own English
+// ("cannot compute the key of a *informer.Pod: …"); in a Chinese reader's
+// message that wrapper is noise, and the stub is the root cause.
+func labCause(err error) string {
+	if m := labStubMessageRE.FindString(err.Error()); m != "" {
+		return m
+	}
+	return err.Error()
 }
 
 // labQuoted is a text shown quoted in a message: an error's text.
