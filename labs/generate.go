@@ -125,6 +125,7 @@ func buildTree(root string, stubFrom int) (map[string][]byte, error) {
 		return nil, err
 	}
 	out["README.md"] = courseReadme(stubFrom)
+	out[".gitignore"] = []byte(courseGitignore)
 	unlinkMissing(out)
 	return out, nil
 }
@@ -410,6 +411,13 @@ done (lab 7 needs none): the command says which are still stubs.
 的全部评分测试（每个都有时间限制），说明每个失败的原因（LANG 以 zh 开头时用中文），有任何失败时以非零状态
 退出。一个实验需要它之前的实验都已完成（实验 7 不需要）：没完成的，这个命令会指出来。
 
+A comment ` + "`// Reading 2: ...`" + ` or ` + "`// Reading 3: ...`" + ` (in a file's header, or opening a block that ends at
+` + "`// End of reading N.`" + `) marks code a first reader of the project skips: reading 2 is what client-go 1.33–1.37
+changed, reading 3 the real wire. This repository holds all three readings; the marks are a reading guide and
+ask nothing of you. / 注释 ` + "`// Reading 2: ...`" + ` 或 ` + "`// Reading 3: ...`" + `（写在文件头里，或者开始一段到
+` + "`// End of reading N.`" + ` 为止的代码）标出第一遍阅读可以跳过的代码：第二遍阅读是 client-go 1.33–1.37 改了什么，
+第三遍阅读是真实的网络传输。本仓库包含全部三遍阅读的代码；这些标记只是阅读指引，不要求你做任何事。
+
 ## The tutorial / 教程
 
 Each handout cites sections of a tutorial in Chinese that your teacher hands out; [labs/tutorial.md](labs/tutorial.md)
@@ -472,6 +480,16 @@ reports a conflict in a file of yours, keep your function bodies. / 更新改的
 `)
 	return []byte(b.String())
 }
+
+// courseGitignore is a student repository's .gitignore. It ignores only
+// what the kit writes into the repository that is no part of the learner's
+// work: `labs reference -force`'s backups, which the README's
+// `git add -A` would otherwise commit (and push to the teacher).
+const courseGitignore = `# Written by the labs command. / 由 labs 命令写入。
+# The backups of "go run ./labs reference -force" (your code before the reference replaced it).
+# / "go run ./labs reference -force" 的备份（参考实现替换之前你的代码）。
+/.labs-backup/
+`
 
 // finishedMarker precedes, in a student repository's README, the command
 // a learner runs once every lab passes; .ci/labs runs it as printed.

@@ -77,6 +77,29 @@ func main() {
 }
 
 func usage() {
+	// In a student repository only the learner's commands work (the others
+	// need the kit, which is not there): list those, and say whose the
+	// others are, rather than offer commands that fail.
+	if _, err := findUp(kitMarker); err != nil {
+		if readerChinese() {
+			fmt.Fprintln(os.Stderr, "用法（学生仓库）：\n"+
+				"  go run ./labs test N          给本仓库的实验 N 评分：用 -race 编译，每个评分测试有时间限制，\n"+
+				"                                说明每个失败的原因；有失败时以状态 1 退出\n"+
+				"                                （-timeout 改每个评分测试的时间限制，-p 改同时运行的评分测试个数）\n"+
+				"  go run ./labs list            列出各个实验、要实现的函数和评分测试\n"+
+				"其他命令（`course`、`new`、`reference`、`grade`、`bugs`、`reading`、`zh-check` 和各项检查）是老师用的：\n"+
+				"它们在 informer 项目（教师的工具包）里运行，不在这里。")
+		} else {
+			fmt.Fprintln(os.Stderr, `usage (a student repository):
+  go run ./labs test N          grade lab N in this repository: built with -race, a time limit per grader,
+                                why each failure failed; exit 1 on failure
+                                (-timeout sets each grader's time limit, -p how many run at once)
+  go run ./labs list            list the labs, the functions to write and the graders
+The other commands (course, new, reference, grade, bugs, reading, zh-check and the checks) are the
+teacher's: they run in the informer project, the kit, not here.`)
+		}
+		os.Exit(2)
+	}
 	fmt.Fprintln(os.Stderr, `usage:
   go run ./labs test N                      grade lab N in this repository (a learner's command)
   go run ./labs course DIR                  write a student repository, every lab stubbed
