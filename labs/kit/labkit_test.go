@@ -76,6 +76,18 @@ func LabGate(tb testing.TB) {
 // labHitsAtStart is labHits (lab_stub.go) when the running grader started.
 var labHitsAtStart atomic.Int64
 
+// labStubRan reports whether a stub of this package has run since the
+// grader started. A wait that gives up for that reason (labWaitFor) must
+// say so: its failure, at once, is the stub's, not the time limit's or an
+// earlier lab's.
+func labStubRan() bool { return labHits.Load() != labHitsAtStart.Load() }
+
+// labWaitGaveUp is set when a wait stopped early because a stub ran
+// (labWaitFor); the next failure labFailf reports says so, since its
+// message may speak of a time limit that never ran out, or of what the
+// labs before should have done.
+var labWaitGaveUp atomic.Bool
+
 // labStart begins a grader of lab: it skips the grader unless
 // `go run ./labs test` grades this lab (or INFORMER_LAB_FULL=1), quiets the
 // package's logs, and returns the function to defer, which turns a panic of
@@ -92,6 +104,7 @@ func labStart(t *testing.T, lab int) func() {
 		t.Skipf("a lab %d grader: go run ./labs test %d runs it", lab, lab)
 	}
 	labHitsAtStart.Store(labHits.Load())
+	labWaitGaveUp.Store(false)
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { slog.SetDefault(old) })
@@ -135,6 +148,10 @@ func labFailf(t testing.TB, lab, section int, en, zh string, args ...any) {
 		section = 0
 	}
 	where := ""
+	if labWaitGaveUp.Swap(false) {
+		en += " (the grader stopped waiting at once: a stub has run, listed below)"
+		zh += "（评分测试没有再等下去：已经运行到桩函数，见下面的列表）"
+	}
 	if labZH() {
 		if section > 0 {
 			where = fmt.Sprintf("（见 labs/%02d/README.zh-CN.md §%d）", lab, section)
@@ -235,11 +252,14 @@ func labPick(en, zh string) string {
 func labWaitFor(cond func() bool) bool {
 	deadline := time.Now().Add(5 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) || labHits.Load() != labHitsAtStart.Load() {
-			return cond()
+		if time.Now().After(deadline) || labStubRan() {
+			ok := cond()
+			labWaitGaveUp.Store(!ok && labStubRan())
+			return ok
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+	labWaitGaveUp.Store(false)
 	return true
 }
 
