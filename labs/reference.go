@@ -5,7 +5,9 @@
 // they need. It fills only stubs: a function whose body is the learner's
 // own is left alone and named, because a learner's code is never lost by
 // accident; -force replaces those too, after copying every file it changes
-// to REPO/.labs-backup/TIME/ (a folder Go ignores). The reference is in the
+// to REPO/.labs-backup/TIME/ (a folder Go ignores, and the student
+// repository's .gitignore keeps out of the learner's commits, generate.go's
+// courseGitignore). The reference is in the
 // kit, not in the student repository or the handouts.
 //
 // client-go counterpart: none (tooling for the labs).
