@@ -129,7 +129,7 @@ func TestQueueMetricsAsClientGoReportsThem(t *testing.T) {
 	clock.Step(1500 * time.Millisecond)
 	q.Done(a)
 	expectMetric(t, p, "work", 2, 1) // seconds from Get to Done
-	p.mu.Lock() // the gauges' goroutine may be recording
+	p.mu.Lock()                      // the gauges' goroutine may be recording
 	defer p.mu.Unlock()
 	if !p.names["test"] || len(p.names) != 1 {
 		t.Fatalf("metrics made for queues %v, want test only", p.names)
