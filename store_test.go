@@ -183,8 +183,9 @@ func TestIndexerQueries(t *testing.T) {
 	if _, err := idx.Index("app", 42); err == nil {
 		t.Fatal("Index with an object the index function rejects: no error")
 	}
-	// IndexKeys returns its keys sorted, as client-go's does (set.List
-	// sorts): callers print and compare them. Twelve keys, added out of
+	// IndexKeys returns its keys sorted, as client-go v0.37.2's does (its
+	// threadSafeMap.IndexKeys returns them through a sorting list
+	// function): callers print and compare them. Twelve keys, added out of
 	// order, so that a map's order comes out sorted only by a rare chance.
 	for _, name := range []string{"k", "c", "h", "a", "l", "e", "j", "b", "g", "d", "i", "f"} {
 		must(t, idx.Add(labelled("ns3", name, "many")))
