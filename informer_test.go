@@ -788,7 +788,7 @@ func TestStep11WhenThingsGoWrong(t *testing.T) {
 
 	say(t, "4. While the server is down, doomed is deleted, born is created, the history compacted.",
 		"4. 服务器宕机期间，doomed 被删除，born 被创建，历史也被压缩了。")
-	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新 watch得到 410 Expired：Reflector 重新 list。")
+	say(t, "   The re-watch gets 410 Expired: the Reflector relists.", "   重新 watch 得到 410 Expired：Reflector 重新 list。")
 	lastSeen := inf.LastSyncResourceVersion()
 	stopServer(t, s, lw)
 	waitFor(t, "the Reflector backing off", clock.HasWaiters)

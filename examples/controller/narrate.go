@@ -23,6 +23,7 @@ import (
 	"time"
 
 	informer "github.com/learn-k8s/informer"
+	"github.com/learn-k8s/informer/internal/walkthrough"
 )
 
 // narrator writes lines to w, in Chinese when zh is set. Its mutex keeps
@@ -85,7 +86,13 @@ func (n *narrator) Eventf(key, eventType, reason, messageFmt string, args ...any
 	}
 	now := time.Now().Format("15:04:05.000")
 	message := fmt.Sprintf(messageFmt, args...)
-	n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, reason, message)
+	n.say("%s  %-12s %s %s", "%s  %-12s %s %s", now, key, padColumns(reason, 17), message)
+}
+
+// padColumns pads s with spaces to width terminal columns: a Chinese
+// character takes two, so fmt's %-17s would leave its column ragged.
+func padColumns(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-walkthrough.Columns(s)))
 }
 
 // retries returns how many syncs so far waited for a cache, and how many
@@ -131,6 +138,6 @@ func (h narratorHandler) Handle(_ context.Context, r slog.Record) error {
 		msg = zh
 	}
 	now := r.Time.Format("15:04:05.000")
-	h.n.say("%s  %-12s %-17s %s", "%s  %-12s %-17s %s", now, key, msg, strings.Join(attrs, " "))
+	h.n.say("%s  %-12s %s %s", "%s  %-12s %s %s", now, key, padColumns(msg, 17), strings.Join(attrs, " "))
 	return nil
 }

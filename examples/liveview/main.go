@@ -39,7 +39,9 @@ func main() {
 		os.Exit(1)
 	}
 	if walkthrough.Language() == "zh" { // the walkthrough's language rule: LANG=zh_CN.UTF-8, INFORMER_LANG=zh
-		fmt.Printf("liveview：在浏览器里打开 %s（Ctrl-C 停止）\n", a.URL())
+		// The page follows the browser's language; a reader who asked the
+		// terminal for Chinese gets the address that asks the page for it.
+		fmt.Printf("liveview：在浏览器里打开 %s?lang=zh（Ctrl-C 停止）\n", a.URL())
 	} else {
 		fmt.Println("liveview: open", a.URL(), "(Ctrl-C stops)")
 	}

@@ -83,7 +83,7 @@ func narrationProblem(enExpr, zhExpr ast.Expr) string {
 		return "the Chinese line has no Chinese in it: " + strconv.Quote(zh)
 	case len(formatVerb.FindAllString(en, -1)) != len(formatVerb.FindAllString(zh, -1)):
 		return "the two lines take different arguments: " + strconv.Quote(en) + " and " + strconv.Quote(zh)
-	case columns(en) > maxColumns || columns(zh) > maxColumns:
+	case Columns(en) > maxColumns || Columns(zh) > maxColumns:
 		return "a line is wider than " + strconv.Itoa(maxColumns) + " columns: " + strconv.Quote(en)
 	}
 	return ""
@@ -125,8 +125,8 @@ func hasWords(s string) bool {
 	return false
 }
 
-// columns is how many terminal columns s takes: two for a wide character.
-func columns(s string) int {
+// Columns is how many terminal columns s takes: two for a wide character.
+func Columns(s string) int {
 	n := 0
 	for _, r := range s {
 		n++

@@ -60,7 +60,7 @@ func Say(t testing.TB, en, zh string, args ...any) {
 	line := fmt.Sprintf(format, args...)
 	t.Log(line)
 	if _, file, n, ok := runtime.Caller(1); ok && strings.HasPrefix(t.Name(), "TestStep") {
-		if w := columns(fmt.Sprintf("    %s:%d: %s", filepath.Base(file), n, line)); w > maxColumns {
+		if w := Columns(fmt.Sprintf("    %s:%d: %s", filepath.Base(file), n, line)); w > maxColumns {
 			t.Errorf("this narration line takes %d columns as printed, over %d: wrap it: %q", w, maxColumns, line)
 		}
 	}
