@@ -169,8 +169,8 @@ func (r *runner) judge(lab Lab, name, out string, err error) graderResult {
 	}
 	if g, ok := projectGrader(lab, name); ok {
 		res.Reasons = append(res.Reasons, r.pick(
-			fmt.Sprintf("a project test failed: %s (see labs/%02d/README.md §%d)", g.What, lab.N, g.Section),
-			fmt.Sprintf("项目测试未通过：%s（见 labs/%02d/README.zh-CN.md §%d）", g.WhatZH, lab.N, g.Section)))
+			fmt.Sprintf("a project test failed: %s (see labs/%02d/README.md §%d)", g.What, lab.N, g.sectionFor(out)),
+			fmt.Sprintf("项目测试未通过：%s（见 labs/%02d/README.zh-CN.md §%d）", g.WhatZH, lab.N, g.sectionFor(out))))
 		if len(kit) == 0 && len(msgs) > 0 {
 			res.Reasons = append(res.Reasons, r.pick("its last messages: ", "它最后的消息：")+r.say(lastN(msgs, 3)))
 		}

@@ -16,6 +16,7 @@ package main
 import (
 	"path"
 	"slices"
+	"strings"
 )
 
 // Func names one function of the reading: Recv is its receiver type as
@@ -41,6 +42,34 @@ type Grader struct {
 	Name         string
 	Section      int // the handout section it checks (§N)
 	What, WhatZH string
+}
+
+// graderWhere points some failures of a project grader elsewhere than its
+// Section: a project test checks several sections' work in one story, and
+// its failure should name the section where the fix is, not the one the
+// story is mostly about.
+var graderWhere = map[string][]Where{
+	// The first list's version is relistResourceVersion's, and the initial
+	// list is list's (§2); the watch, its options and its re-watches are
+	// §3's.
+	"TestStep06Reflector": {{"first list resourceVersion", 2}, {"waiting for the initial list", 2}},
+}
+
+// Where is a failure a project test can print (Says, a part of its
+// message) and the handout section where its fix is.
+type Where struct {
+	Says    string
+	Section int
+}
+
+// sectionFor is the section a failure of g that printed out points to.
+func (g Grader) sectionFor(out string) int {
+	for _, w := range graderWhere[g.Name] {
+		if strings.Contains(out, w.Says) {
+			return w.Section
+		}
+	}
+	return g.Section
 }
 
 // Lab is one lab of the course.

@@ -17,6 +17,7 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -69,7 +70,7 @@ func addChapters(root, modPath string, out map[string][]byte) error {
 			for _, m := range commandPkgRE.FindAllStringSubmatch(text, -1) {
 				pkgs = append(pkgs, strings.TrimSuffix(m[1], "/"))
 			}
-			out[name] = []byte(withBanner(name, text))
+			out[name] = []byte(withBanner(name, withoutLabCode(text, strings.HasSuffix(name, ".zh-CN.md"))))
 		}
 	}
 	for _, dir := range pkgs {
@@ -84,6 +85,39 @@ func addChapters(root, modPath string, out map[string][]byte) error {
 		}
 	}
 	return addImported(root, modPath, out)
+}
+
+// goBlockRE finds a Go code block of a chapter.
+var goBlockRE = regexp.MustCompile("(?ms)^```go\n(.*?)^```\n")
+
+// withoutLabCode replaces each Go code block of a chapter that declares a
+// lab function by a note that its code is that lab's exercise: the book
+// shows the reference (processNextWorkItem's whole body, in the
+// controller's chapter), and in a student repository that would be the
+// answer printed beside the stub. The book itself keeps it.
+func withoutLabCode(text string, zh bool) string {
+	return goBlockRE.ReplaceAllStringFunc(text, func(block string) string {
+		code := goBlockRE.FindStringSubmatch(block)[1]
+		file, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+code, 0)
+		if err != nil {
+			return block
+		}
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			lab, f, ok := specOf(Labs, funcOf(fd))
+			if !ok {
+				continue
+			}
+			if zh {
+				return fmt.Sprintf("> `%s` 的代码是实验 %d 的练习（labs/%02d/README.zh-CN.md §%d），这里不列出。\n", f.Name, lab.N, lab.N, f.Section)
+			}
+			return fmt.Sprintf("> The code of `%s` is lab %d's exercise (labs/%02d/README.md §%d): it is not shown here.\n", f.Name, lab.N, lab.N, f.Section)
+		}
+		return block
+	})
 }
 
 // unlinkMissing rewrites, in every Markdown file of out, each relative

@@ -174,8 +174,8 @@ func gradeLab(ctx context.Context, r *runner, lab Lab, names []string, w *os.Fil
 	// with the race detector: minutes, with nothing to show. Say so first,
 	// and that it is still going, so that nobody stops it thinking it hangs.
 	fmt.Fprintln(w, r.pick(
-		"building the tests with the race detector (-race): about 3 minutes the first time on 2 cores, seconds after that",
-		"正在用竞态检测器（-race）编译测试：第一次在 2 核机器上约需 3 分钟，之后只要几秒"))
+		"building the tests with the race detector (-race): seconds if Go's build cache has them, else (the first time) about 3 minutes on 2 cores",
+		"正在用竞态检测器（-race）编译测试：Go 的构建缓存里已有时只要几秒，没有时（第一次）在 2 核机器上约需 3 分钟"))
 	out, err := buildSaying(ctx, r, tmp, w)
 	if err != nil {
 		fmt.Fprint(w, out)

@@ -86,7 +86,7 @@ func TestStep20Controller(t *testing.T) {
 		"一个工作协程 Get 一个键，根据缓存调谐，然后调用 Done。")
 
 	f.createReplicaSet(t, "web", 2)
-	f.waitConverged(t, "web with 2 replicas")
+	f.waitConverged(t, inReaderLanguage("web with 2 replicas", "`web` 有 2 个副本"))
 	pods := f.activePods(t, "web")
 	obj, err := f.srv.Get(fakeapi.Pods, "default", pods[0])
 	walkthrough.Must(t, err)
@@ -104,12 +104,12 @@ func TestStep20Controller(t *testing.T) {
 	walkthrough.Say(t, "web is scaled 2 → 3 → 4 → 5: three updates, three events, three Adds of default/web.",
 		"web 被依次扩容 2 → 3 → 4 → 5：三次更新、三个事件、三次 Add default/web。")
 	f.createReplicaSet(t, "slow", 0)
-	walkthrough.Receive(t, "the worker to hold default/slow", (<-chan struct{})(holding))
+	walkthrough.Receive(t, inReaderLanguage("the worker to hold default/slow", "工作协程扣住 `default/slow`"), (<-chan struct{})(holding))
 	before := queue.addsOf("default/web")
 	for _, n := range []int{3, 4, 5} {
 		f.scale(t, "web", n)
 	}
-	walkthrough.WaitFor(t, "the three Adds of default/web", func() bool { return queue.addsOf("default/web") >= before+3 })
+	walkthrough.WaitFor(t, inReaderLanguage("the three Adds of default/web", "`default/web` 的三次 Add"), func() bool { return queue.addsOf("default/web") >= before+3 })
 	walkthrough.Say(t, "  Adds of default/web: %d; Len = %d: the key waits in the queue once.",
 		"  default/web 被 Add 了 %d 次；Len = %d：这个键在队列里只排一次。", queue.addsOf("default/web")-before, c.workqueue.Len())
 	if c.workqueue.Len() != 1 {
@@ -117,7 +117,7 @@ func TestStep20Controller(t *testing.T) {
 	}
 	syncsBefore := websSyncs.Load()
 	close(hold)
-	f.waitConverged(t, "web scaled to 5")
+	f.waitConverged(t, inReaderLanguage("web scaled to 5", "`web` 扩容到 5"))
 	walkthrough.Say(t, "  The worker is free: one reconcile of web created the 3 pods (syncs of web: %d).",
 		"  工作协程空出来后，web 的一次调谐就创建了那 3 个 Pod（web 的同步次数：%d）。",
 		syncsAtLastCreate.Load()-syncsBefore)
@@ -127,7 +127,7 @@ func TestStep20Controller(t *testing.T) {
 
 	// A retry no sync needed any more may still wait on the clock: let it run.
 	walkthrough.WaitStepping(t, clock, "no timer left on the fake clock", func() bool { return !clock.HasWaiters() })
-	f.waitConverged(t, "web after the burst")
+	f.waitConverged(t, inReaderLanguage("web after the burst", "突发之后的 `web`"))
 	walkthrough.Say(t, "A failure: a pod of web turns Ready (the kubelet's write), and the server fails the next two",
 		"一次失败：web 的一个 Pod 变为 Ready（kubelet 写的），同时服务器让接下来的两个请求失败")
 	walkthrough.Say(t, "requests (500): the status write, and the read before its one retry (updateReplicaSetStatus).",
@@ -140,10 +140,10 @@ func TestStep20Controller(t *testing.T) {
 		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}
 	_, err = f.srv.Update(fakeapi.Pods, "default", pod) // the Go API: not an HTTP request
 	walkthrough.Must(t, err)
-	walkthrough.WaitFor(t, "the failed status write", func() bool {
+	walkthrough.WaitFor(t, inReaderLanguage("the failed status write", "失败的 `status` 写入"), func() bool {
 		return len(f.events.find("SyncFailed", "injected failure")) > failedBefore
 	})
-	walkthrough.WaitFor(t, "the queue's timer for the retry", clock.HasWaiters)
+	walkthrough.WaitFor(t, inReaderLanguage("the queue's timer for the retry", "队列为重试设的定时器"), clock.HasWaiters)
 	walkthrough.Say(t, "  The sync fails; the worker calls AddRateLimited: NumRequeues = %d, the key waits %v.",
 		"  同步失败；工作协程调用 AddRateLimited：NumRequeues = %d，键要等 %v。",
 		c.workqueue.NumRequeues("default/web"), clock.Waiters()[0])
@@ -153,7 +153,7 @@ func TestStep20Controller(t *testing.T) {
 		t.Fatalf("timers waiting on the fake clock: %v, want [5ms]", w)
 	}
 	clock.Step(5 * time.Millisecond)
-	f.waitConverged(t, "the status written after the retry")
+	f.waitConverged(t, inReaderLanguage("the status written after the retry", "重试之后写入的 `status`"))
 	walkthrough.Say(t, "  The fake clock moves 5 ms: the retry writes readyReplicas = %d; Forget: NumRequeues = %d.",
 		"  假时钟走了 5 毫秒：重试写入 readyReplicas = %d；调用 Forget：NumRequeues = %d。",
 		f.serverReplicaSet(t, "web").Status.ReadyReplicas, c.workqueue.NumRequeues("default/web"))

@@ -105,7 +105,7 @@ func expectationsRun(t *testing.T, withExpectations bool) expectationsResult {
 	f.start(t)
 	f.gate.hold() // from now on no pod event reaches the controller
 	f.createReplicaSet(t, "web", 5)
-	walkthrough.WaitFor(t, "the two syncs the held watch lets happen", func() bool {
+	walkthrough.WaitFor(t, inReaderLanguage("the two syncs the held watch lets happen", "扣住的 watch 所允许的两次同步"), func() bool {
 		rs, err := c.replicaSetLister.Get("default/web")
 		return err == nil && rs.Status.ObservedGeneration == 1 && syncs.Load() >= 2 &&
 			c.workqueue.Len() == 0 && f.r.busy.Load() == 0
@@ -113,7 +113,7 @@ func expectationsRun(t *testing.T, withExpectations bool) expectationsResult {
 	res.created = len(f.events.find("SuccessfulCreate", ""))
 	res.creatingSyncs = int(creatingSyncs.Load())
 	f.gate.release()
-	f.waitConverged(t, "web once the pod events came through")
+	f.waitConverged(t, inReaderLanguage("web once the pod events came through", "Pod 事件放行之后的 `web`"))
 	res.deleted = len(f.events.find("SuccessfulDelete", ""))
 	res.createdAfter = len(f.events.find("SuccessfulCreate", "")) - res.created
 	stopAndCheck(t, f.r)

@@ -45,8 +45,13 @@ type lab03LW struct {
 	// shortWatch makes every watch end at once, empty.
 	failWatch  func(ListOptions) error
 	shortWatch bool
-	pages      []string // each list answered: its version, limit, whether it continues, its items
-	watchers   []*lab03Watcher
+	// emptyListRV makes lists answer no resourceVersion (as some
+	// aggregated APIs do), so that the watch starts from ""; script, when
+	// set, answers the watches instead of the server.
+	emptyListRV bool
+	script      func(n int, o ListOptions) Watcher
+	pages       []string // each list answered: its version, limit, whether it continues, its items
+	watchers    []*lab03Watcher
 }
 
 // lab03Closed is a watch that ends at once, with nothing in it.
@@ -59,6 +64,27 @@ func (lab03Closed) ResultChan() <-chan WatchEvent {
 }
 
 func (lab03Closed) Stop() {}
+
+// lab03Events is a watch that delivers events, then closes unless open
+// (then it stays open until Stop, as a quiet watch does).
+type lab03Events struct {
+	ch chan WatchEvent
+}
+
+func newLab03Events(open bool, events ...WatchEvent) lab03Events {
+	w := lab03Events{ch: make(chan WatchEvent, len(events))}
+	for _, e := range events {
+		w.ch <- e
+	}
+	if !open {
+		close(w.ch)
+	}
+	return w
+}
+
+func (w lab03Events) ResultChan() <-chan WatchEvent { return w.ch }
+
+func (lab03Events) Stop() {}
 
 func (l *lab03LW) List(ctx context.Context, o ListOptions) (*ObjectList, error) {
 	l.mu.Lock()
@@ -78,6 +104,9 @@ func (l *lab03LW) List(ctx context.Context, o ListOptions) (*ObjectList, error) 
 	}
 	l.record("list %q → ok", o.ResourceVersion)
 	l.mu.Lock()
+	if l.emptyListRV {
+		list.ResourceVersion = ""
+	}
 	l.pages = append(l.pages, fmt.Sprintf("list %q, limit %d, continue %t: %d items", o.ResourceVersion, o.Limit, o.Continue != "", len(list.Items)))
 	l.mu.Unlock()
 	return list, nil
@@ -88,8 +117,11 @@ func (l *lab03LW) Watch(ctx context.Context, o ListOptions) (Watcher, error) {
 	l.watch = append(l.watch, o)
 	hold := l.hold
 	l.mu.Unlock()
-	fail, short := l.failWatch, l.shortWatch
+	fail, short, script, n := l.failWatch, l.shortWatch, l.script, len(l.watch)
 	l.record("watch %q", o.ResourceVersion)
+	if script != nil {
+		return script(n, o), nil
+	}
 	if fail != nil {
 		if err := fail(o); err != nil {
 			l.record("watch %q → %s", o.ResourceVersion, lab03Code(err))
@@ -370,9 +402,16 @@ func TestLab03RelistAfterExpired(t *testing.T) {
 		}
 		return nil
 	}
-	if !labWaitFor(func() bool { return len(after()) > 0 }) {
+	if !labWaitFor(func() bool { return slices.Contains(lw.requests(), expired) }) {
 		labFailf(t, 3, 3, "expected the re-watch from %s to get 410 Expired; the request log: %v",
 			"期望从 %s 重新 watch 得到 410 Expired；请求日志：%v", seen, lw.requests())
+		return
+	}
+	// The stream stays open after its ERROR event: only a handleWatch that
+	// returns on the event itself lets anything follow.
+	if !labWaitFor(func() bool { return len(after()) > 0 }) {
+		labFailf(t, 3, 4, "the watch's ERROR event (410 Expired) came and nothing followed: expected handleWatch to return its error at once (the stream stays open); the request log: %v",
+			"watch 的 ERROR 事件（410 Expired）到了之后什么都没有发生：期望 handleWatch 立即返回它的错误（流一直开着）；请求日志：%v", lw.requests())
 		return
 	}
 	if next := after()[0]; next != relist {
@@ -605,6 +644,11 @@ func TestLab03BacksOffBeforeTryingAgain(t *testing.T) {
 		return
 	}
 	rv := s.ResourceVersion()
+	if next := lw.requests()[3]; next != fmt.Sprintf("watch %q", rv) {
+		labFailf(t, 3, 3, "after the backoff that followed the refused watch: expected the watch tried again from %s (a refused watch is retried without a relist), got %s; the request log: %v",
+			"被拒绝的 watch 之后的退避结束：期望从 %s 再试 watch（被拒绝的 watch 不重新 list，直接重试），实际是 `%s`；请求日志：%v", rv, next, lw.requests())
+		return
+	}
 	labExpect(t, 3, 4, "the requests after the very short watch, before the backoff ends (the cycle ends: no re-watch)",
 		"很短的 watch 之后、退避结束之前的请求（这一轮结束：不重新 watch）",
 		[]string{fmt.Sprintf("watch %q", rv), fmt.Sprintf("watch %q → closed at once", rv)}, lw.requests()[3:])
@@ -659,6 +703,79 @@ func TestLab03RandomChangesConverge(t *testing.T) {
 			labFailf(t, 3, 4, "random changes (seed %d): expected the store %v at version %s, got %v at %q",
 				"随机修改（种子 %d）：期望存储为 %v、版本 %s，实际 %v、%q", seed, want, rv, lab03Keys(store), r.LastSyncResourceVersion())
 			return
+		}
+	}
+}
+
+// TestLab03WatchFromTheStartKeepsTheVersion: a list that answers no
+// resourceVersion makes the watch start from "", and such a watch opens
+// with a synthetic ADDED per object in no version order (here b at 3, then
+// a at 2). Their versions must not become the last version seen: a
+// re-watch from 2 would skip b's later changes. The version moves with the
+// first event of another kind (client-go's propagateRVFromStart).
+func TestLab03WatchFromTheStartKeepsTheVersion(t *testing.T) {
+	defer labStart(t, 3)()
+	s := labServer(t)
+	labCreate(t, s, "default", "a", nil, false)
+	lw := &lab03LW{inner: labPodsLW(t, s, "default"), emptyListRV: true}
+	lw.script = func(n int, o ListOptions) Watcher {
+		if n == 1 {
+			return newLab03Events(false, WatchEvent{Type: WatchAdded, Object: labPod("default", "b", "3", nil)},
+				WatchEvent{Type: WatchAdded, Object: labPod("default", "a", "2", nil)})
+		}
+		return newLab03Events(true, WatchEvent{Type: WatchAdded, Object: labPod("default", "c", "8", nil)},
+			WatchEvent{Type: WatchModified, Object: labPod("default", "a", "9", nil)})
+	}
+	store := NewStore(MetaNamespaceKeyFunc)
+	r := lab03Run(t, lw, store)
+	if !labWaitFor(func() bool { _, w := lw.calls(); return len(w) >= 2 }) {
+		labFailf(t, 3, 3, "a watch from \"\" delivered ADDED b (version 3) and ADDED a (version 2), then ended: expected a re-watch, got the request log %v",
+			"从 \"\" 开始的 watch 送来 ADDED b（版本 3）和 ADDED a（版本 2）后结束：期望重新 watch，实际请求日志为 %v", lw.requests())
+		return
+	}
+	_, watches := lw.calls()
+	if !labExpect(t, 3, 3, "the re-watch after a watch from \"\" that delivered only its synthetic ADDED events (versions 3, then 2: no order): the version must not move until an event other than ADDED arrives",
+		"从 \"\" 开始的 watch 只送来合成的 ADDED 事件（版本 3，然后 2：没有顺序）之后的重新 watch：在 ADDED 以外的事件到来之前，版本不能前移",
+		"", watches[1].ResourceVersion) {
+		return
+	}
+	if !labWaitFor(func() bool { return r.LastSyncResourceVersion() == "9" }) {
+		labFailf(t, 3, 4, "the second watch from \"\" delivered ADDED c (version 8), then MODIFIED a (version 9): expected LastSyncResourceVersion \"9\" (an event other than ADDED moves it), got %q",
+			"第二个从 \"\" 开始的 watch 送来 ADDED c（版本 8），然后 MODIFIED a（版本 9）：期望 LastSyncResourceVersion 为 \"9\"（ADDED 以外的事件让它前移），实际 %q", r.LastSyncResourceVersion())
+	}
+}
+
+// TestLab03StopIsNotAWatchEnd calls handleWatch with the stop already
+// given and a stream that the stop ended too (closed, or an ERROR event
+// waiting): whichever handleWatch sees first, the answer is
+// errStopRequested, so that watch does not take the stop for a watch the
+// server ended (and re-watch) or for a failure (and log it). Each case is
+// tried many times: which of two ready channels a select takes is random.
+func TestLab03StopIsNotAWatchEnd(t *testing.T) {
+	defer labStart(t, 3)()
+	r := NewReflector(&ListWatch{}, &Pod{}, NewStore(MetaNamespaceKeyFunc))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	gone := lab03Expired().(*StatusError).ErrStatus
+	streams := []struct {
+		en, zh string
+		w      func() Watcher
+	}{
+		{"a stream the stop closed", "被停止关闭的流", func() Watcher { return newLab03Events(false) }},
+		{"a stream that sent an ERROR event as the stop came", "停止到来时发出 ERROR 事件的流",
+			func() Watcher { return newLab03Events(true, WatchEvent{Type: WatchError, Object: &gone}) }},
+	}
+	for _, c := range streams {
+		for range 64 {
+			var err error
+			labWithin(t, 3, 4, "handleWatch with its context ended", func() {
+				err = r.handleWatch(ctx, r.clock.Now(), c.w(), r.store, func(string, bool) {}, nil, false)
+			})
+			if !errors.Is(err, errStopRequested) {
+				labFailf(t, 3, 4, "handleWatch after the stop, on %s: expected errStopRequested (the stop, even when the stream ended first), got %v",
+					"停止之后 handleWatch 遇到%s：期望 errStopRequested（是停止，即使流先结束了），实际 %v", labPick(c.en, c.zh), err)
+				return
+			}
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -139,6 +140,7 @@ func labFailf(t testing.TB, lab, section int, en, zh string, args ...any) {
 		if err, ok := a.(error); ok && err != nil {
 			args[i] = labQuoted(labCause(err)) // what the code returned, as a value
 		}
+		args[i] = labCapped(args[i])
 	}
 	// A message that already points into a handout (a stub's message among
 	// its values) needs no second pointer.
@@ -176,6 +178,34 @@ func labExpect(t testing.TB, lab, section int, what, whatZH string, want, got an
 	return false
 }
 
+// labCapEnds is how many entries of each end of a long list a message
+// prints: a request log of a Reflector that loops holds thousands of
+// lines, and a message of megabytes hides the few that tell the story
+// (the first show how it began, the last where it ended).
+const labCapEnds = 8
+
+// labCapped returns v as a message prints it: a slice or array of more
+// than twice labCapEnds entries as its first and last labCapEnds, with how
+// many are left out between them; anything else as it is.
+func labCapped(v any) any {
+	rv := reflect.ValueOf(v)
+	if v == nil || (rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array) || rv.Len() <= 2*labCapEnds+1 {
+		return v
+	}
+	show := func(i int) string { return fmt.Sprint(rv.Index(i).Interface()) }
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range labCapEnds {
+		b.WriteString(show(i) + " ")
+	}
+	b.WriteString(labPick(fmt.Sprintf("… %d more …", rv.Len()-2*labCapEnds), fmt.Sprintf("…（省略 %d 项）…", rv.Len()-2*labCapEnds)))
+	for i := rv.Len() - labCapEnds; i < rv.Len(); i++ {
+		b.WriteString(" " + show(i))
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
 // labShow prints a value for a message: a string or an error's text
 // quoted (so that "" is seen, and a message is read as the value it is),
 // anything else as %v.
@@ -188,7 +218,7 @@ func labShow(v any) string {
 			return strconv.Quote(labCause(v))
 		}
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(labCapped(v))
 }
 
 // labStubMessageRE finds a stub's message (lab_stub.go's labStub.message)
