@@ -116,7 +116,20 @@ func lab08Converge(t *testing.T, f *fixture, section int, what, whatZH string) b
 // were seen, a handler that does not observe) never syncs again until
 // they expire. A status that disagrees with the pods is the status's.
 func lab08Why(f *fixture, missing string) (en, zh string, section int) {
-	for _, rs := range serverReplicaSets(f.srv) {
+	sets := serverReplicaSets(f.srv)
+	// The ReplicaSet the missing part names first: its expectations are
+	// the likeliest cause.
+	slices.SortStableFunc(sets, func(a, b *ReplicaSet) int {
+		named := func(rs *ReplicaSet) bool { return strings.Contains(missing, rs.Namespace+"/"+rs.Name) }
+		switch {
+		case named(a) && !named(b):
+			return -1
+		case named(b) && !named(a):
+			return 1
+		}
+		return 0
+	})
+	for _, rs := range sets {
 		key := rs.Namespace + "/" + rs.Name
 		add, del, ok := f.r.controller.expectations.GetExpectations(key)
 		if !ok || (add <= 0 && del == 0) {
@@ -131,10 +144,12 @@ func lab08Why(f *fixture, missing string) (en, zh string, section int) {
 				"（ExpectCreations、ExpectDeletions）？其余的由 Pod 事件处理器观察（§1）", key, add, del), 4
 	}
 	if strings.Contains(missing, " reports ") || strings.Contains(missing, " 报告的状态") {
-		return "; the status disagrees with the pods: replicas counts the active pods only (IsPodActive), " +
-				"terminatingReplicas the terminating ones (syncReplicaSet passes them apart, §4)",
-			"；状态与 Pod 不一致：replicas 只数活跃的 Pod（IsPodActive），terminatingReplicas 数正在终止的 Pod" +
-				"（syncReplicaSet 把它们分开传入，§4）", 6
+		return "; the status disagrees with the pods: it is computed on every sync from the pods that sync saw " +
+				"(calculateStatus: replicas counts the active pods only, terminatingReplicas the terminating ones, " +
+				"which syncReplicaSet passes apart, §4) and written with the generation it acted on (updateReplicaSetStatus)",
+			"；状态与 Pod 不一致：状态在每次同步时根据这次同步看到的 Pod 计算（calculateStatus：`replicas` 只数活跃的 Pod，" +
+				"`terminatingReplicas` 数正在终止的 Pod，syncReplicaSet 把它们分开传入，§4），并带着它据以行动的 `generation` 写入" +
+				"（updateReplicaSetStatus）", 6
 	}
 	return "", "", 0
 }
