@@ -193,16 +193,20 @@ func labCapped(v any) any {
 		return v
 	}
 	show := func(i int) string { return fmt.Sprint(rv.Index(i).Interface()) }
-	var b strings.Builder
-	b.WriteString("[")
+	var first, last []string
 	for i := range labCapEnds {
-		b.WriteString(show(i) + " ")
+		first = append(first, show(i))
+		last = append(last, show(rv.Len()-labCapEnds+i))
 	}
-	b.WriteString(labPick(fmt.Sprintf("… %d more …", rv.Len()-2*labCapEnds), fmt.Sprintf("…（省略 %d 项）…", rv.Len()-2*labCapEnds)))
-	for i := rv.Len() - labCapEnds; i < rv.Len(); i++ {
-		b.WriteString(" " + show(i))
+	left := rv.Len() - 2*labCapEnds
+	var b strings.Builder
+	if labZH() {
+		// Two lists with the count between them, outside: a list holding
+		// Chinese would no longer read as one value (code) to the reader.
+		fmt.Fprintf(&b, "[%s …]（中间省略 %d 项）[… %s]", strings.Join(first, " "), left, strings.Join(last, " "))
+	} else {
+		fmt.Fprintf(&b, "[%s … %d more … %s]", strings.Join(first, " "), left, strings.Join(last, " "))
 	}
-	b.WriteString("]")
 	return b.String()
 }
 
