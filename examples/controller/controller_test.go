@@ -335,11 +335,18 @@ func TestDocsShowTheWorkersLoop(t *testing.T) {
 		t.Fatal("processNextWorkItem not found in controller.go")
 	}
 	if _, err := os.Stat("../../docs"); os.IsNotExist(err) {
-		t.Skip("no docs/ in this tree (a student repository of the labs has none)")
+		t.Skip("no docs/ in this tree")
 	}
 	for _, doc := range []string{"../../docs/controller.md", "../../docs/controller.zh-CN.md"} {
 		text, err := os.ReadFile(doc)
 		walkthrough.Must(t, err)
+		// A student repository's copy of the chapter leaves the exercise's
+		// code out (labs/standalone.go, withoutLabCode): there is nothing to
+		// compare, and the learner's loop is theirs.
+		if strings.Contains(string(text), "`processNextWorkItem` is lab") ||
+			strings.Contains(string(text), "`processNextWorkItem` 的代码是实验") {
+			t.Skipf("%s leaves processNextWorkItem out: lab 8's exercise, in a student repository", doc)
+		}
 		if !strings.Contains(code(string(text)), code(string(body))) {
 			t.Errorf("%s does not show processNextWorkItem as controller.go has it:\n%s", doc, body)
 		}
