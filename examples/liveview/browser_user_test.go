@@ -192,7 +192,10 @@ func checkEightTabs(p page, b *cdp, a *app) *tab {
 		q.control("update")
 		p.t.Logf("  tab %d: Update answered in %v", i+1, time.Since(began).Round(time.Millisecond))
 	}
-	version := p.str(`last.server.rv`)
+	// The server's version now, not the first tab's: that tab may not have
+	// seen the last Update yet, and a tab that has would never show its
+	// older version.
+	version := a.api.ResourceVersion()
 	leading := 0
 	for i, q := range tabs {
 		q.wait(fmt.Sprintf("tab %d at the newest version", i+1), fmt.Sprintf(`last.server.rv === %q`, version))
